@@ -1,0 +1,446 @@
+//! The C ABI. This module holds no URL logic: it checks arguments, converts
+//! between C views and Rust values, catches panics, and calls the stages of
+//! the algorithm in the other modules.
+//!
+//! Conventions (repeated in the header comment, `include/wurl.h`):
+//!
+//! * Inputs are `(ptr, len)` byte ranges of UTF-8, not NUL-terminated, that
+//!   may contain NUL. `(NULL, 0)` is the empty string; `(NULL, n > 0)` is
+//!   `WURL_E_NULL_ARG`. Invalid UTF-8 is decoded with U+FFFD replacement (one
+//!   per maximal invalid subpart, the WHATWG "UTF-8 decode").
+//! * Constructors write `*out` only on `WURL_OK`. An invalid URL is still
+//!   `WURL_OK`; `wurl_is_invalid` reports it.
+//! * Handles are immutable: any number of threads may read one at once.
+//! * Every function catches panics; every pointer argument is checked.
+
+#![allow(non_camel_case_types)]
+// The exported functions take raw pointers from C and check each one before
+// use; they cannot be `unsafe fn` in the C signature, so the lint does not
+// apply to them.
+#![allow(clippy::not_unsafe_ptr_arg_deref)]
+
+use std::borrow::Cow;
+use std::ffi::c_char;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use crate::canonicalize::{self, CanonOptions};
+use crate::host::{self, HostKind};
+use crate::record::{Component, Url};
+
+/// A parsed, resolved or canonicalized URL. Opaque; immutable once returned.
+/// Free it with `wurl_free`.
+pub struct wurl_url {
+    url: Url,
+    /// Every present component and the serialization, each followed by a NUL
+    /// byte, in one allocation: views handed to C point into it.
+    buf: Vec<u8>,
+    /// `(start, len)` into `buf` for the eight components (in
+    /// `wurl_component` order) and, last, the serialization; `None` = absent.
+    spans: [Option<(usize, usize)>; 9],
+}
+
+/// The result of a call: `WURL_OK` or a reason the call itself failed.
+pub type wurl_status = i32;
+/// Which component `wurl_get` reads: one of the `WURL_COMPONENT_*` values.
+pub type wurl_component = u32;
+
+/// The call succeeded (the URL it made may still be invalid).
+pub const WURL_OK: wurl_status = 0;
+/// A required pointer argument was NULL (or `(NULL, n > 0)` was passed).
+pub const WURL_E_NULL_ARG: wurl_status = 1;
+/// An argument was out of range: unknown flag bits, for example.
+pub const WURL_E_BAD_ARG: wurl_status = 2;
+/// The input is longer than `WURL_MAX_INPUT_LEN` bytes.
+pub const WURL_E_TOO_LONG: wurl_status = 3;
+/// wurl panicked internally: a bug. Nothing was written to the outputs.
+pub const WURL_E_PANIC: wurl_status = 4;
+/// `wurl_canon_into`: the buffer is too small; `*out_len` holds the size
+/// needed (without the NUL) and nothing else was written.
+pub const WURL_E_BUFFER_TOO_SMALL: wurl_status = 5;
+/// `wurl_canon_into`: the URL is invalid. Not an error of the call: the
+/// input was read and found invalid; nothing was written to `buf`.
+pub const WURL_INVALID_URL: wurl_status = 6;
+
+pub const WURL_COMPONENT_SCHEME: wurl_component = 0;
+pub const WURL_COMPONENT_USER: wurl_component = 1;
+pub const WURL_COMPONENT_PASSWORD: wurl_component = 2;
+pub const WURL_COMPONENT_HOST: wurl_component = 3;
+pub const WURL_COMPONENT_PORT: wurl_component = 4;
+pub const WURL_COMPONENT_PATH: wurl_component = 5;
+pub const WURL_COMPONENT_QUERY: wurl_component = 6;
+pub const WURL_COMPONENT_FRAGMENT: wurl_component = 7;
+
+/// `wurl_canonicalize` / `wurl_canon_into` flag: mark the result invalid when
+/// its host would be read differently by a WHATWG parser or curl (for http,
+/// https, ws, wss and ftp). See the README for exactly what it rejects.
+pub const WURL_FLAG_NETWORK_STRICT: u32 = 1;
+
+/// `wurl_host_kind`: the URL has no host component.
+pub const WURL_HOST_NONE: u32 = 0;
+/// `wurl_host_kind`: the host is present and empty (`http:///x`, `file:///x`).
+pub const WURL_HOST_EMPTY: u32 = 1;
+/// `wurl_host_kind`: a domain name (or any host that is not an address).
+pub const WURL_HOST_DOMAIN: u32 = 2;
+/// `wurl_host_kind`: a dotted-decimal IPv4 address, as canonicalization writes it.
+pub const WURL_HOST_IPV4: u32 = 3;
+/// `wurl_host_kind`: a bracketed IPv6 address.
+pub const WURL_HOST_IPV6: u32 = 4;
+
+/// Inputs (URLs, charset labels) longer than this many bytes are refused
+/// with `WURL_E_TOO_LONG` before they are read.
+pub const WURL_MAX_INPUT_LEN: usize = 16 * 1024 * 1024;
+
+const CANON_FLAGS: u32 = WURL_FLAG_NETWORK_STRICT;
+
+/// Reads a `(ptr, len)` input as text. `Err` carries the status to return.
+fn input_str<'a>(ptr: *const c_char, len: usize) -> Result<Cow<'a, str>, wurl_status> {
+    if len == 0 {
+        // `(NULL, 0)` and `(p, 0)` are both the empty string; never build a
+        // slice from a NULL pointer.
+        return Ok(Cow::Borrowed(""));
+    }
+    if ptr.is_null() {
+        return Err(WURL_E_NULL_ARG);
+    }
+    if len > WURL_MAX_INPUT_LEN {
+        return Err(WURL_E_TOO_LONG);
+    }
+    // SAFETY: `ptr` is non-NULL and the caller promises `len` readable bytes
+    // there (the documented contract); `len` is at most WURL_MAX_INPUT_LEN,
+    // far below isize::MAX. The bytes are only read for the lifetime of the
+    // call, during which the caller keeps them alive.
+    let bytes = unsafe { std::slice::from_raw_parts(ptr.cast::<u8>(), len) };
+    Ok(String::from_utf8_lossy(bytes))
+}
+
+/// Reads an optional charset label; `None` means UTF-8.
+fn charset_label<'a>(ptr: *const c_char, len: usize) -> Result<Option<Cow<'a, str>>, wurl_status> {
+    if len == 0 {
+        return Ok(None);
+    }
+    input_str(ptr, len).map(Some)
+}
+
+fn new_handle(url: Url) -> Box<wurl_url> {
+    let serialization = url.serialize();
+    let mut cap = serialization.as_ref().map_or(0, |s| s.len() + 1);
+    for c in Component::ALL {
+        cap += url.get(c).map_or(0, |s| s.len() + 1);
+    }
+    let mut buf = Vec::with_capacity(cap);
+    let mut spans = [None; 9];
+    let push = |s: &str, buf: &mut Vec<u8>| {
+        let start = buf.len();
+        buf.extend_from_slice(s.as_bytes());
+        buf.push(0);
+        Some((start, s.len()))
+    };
+    for (i, c) in Component::ALL.into_iter().enumerate() {
+        if let Some(s) = url.get(c) {
+            spans[i] = push(s, &mut buf);
+        }
+    }
+    if let Some(s) = &serialization {
+        spans[8] = push(s, &mut buf);
+    }
+    Box::new(wurl_url { url, buf, spans })
+}
+
+/// Writes a view of span `i` of `h`, or `(NULL, 0)`; returns presence.
+fn write_view(
+    h: Option<&wurl_url>,
+    i: usize,
+    out_ptr: *mut *const c_char,
+    out_len: *mut usize,
+) -> bool {
+    let span = h.and_then(|h| h.spans[i].map(|(s, l)| (h.buf[s..].as_ptr(), l)));
+    let (p, l) = span.unwrap_or((std::ptr::null(), 0));
+    if !out_ptr.is_null() {
+        // SAFETY: non-NULL, and the caller passes a pointer to writable
+        // storage for one `const char *`.
+        unsafe { out_ptr.write(p.cast::<c_char>()) };
+    }
+    if !out_len.is_null() {
+        // SAFETY: non-NULL, and the caller passes a pointer to a `size_t`.
+        unsafe { out_len.write(l) };
+    }
+    span.is_some()
+}
+
+/// Borrows a handle from C, or `None` for NULL.
+fn handle<'a>(url: *const wurl_url) -> Option<&'a wurl_url> {
+    // SAFETY: a non-NULL `url` was returned by a wurl constructor and not yet
+    // freed (the documented contract); handles are never mutated, so a shared
+    // reference is sound even while other threads read it.
+    unsafe { url.as_ref() }
+}
+
+fn guard<T>(on_panic: T, f: impl FnOnce() -> T) -> T {
+    catch_unwind(AssertUnwindSafe(f)).unwrap_or(on_panic)
+}
+
+/// Stores a new handle in `*out`.
+fn emit(out: *mut *mut wurl_url, url: Url) -> wurl_status {
+    let h = Box::into_raw(new_handle(url));
+    // SAFETY: `out` was checked non-NULL by the caller of `emit`, and points
+    // to writable storage for one pointer.
+    unsafe { out.write(h) };
+    WURL_OK
+}
+
+/// Parses `input` ("steps to parse a URL"), without resolution or
+/// canonicalization. `flags` must be 0. On `WURL_OK`, `*out` is a new handle
+/// to free with `wurl_free`; otherwise `*out` is untouched.
+#[unsafe(no_mangle)]
+pub extern "C" fn wurl_parse(
+    input: *const c_char,
+    input_len: usize,
+    flags: u32,
+    out: *mut *mut wurl_url,
+) -> wurl_status {
+    guard(WURL_E_PANIC, || {
+        if out.is_null() {
+            return WURL_E_NULL_ARG;
+        }
+        let s = match input_str(input, input_len) {
+            Ok(s) => s,
+            Err(e) => return e,
+        };
+        if flags != 0 {
+            return WURL_E_BAD_ARG;
+        }
+        emit(out, crate::parse::parse(&s))
+    })
+}
+
+/// Resolves `input` against `base` ("steps to resolve a URL"), without
+/// canonicalization. `flags` must be 0. On `WURL_OK`, `*out` is a new handle;
+/// otherwise `*out` is untouched. An invalid base gives an invalid result.
+#[unsafe(no_mangle)]
+pub extern "C" fn wurl_resolve(
+    base: *const wurl_url,
+    input: *const c_char,
+    input_len: usize,
+    flags: u32,
+    out: *mut *mut wurl_url,
+) -> wurl_status {
+    guard(WURL_E_PANIC, || {
+        let Some(base) = handle(base) else {
+            return WURL_E_NULL_ARG;
+        };
+        if out.is_null() {
+            return WURL_E_NULL_ARG;
+        }
+        let s = match input_str(input, input_len) {
+            Ok(s) => s,
+            Err(e) => return e,
+        };
+        if flags != 0 {
+            return WURL_E_BAD_ARG;
+        }
+        emit(out, crate::resolve::resolve(&base.url, &s))
+    })
+}
+
+/// Canonicalizes `url` ("steps to canonicalize a URL") into a new handle;
+/// `url` is untouched. `charset` is the encoding label for the query (the
+/// document's encoding); `(NULL, 0)` means UTF-8, and an unknown label,
+/// UTF-16 or replacement mean UTF-8. `flags` is 0 or
+/// `WURL_FLAG_NETWORK_STRICT`. On `WURL_OK`, `*out` is a new handle.
+#[unsafe(no_mangle)]
+pub extern "C" fn wurl_canonicalize(
+    url: *const wurl_url,
+    charset: *const c_char,
+    charset_len: usize,
+    flags: u32,
+    out: *mut *mut wurl_url,
+) -> wurl_status {
+    guard(WURL_E_PANIC, || {
+        let Some(url) = handle(url) else {
+            return WURL_E_NULL_ARG;
+        };
+        if out.is_null() {
+            return WURL_E_NULL_ARG;
+        }
+        let label = match charset_label(charset, charset_len) {
+            Ok(l) => l,
+            Err(e) => return e,
+        };
+        if flags & !CANON_FLAGS != 0 {
+            return WURL_E_BAD_ARG;
+        }
+        let opts = CanonOptions {
+            charset: label.as_deref(),
+            network_strict: flags & WURL_FLAG_NETWORK_STRICT != 0,
+        };
+        emit(out, canonicalize::canonicalize_with(&url.url, &opts))
+    })
+}
+
+/// The bulk path: resolves `input` against `base` (or, when `base` is NULL,
+/// against `input` itself), canonicalizes with `charset` and `flags`, and
+/// writes the serialization and a NUL into `buf`, its length (without the
+/// NUL) into `*out_len`. Returns `WURL_OK`; `WURL_INVALID_URL` for an invalid
+/// URL (nothing written to `buf`); `WURL_E_BUFFER_TOO_SMALL` when `buf_cap`
+/// cannot hold the result and its NUL (only `*out_len`, the length needed, is
+/// written). `buf` may be NULL when `buf_cap` is 0. Allocates nothing per
+/// call for ASCII inputs of up to 2 KiB in steady state.
+#[unsafe(no_mangle)]
+pub extern "C" fn wurl_canon_into(
+    base: *const wurl_url,
+    input: *const c_char,
+    input_len: usize,
+    charset: *const c_char,
+    charset_len: usize,
+    flags: u32,
+    buf: *mut c_char,
+    buf_cap: usize,
+    out_len: *mut usize,
+) -> wurl_status {
+    guard(WURL_E_PANIC, || {
+        if out_len.is_null() || (buf.is_null() && buf_cap > 0) {
+            return WURL_E_NULL_ARG;
+        }
+        let s = match input_str(input, input_len) {
+            Ok(s) => s,
+            Err(e) => return e,
+        };
+        let label = match charset_label(charset, charset_len) {
+            Ok(l) => l,
+            Err(e) => return e,
+        };
+        if flags & !CANON_FLAGS != 0 {
+            return WURL_E_BAD_ARG;
+        }
+        let opts = CanonOptions {
+            charset: label.as_deref(),
+            network_strict: flags & WURL_FLAG_NETWORK_STRICT != 0,
+        };
+        let base = handle(base).map(|h| &h.url);
+        canonicalize::with_canon_buffer(base, &s, &opts, |result| match result {
+            None => WURL_INVALID_URL,
+            Some(bytes) => {
+                // SAFETY: `out_len` is non-NULL and points to a `size_t`.
+                unsafe { out_len.write(bytes.len()) };
+                if bytes.len() >= buf_cap {
+                    return WURL_E_BUFFER_TOO_SMALL;
+                }
+                // SAFETY: `buf` is non-NULL (buf_cap > bytes.len() >= 0) and
+                // the caller promises `buf_cap` writable bytes; we write
+                // `bytes.len() + 1 <= buf_cap`. `bytes` is our own buffer, so
+                // the ranges do not overlap.
+                unsafe {
+                    std::ptr::copy_nonoverlapping(bytes.as_ptr(), buf.cast::<u8>(), bytes.len());
+                    buf.add(bytes.len()).write(0);
+                }
+                WURL_OK
+            }
+        })
+    })
+}
+
+/// Serializes `url` ("steps to serialize a parsed URL"): true and a view for
+/// a valid URL; false and `(NULL, 0)` for an invalid URL (which cannot be
+/// serialized) or a NULL handle. The view lives until `wurl_free(url)` and is
+/// followed by a NUL byte not counted in `*out_len`. Either out pointer may be
+/// NULL when its value is not wanted.
+#[unsafe(no_mangle)]
+pub extern "C" fn wurl_serialize(
+    url: *const wurl_url,
+    out_ptr: *mut *const c_char,
+    out_len: *mut usize,
+) -> bool {
+    guard(false, || write_view(handle(url), 8, out_ptr, out_len))
+}
+
+/// Reads one component: true and a view for a present component (length 0
+/// when present and empty); false and `(NULL, 0)` for an absent component, a
+/// NULL handle or an unknown `which`. Views live until `wurl_free(url)` and
+/// are followed by a NUL byte not counted in `*out_len`. Either out pointer
+/// may be NULL when its value is not wanted.
+#[unsafe(no_mangle)]
+pub extern "C" fn wurl_get(
+    url: *const wurl_url,
+    which: wurl_component,
+    out_ptr: *mut *const c_char,
+    out_len: *mut usize,
+) -> bool {
+    guard(false, || {
+        let h = if Component::from_index(which).is_some() {
+            handle(url)
+        } else {
+            None
+        };
+        write_view(h, which as usize, out_ptr, out_len)
+    })
+}
+
+/// Whether `url` is invalid. False for NULL.
+#[unsafe(no_mangle)]
+pub extern "C" fn wurl_is_invalid(url: *const wurl_url) -> bool {
+    guard(false, || handle(url).is_some_and(|h| h.url.is_invalid()))
+}
+
+/// Why `url` is invalid: NULL for a valid URL (or a NULL handle), otherwise a
+/// static NUL-terminated string naming the rule that failed.
+#[unsafe(no_mangle)]
+pub extern "C" fn wurl_invalid_reason(url: *const wurl_url) -> *const c_char {
+    guard(std::ptr::null(), || {
+        match handle(url).and_then(|h| h.url.invalid_reason()) {
+            Some(r) => r.as_cstr().as_ptr(),
+            None => std::ptr::null(),
+        }
+    })
+}
+
+/// What the host of `url` is: `WURL_HOST_NONE`, `WURL_HOST_EMPTY`,
+/// `WURL_HOST_DOMAIN`, `WURL_HOST_IPV4` or `WURL_HOST_IPV6` (NONE for a
+/// NULL handle). Meant for canonicalized URLs, whose IPv4 hosts are in
+/// dotted-decimal form; on a raw parsed URL, `0x7f.1` is a domain.
+#[unsafe(no_mangle)]
+pub extern "C" fn wurl_host_kind(url: *const wurl_url) -> u32 {
+    guard(WURL_HOST_NONE, || match handle(url).map(|h| host::host_kind(&h.url)) {
+        None | Some(HostKind::None) => WURL_HOST_NONE,
+        Some(HostKind::Empty) => WURL_HOST_EMPTY,
+        Some(HostKind::Domain) => WURL_HOST_DOMAIN,
+        Some(HostKind::Ipv4) => WURL_HOST_IPV4,
+        Some(HostKind::Ipv6) => WURL_HOST_IPV6,
+    })
+}
+
+/// Frees a handle. `wurl_free(NULL)` does nothing. Views into the handle end.
+#[unsafe(no_mangle)]
+pub extern "C" fn wurl_free(url: *mut wurl_url) {
+    if url.is_null() {
+        return;
+    }
+    // SAFETY: a non-NULL `url` came from `Box::into_raw` in a constructor and
+    // the caller frees it once (the documented contract).
+    let b = unsafe { Box::from_raw(url) };
+    let _ = catch_unwind(AssertUnwindSafe(move || drop(b)));
+}
+
+/// A static, NUL-terminated English description of `status`
+/// ("unknown status" for values wurl never returns).
+#[unsafe(no_mangle)]
+pub extern "C" fn wurl_status_str(status: wurl_status) -> *const c_char {
+    let s: &'static std::ffi::CStr = match status {
+        WURL_OK => c"ok",
+        WURL_E_NULL_ARG => c"a required pointer argument is NULL",
+        WURL_E_BAD_ARG => c"an argument is out of range (unknown flag bits?)",
+        WURL_E_TOO_LONG => c"input longer than WURL_MAX_INPUT_LEN",
+        WURL_E_PANIC => c"internal error (panic caught in wurl)",
+        WURL_E_BUFFER_TOO_SMALL => c"output buffer too small",
+        WURL_INVALID_URL => c"the URL is invalid",
+        _ => c"unknown status",
+    };
+    s.as_ptr()
+}
+
+/// The library version, a static NUL-terminated string equal to the header's
+/// `WURL_VERSION`.
+#[unsafe(no_mangle)]
+pub extern "C" fn wurl_version() -> *const c_char {
+    const V: &str = concat!(env!("CARGO_PKG_VERSION"), "\0");
+    V.as_ptr().cast::<c_char>()
+}

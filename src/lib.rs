@@ -1,0 +1,53 @@
+//! wurl — URL parsing, resolution, canonicalization and serialization as
+//! specified by the 2012 Web::URL::Canonicalize algorithm
+//! (`url-canon-spec.txt`), with a C ABI.
+//!
+//! The stages of the algorithm each live in a module named after them:
+//!
+//! * [`preprocess`] — "steps to preprocess a string";
+//! * [`parse`] — "steps to parse a URL" (drive, `file:`, UNC, `mailto:`,
+//!   hierarchical and non-hierarchical URLs);
+//! * [`resolve`] — "steps to resolve a URL", "merge path", "remove
+//!   dot-segments";
+//! * [`canonicalize`] — "steps to canonicalize a URL", with [`host`]
+//!   (CanonicalizeHost), [`ipv4`], [`ipv6`], [`nameprep`] and [`percent`];
+//! * [`serialize`] — "steps to serialize a parsed URL".
+//!
+//! The C ABI is in [`ffi`] and holds no URL logic.
+//!
+//! Absent and empty components are different everywhere: every component is
+//! an `Option<&str>` where `None` is absent and `Some("")` present-and-empty.
+
+#![forbid(unsafe_op_in_unsafe_fn)]
+
+pub mod canonicalize;
+pub mod charset;
+pub mod ffi;
+pub mod host;
+pub mod ipv4;
+pub mod ipv6;
+pub mod nameprep;
+pub mod parse;
+pub mod percent;
+pub mod preprocess;
+pub mod record;
+pub mod resolve;
+pub mod serialize;
+
+pub use canonicalize::{CanonOptions, canonicalize, canonicalize_with};
+pub use parse::parse;
+pub use record::{Component, InvalidReason, Url};
+pub use resolve::resolve;
+
+/// The library version, as in `Cargo.toml`.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The one-call API of the original module, `url_to_canon_url(input, base,
+/// charset)`: parse the base (or, without one, the input itself), resolve the
+/// input against it, canonicalize with `charset` (`None` means UTF-8) and
+/// serialize. `None` when the result is invalid.
+pub fn url_to_canon_url(input: &str, base: Option<&str>, charset: Option<&str>) -> Option<String> {
+    let base = parse(base.unwrap_or(input));
+    let resolved = resolve(&base, input);
+    canonicalize(&resolved, charset).serialize()
+}

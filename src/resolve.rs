@@ -1,0 +1,322 @@
+//! "Steps to resolve a URL" and "steps to resolve a relative URL" (spec
+//! section "Resolution"), with RFC 3986 "merge paths" (5.2.3) on slash
+//! characters and "remove dot-segments" (5.2.4) amended as the spec says:
+//! `\` counts as `/`, and `%2E` / `%2e` count as `.`.
+
+use crate::parse::parse_preprocessed;
+use crate::preprocess::preprocess;
+use crate::record::{InvalidReason, Url, is_slash};
+
+/// Resolves `input` against `base`. The result is not canonicalized.
+pub fn resolve(base: &Url, input: &str) -> Url {
+    // Step 4: nothing resolves against an invalid base.
+    if base.is_invalid() {
+        let mut r = Url::default();
+        r.set_invalid(InvalidReason::InvalidBase);
+        return r;
+    }
+    let s = preprocess(input);
+    // Step 6: the empty string is the base without its fragment.
+    if s.is_empty() {
+        let mut r = base.clone();
+        r.fragment = None;
+        return r;
+    }
+    let mut r = Url::default();
+    parse_preprocessed(&s, &mut r);
+    let same_scheme = match (&r.scheme, &base.scheme) {
+        (Some(a), Some(b)) => a.eq_ignore_ascii_case(b),
+        _ => false,
+    };
+    if r.scheme.is_none() {
+        // Step 8: no scheme, so a relative reference.
+        resolve_relative(&mut r, base);
+    } else if base.hierarchical && same_scheme {
+        // Step 9.
+        let only_scheme = r.authority.is_none()
+            && r.host.is_none()
+            && r.query.is_none()
+            && r.fragment.is_none()
+            && r.path.as_deref().is_none_or(str::is_empty);
+        if only_scheme {
+            let mut b = base.clone();
+            b.fragment = None;
+            return b;
+        }
+        resolve_relative(&mut r, base);
+    } else if r.hierarchical {
+        // Step 10.
+        if let Some(p) = r.path.take() {
+            let p = file_decode_if(&r, p);
+            r.path = Some(remove_dot_segments(&p));
+        }
+    }
+    r
+}
+
+fn is_file(u: &Url) -> bool {
+    u.scheme.as_deref().is_some_and(|s| s.eq_ignore_ascii_case("file"))
+}
+
+/// For `file:` URLs, percent-decode `%2F` and `%5C` (ASCII
+/// case-insensitively) in the path, so that they act as separators.
+fn file_decode_if(u: &Url, path: String) -> String {
+    if is_file(u) {
+        decode_file_slashes(path)
+    } else {
+        path
+    }
+}
+
+fn decode_file_slashes(path: String) -> String {
+    if !path.contains('%') {
+        return path;
+    }
+    let b = path.as_bytes();
+    let mut out = String::with_capacity(path.len());
+    let mut i = 0;
+    let mut last = 0;
+    while i < b.len() {
+        if b[i] == b'%' && i + 3 <= b.len() {
+            let rep = match [b[i + 1].to_ascii_uppercase(), b[i + 2].to_ascii_uppercase()] {
+                [b'2', b'F'] => Some('/'),
+                [b'5', b'C'] => Some('\\'),
+                _ => None,
+            };
+            if let Some(c) = rep {
+                out.push_str(&path[last..i]);
+                out.push(c);
+                i += 3;
+                last = i;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    out.push_str(&path[last..]);
+    out
+}
+
+fn copy_authority(r: &mut Url, base: &Url) {
+    r.authority = base.authority.clone();
+    r.user = base.user.clone();
+    r.password = base.password.clone();
+    r.host = base.host.clone();
+    r.port = base.port.clone();
+}
+
+/// "Steps to resolve a relative URL" (/resolved-url/ is `r`).
+fn resolve_relative(r: &mut Url, base: &Url) {
+    // Step 1.
+    if !base.hierarchical {
+        r.invalid = Some(InvalidReason::RelativeToNonHierarchicalBase);
+        return;
+    }
+    r.invalid = None;
+    r.hierarchical = true;
+    r.scheme = base.scheme.clone();
+    let file = is_file(r);
+    let path_empty = r.path.as_deref().is_none_or(str::is_empty);
+    if r.authority.is_some() {
+        // Step 2.
+        if let Some(p) = r.path.take() {
+            let p = if file { decode_file_slashes(p) } else { p };
+            r.path = Some(remove_dot_segments(&p));
+        }
+        if file {
+            r.host = r.authority.clone();
+            r.user = None;
+            r.password = None;
+            r.port = None;
+        }
+    } else if r.path.as_deref().is_some_and(|p| p.starts_with(['/', '\\'])) {
+        // Step 3.
+        copy_authority(r, base);
+        let p = r.path.take().unwrap_or_default();
+        let p = if file { decode_file_slashes(p) } else { p };
+        r.path = Some(remove_dot_segments(&p));
+    } else if path_empty && r.query.is_some() {
+        // Step 4.
+        copy_authority(r, base);
+        r.path = base.path.clone();
+    } else if path_empty && r.fragment.is_some() {
+        // Step 5.
+        copy_authority(r, base);
+        r.path = base.path.clone();
+        r.query = base.query.clone();
+    } else {
+        // Step 6.
+        copy_authority(r, base);
+        let r_path = r.path.take().unwrap_or_default();
+        let mut b_path = base.path.as_deref().unwrap_or("");
+        let mut base_has_authority = base.authority.is_some() || base.host.is_some();
+        let r_path = if file {
+            let p = decode_file_slashes(r_path);
+            if starts_with_drive_spec(&p) {
+                r.authority = None;
+                r.user = None;
+                r.password = None;
+                r.host = None;
+                r.port = None;
+                b_path = "";
+                base_has_authority = false;
+            }
+            p
+        } else {
+            r_path
+        };
+        let merged = merge_paths(&r_path, b_path, base_has_authority);
+        r.path = Some(remove_dot_segments(&merged));
+    }
+}
+
+/// Whether `s` begins with a "drive specification" (a drive letter and a
+/// drive suffix, each possibly percent-encoded) followed by a slash character
+/// or the end of the string.
+pub(crate) fn starts_with_drive_spec(s: &str) -> bool {
+    drive_spec_len(s).is_some_and(|n| s[n..].is_empty() || s[n..].starts_with(['/', '\\']))
+}
+
+/// The length of a drive letter plus drive suffix at the start of `s`.
+pub(crate) fn drive_spec_len(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    let letter = if b.first()?.is_ascii_alphabetic() {
+        1
+    } else if b.len() >= 3 && b[0] == b'%' {
+        let v = hex_byte(b[1], b[2])?;
+        if v.is_ascii_alphabetic() { 3 } else { return None }
+    } else {
+        return None;
+    };
+    let rest = &b[letter..];
+    let suffix = match rest.first() {
+        Some(b':') | Some(b'|') => 1,
+        Some(b'%') if rest.len() >= 3 => match hex_byte(rest[1], rest[2]) {
+            Some(b':') | Some(b'|') => 3,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    Some(letter + suffix)
+}
+
+pub(crate) fn hex_byte(h: u8, l: u8) -> Option<u8> {
+    let v = |c: u8| match c {
+        b'0'..=b'9' => Some(c - b'0'),
+        b'a'..=b'f' => Some(c - b'a' + 10),
+        b'A'..=b'F' => Some(c - b'A' + 10),
+        _ => None,
+    };
+    Some(v(h)? << 4 | v(l)?)
+}
+
+/// RFC 3986 5.2.3 "merge paths", on slash characters (`/` and `\`).
+fn merge_paths(r_path: &str, b_path: &str, base_has_authority: bool) -> String {
+    if base_has_authority && b_path.is_empty() {
+        let mut s = String::with_capacity(r_path.len() + 1);
+        s.push('/');
+        s.push_str(r_path);
+        return s;
+    }
+    match b_path.rfind(is_slash) {
+        Some(i) => {
+            let mut s = String::with_capacity(i + 1 + r_path.len());
+            s.push_str(&b_path[..=i]);
+            s.push_str(r_path);
+            s
+        }
+        None => r_path.to_owned(),
+    }
+}
+
+fn is_dot(seg: &[u8]) -> bool {
+    seg == b"." || seg.eq_ignore_ascii_case(b"%2e")
+}
+
+fn is_dot_dot(seg: &[u8]) -> bool {
+    match seg.len() {
+        2 => seg == b"..",
+        4 => seg.eq_ignore_ascii_case(b".%2e") || seg.eq_ignore_ascii_case(b"%2e."),
+        6 => seg.eq_ignore_ascii_case(b"%2e%2e"),
+        _ => false,
+    }
+}
+
+/// RFC 3986 5.2.4 "remove dot-segments", with `\` read as `/` and `%2E` as
+/// `.`. Linear: each output byte is appended once and scanned at most once
+/// more when a `..` removes it.
+pub fn remove_dot_segments(path: &str) -> String {
+    let owned;
+    let input: &str = if path.contains('\\') {
+        owned = path.replace('\\', "/");
+        &owned
+    } else {
+        path
+    };
+    let b = input.as_bytes();
+    let n = b.len();
+    let mut out = String::with_capacity(n);
+    let mut i = 0;
+    let seg_end = |from: usize| b[from..].iter().position(|&c| c == b'/').map_or(n, |p| from + p);
+    while i < n {
+        if b[i] != b'/' {
+            // Rules A and D: a leading "." or ".." segment is dropped.
+            let end = seg_end(i);
+            let seg = &b[i..end];
+            if is_dot(seg) || is_dot_dot(seg) {
+                i = if end < n { end + 1 } else { n };
+                continue;
+            }
+            // Rule E.
+            out.push_str(&input[i..end]);
+            i = end;
+            continue;
+        }
+        let end = seg_end(i + 1);
+        let seg = &b[i + 1..end];
+        if is_dot(seg) {
+            // Rule B: "/./" or a final "/." becomes "/".
+            if end < n {
+                i = end;
+            } else {
+                out.push('/');
+                i = n;
+            }
+        } else if is_dot_dot(seg) {
+            // Rule C: drop the last output segment.
+            let cut = out.rfind('/').unwrap_or(0);
+            out.truncate(cut);
+            if end < n {
+                i = end;
+            } else {
+                out.push('/');
+                i = n;
+            }
+        } else {
+            out.push_str(&input[i..end]);
+            i = end;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dot_segments() {
+        assert_eq!(remove_dot_segments("/a/b/c/./../../g"), "/a/g");
+        assert_eq!(remove_dot_segments("mid/content=5/../6"), "mid/6");
+        assert_eq!(remove_dot_segments("/a/%2E%2e/b"), "/b");
+        assert_eq!(remove_dot_segments("\\a\\.\\b\\.."), "/a/");
+        assert_eq!(remove_dot_segments("../a"), "a");
+        assert_eq!(remove_dot_segments("/.."), "/");
+        assert_eq!(remove_dot_segments(".."), "");
+    }
+
+    #[test]
+    fn file_slashes() {
+        assert_eq!(decode_file_slashes("/a%2fb%5Cc%2".into()), "/a/b\\c%2");
+    }
+}
