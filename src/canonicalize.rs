@@ -36,3 +36,29 @@ pub fn with_canon_buffer<R>(
     let s = r.serialize();
     f(s.as_deref().map(str::as_bytes))
 }
+
+/// The bulk path of the Rust API: resolves `input` against `base` (or, when
+/// `base` is `None`, against `input` itself, like `url_to_canon_url`),
+/// canonicalizes it and appends the serialization to `out`. Returns the
+/// reason when the result is invalid (then nothing is appended).
+pub fn canon_into(
+    base: Option<&Url>,
+    input: &str,
+    opts: &CanonOptions,
+    out: &mut String,
+) -> Result<(), crate::record::InvalidReason> {
+    let b;
+    let base = match base {
+        Some(b) => b,
+        None => {
+            b = crate::parse::parse(input);
+            &b
+        }
+    };
+    let r = canonicalize_with(&crate::resolve::resolve(base, input), opts);
+    if let Some(why) = r.invalid_reason() {
+        return Err(why);
+    }
+    crate::serialize::serialize_into(&r, out);
+    Ok(())
+}

@@ -34,7 +34,7 @@ pub mod record;
 pub mod resolve;
 pub mod serialize;
 
-pub use canonicalize::{CanonOptions, canonicalize, canonicalize_with};
+pub use canonicalize::{CanonOptions, canon_into, canonicalize, canonicalize_with};
 pub use parse::parse;
 pub use record::{Component, InvalidReason, Url};
 pub use resolve::resolve;
