@@ -52,6 +52,10 @@ pub(crate) fn parse_preprocessed(s: &str, url: &mut Url) {
             if hierarchical {
                 url.hierarchical = true;
                 parse_hierarchical(rest, url);
+            } else if is_non_hierarchical_scheme(scheme.unwrap_or("")) {
+                // about:, data:, javascript:, vbscript: keep `?` and `#` in
+                // the path (the conformance data: `data:a?b#c` is one path).
+                url.path = Some(rest.to_owned());
             } else {
                 let (rest, query, fragment) = split_query_fragment(rest);
                 url.query = query.map(str::to_owned);

@@ -109,6 +109,8 @@ fn copy_authority(r: &mut Url, base: &Url) {
 fn resolve_relative(r: &mut Url, base: &Url) {
     // Step 1.
     if !base.hierarchical {
+        // The conformance data keeps no components in this case.
+        *r = Url::default();
         r.invalid = Some(InvalidReason::RelativeToNonHierarchicalBase);
         return;
     }
