@@ -1,5 +1,12 @@
 //! "Steps to canonicalize a URL" (spec section "Canonicalization").
-use crate::record::Url;
+
+use crate::charset::{encode_query_into, query_encoding};
+use crate::host::canonicalize_host;
+use crate::percent::{
+    self, FRAGMENT, OPAQUE_PATH, PATH, QUERY, USERINFO, decode_unreserved, encode_utf8, escape_at,
+};
+use crate::record::{InvalidReason, Url, is_non_hierarchical_scheme, is_slash};
+use crate::resolve::drive_spec_len;
 
 /// Options of canonicalization.
 #[derive(Clone, Copy, Debug, Default)]
@@ -10,31 +17,252 @@ pub struct CanonOptions<'a> {
     pub network_strict: bool,
 }
 
+/// Canonicalizes `url` with the query encoding `charset` (`None` = UTF-8).
 pub fn canonicalize(url: &Url, charset: Option<&str>) -> Url {
-    canonicalize_with(url, &CanonOptions { charset, network_strict: false })
+    canonicalize_with(
+        url,
+        &CanonOptions {
+            charset,
+            network_strict: false,
+        },
+    )
 }
 
-pub fn canonicalize_with(url: &Url, _opts: &CanonOptions) -> Url {
-    url.clone()
+/// The default port of a scheme (section "Port numbers").
+pub fn default_port(scheme: &str) -> Option<u32> {
+    Some(match scheme {
+        "ftp" => 21,
+        "gopher" => 70,
+        "http" | "ws" => 80,
+        "https" | "wss" => 443,
+        "telnet" | "tn3270" => 23,
+        "rlogin" => 513,
+        _ => return None,
+    })
 }
 
-pub fn with_canon_buffer<R>(
-    base: Option<&Url>,
-    input: &str,
-    opts: &CanonOptions,
-    f: impl FnOnce(Option<&[u8]>) -> R,
-) -> R {
-    let b;
-    let base = match base {
-        Some(b) => b,
-        None => {
-            b = crate::parse::parse(input);
-            &b
+fn replace(slot: &mut Option<String>, f: impl FnOnce(&str) -> Option<String>) {
+    if let Some(v) = slot.as_deref() {
+        if let Some(n) = f(v) {
+            *slot = Some(n);
         }
+    }
+}
+
+/// Whether a `file:` host is a "drive specification". The conformance data
+/// reads a lone letter (`file://c/foo`) or `%41` as a host name, so the drive
+/// suffix is required here.
+fn is_drive_spec(s: &str) -> bool {
+    drive_spec_len(s) == Some(s.len())
+}
+
+/// The `file:` host and path steps from HOSTPATH up to CanonicalizeHost.
+fn file_host_path(u: &mut Url) {
+    if u.host.as_deref().is_some_and(is_drive_spec) {
+        let host = u.host.take().unwrap_or_default();
+        let orig = u.path.take();
+        let mut p = String::with_capacity(host.len() + 2 + orig.as_ref().map_or(0, String::len));
+        p.push('/');
+        p.push_str(&host);
+        if orig.as_deref().is_none_or(|o| !o.starts_with(is_slash)) {
+            p.push('/');
+        }
+        if let Some(o) = &orig {
+            p.push_str(o);
+        }
+        u.path = Some(p);
+        u.host = Some(String::new());
+        return;
+    }
+    if u.host.as_deref().is_none_or(|h| h == "localhost") {
+        u.host = Some(String::new());
+    }
+    let Some(path) = u.path.as_deref() else {
+        return;
     };
-    let r = canonicalize_with(&crate::resolve::resolve(base, input), opts);
-    let s = r.serialize();
-    f(s.as_deref().map(str::as_bytes))
+    let mut path = path.to_owned();
+    let slashes = path
+        .bytes()
+        .take_while(|&c| c == b'/' || c == b'\\')
+        .count();
+    if u.host.as_deref() == Some("") && slashes >= 3 {
+        let rest = &path[slashes..];
+        let h = rest.find(['/', '\\']).unwrap_or(rest.len());
+        u.host = Some(rest[..h].to_owned());
+        path = rest[h..].to_owned();
+    }
+    // An optional slash, a drive specification, then a slash or the end.
+    let off = usize::from(path.starts_with(is_slash));
+    if let Some(n) = drive_spec_len(&path[off..]) {
+        let after = off + n;
+        if after == path.len() || path[after..].starts_with(is_slash) {
+            let b = path.as_bytes();
+            let letter = if b[off] == b'%' {
+                escape_at(b, off).unwrap_or(b'?')
+            } else {
+                b[off]
+            } as char;
+            let end = (after + 1).min(path.len());
+            let mut p = String::with_capacity(path.len() + 2);
+            p.push('/');
+            p.push(letter);
+            p.push_str(":/");
+            p.push_str(&path[end..]);
+            path = p;
+            if u.host.as_deref() == Some("%3F") {
+                u.host = Some(String::new());
+            }
+        }
+    }
+    u.path = Some(path);
+}
+
+/// Canonicalizes `url` with `opts`; the input is untouched.
+pub fn canonicalize_with(url: &Url, opts: &CanonOptions) -> Url {
+    let mut u = url.clone();
+    if u.is_invalid() {
+        return u;
+    }
+    if let Err(why) = canonicalize_in_place(&mut u, opts) {
+        u.set_invalid(why);
+    }
+    u
+}
+
+fn canonicalize_in_place(u: &mut Url, opts: &CanonOptions) -> Result<(), InvalidReason> {
+    // Scheme.
+    if let Some(s) = u.scheme.as_mut() {
+        s.make_ascii_lowercase();
+    }
+    // User and password.
+    if u.user.is_some() || u.password.is_some() {
+        if u.password.as_deref() == Some("") {
+            u.password = None;
+        }
+        if u.user.as_deref() == Some("") && u.password.is_none() {
+            u.user = None;
+        }
+        replace(&mut u.user, |s| encode_utf8(s, &USERINFO));
+        replace(&mut u.password, |s| encode_utf8(s, &USERINFO));
+    }
+    let scheme = u.scheme.clone().unwrap_or_default();
+    let is_file = scheme == "file";
+    // HOSTPATH, repeated for `file:` URLs until host and path stop
+    // changing. Each round only shortens or normalizes, and the canonical
+    // form is a fixed point after two rounds in practice; the bound makes
+    // termination certain.
+    let mut rounds = 0;
+    loop {
+        rounds += 1;
+        let original_host = u.host.clone();
+        let original_path = u.path.clone();
+        if is_file {
+            file_host_path(u);
+        }
+        if let Some(h) = u.host.as_deref() {
+            u.host = Some(canonicalize_host(h, &scheme)?);
+        }
+        canonicalize_port(u, &scheme)?;
+        canonicalize_path(u, &scheme);
+        let changed = u.host != original_host || u.path != original_path;
+        if !is_file || !changed || rounds >= MAX_HOSTPATH_ROUNDS {
+            break;
+        }
+    }
+    // The "/." prefix (NOTES.md: for schemes not in the non-hierarchical
+    // list, when there is no user, password, port or non-empty host).
+    if !is_non_hierarchical_scheme(&scheme)
+        && u.path.as_deref().is_some_and(|p| p.starts_with("//"))
+        && u.user.is_none()
+        && u.password.is_none()
+        && u.port.is_none()
+        && u.host.as_deref().is_none_or(str::is_empty)
+    {
+        let p = u.path.take().unwrap_or_default();
+        u.path = Some(format!("/.{p}"));
+    }
+    // Query.
+    if let Some(q) = u.query.as_deref() {
+        let enc = if u.hierarchical {
+            query_encoding(opts.charset)
+        } else {
+            encoding_rs::UTF_8
+        };
+        let mut out = String::with_capacity(q.len() + 8);
+        encode_query_into(q, enc, &QUERY, &mut out);
+        u.query = Some(out);
+    }
+    // Fragment: C1 controls as UTF-8 escapes, then C0 and DEL.
+    replace(&mut u.fragment, |f| {
+        let has_c1 = f.chars().any(|c| ('\u{80}'..='\u{9F}').contains(&c));
+        if !has_c1 {
+            return encode_utf8(f, &FRAGMENT);
+        }
+        let mut out = String::with_capacity(f.len() + 8);
+        for c in f.chars() {
+            if ('\u{80}'..='\u{9F}').contains(&c) {
+                percent::push_char_escaped(&mut out, c);
+            } else if (c as u32) < 0x20 || c == '\u{7F}' {
+                percent::push_escape(&mut out, c as u8);
+            } else {
+                out.push(c);
+            }
+        }
+        Some(out)
+    });
+    if opts.network_strict {
+        if let Some(why) = crate::strict::check(u) {
+            return Err(why);
+        }
+    }
+    Ok(())
+}
+
+/// The bound on HOSTPATH rounds for `file:` URLs.
+pub const MAX_HOSTPATH_ROUNDS: u32 = 8;
+
+fn canonicalize_port(u: &mut Url, scheme: &str) -> Result<(), InvalidReason> {
+    let Some(port) = u.port.as_deref() else {
+        return Ok(());
+    };
+    if port.is_empty() {
+        u.port = None;
+        return Ok(());
+    }
+    if !port.bytes().all(|c| c.is_ascii_digit()) {
+        return Err(InvalidReason::PortNotNumeric);
+    }
+    // Saturate: a port of a million digits is simply out of range.
+    let p = port.bytes().fold(0u32, |v, c| {
+        v.saturating_mul(10).saturating_add(u32::from(c - b'0'))
+    });
+    if default_port(scheme) == Some(p) {
+        u.port = None;
+    } else if p <= 65535 {
+        u.port = Some(p.to_string());
+    } else {
+        return Err(InvalidReason::PortOutOfRange);
+    }
+    Ok(())
+}
+
+fn canonicalize_path(u: &mut Url, scheme: &str) {
+    if u.hierarchical {
+        match u.path.as_deref() {
+            None | Some("") => u.path = Some("/".to_owned()),
+            Some(p) if !p.starts_with('/') => u.path = Some(format!("/{p}")),
+            _ => {}
+        }
+    }
+    if u.hierarchical || scheme == "mailto" {
+        replace(&mut u.path, |p| {
+            let decoded = decode_unreserved(p);
+            let p2 = decoded.as_deref().unwrap_or(p);
+            encode_utf8(p2, &PATH).or(decoded)
+        });
+    } else {
+        replace(&mut u.path, |p| encode_utf8(p, &OPAQUE_PATH));
+    }
 }
 
 /// The bulk path of the Rust API: resolves `input` against `base` (or, when
@@ -46,7 +274,7 @@ pub fn canon_into(
     input: &str,
     opts: &CanonOptions,
     out: &mut String,
-) -> Result<(), crate::record::InvalidReason> {
+) -> Result<(), InvalidReason> {
     let b;
     let base = match base {
         Some(b) => b,
@@ -61,4 +289,19 @@ pub fn canon_into(
     }
     crate::serialize::serialize_into(&r, out);
     Ok(())
+}
+
+/// Runs the bulk path and hands the serialization (or `None` for an invalid
+/// URL) to `f`, for the C ABI's `wurl_canon_into`.
+pub fn with_canon_buffer<R>(
+    base: Option<&Url>,
+    input: &str,
+    opts: &CanonOptions,
+    f: impl FnOnce(Option<&[u8]>) -> R,
+) -> R {
+    let mut out = String::new();
+    match canon_into(base, input, opts, &mut out) {
+        Ok(()) => f(Some(out.as_bytes())),
+        Err(_) => f(None),
+    }
 }

@@ -399,12 +399,14 @@ pub extern "C" fn wurl_invalid_reason(url: *const wurl_url) -> *const c_char {
 /// dotted-decimal form; on a raw parsed URL, `0x7f.1` is a domain.
 #[unsafe(no_mangle)]
 pub extern "C" fn wurl_host_kind(url: *const wurl_url) -> u32 {
-    guard(WURL_HOST_NONE, || match handle(url).map(|h| host::host_kind(&h.url)) {
-        None | Some(HostKind::None) => WURL_HOST_NONE,
-        Some(HostKind::Empty) => WURL_HOST_EMPTY,
-        Some(HostKind::Domain) => WURL_HOST_DOMAIN,
-        Some(HostKind::Ipv4) => WURL_HOST_IPV4,
-        Some(HostKind::Ipv6) => WURL_HOST_IPV6,
+    guard(WURL_HOST_NONE, || {
+        match handle(url).map(|h| host::host_kind(&h.url)) {
+            None | Some(HostKind::None) => WURL_HOST_NONE,
+            Some(HostKind::Empty) => WURL_HOST_EMPTY,
+            Some(HostKind::Domain) => WURL_HOST_DOMAIN,
+            Some(HostKind::Ipv4) => WURL_HOST_IPV4,
+            Some(HostKind::Ipv6) => WURL_HOST_IPV6,
+        }
     })
 }
 

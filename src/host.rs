@@ -1,10 +1,173 @@
-//! CanonicalizeHost.
-use crate::record::Url;
+//! The CanonicalizeHost algorithm (spec section "The CanonicalizeHost
+//! algorithm"): the steps without a marker plus the THIS steps.
 
-/// What a host is.
+use std::borrow::Cow;
+
+use crate::ipv4::{canonicalize_ipv4, is_canonical_ipv4};
+use crate::ipv6::canonicalize_ipv6;
+use crate::nameprep::{NameprepError, check_bidi, nameprep};
+use crate::percent::{self, HOST, HOST_FILE, escape_at};
+use crate::record::{InvalidReason, Url};
+
+/// What kind of host a URL has (`wurl_host_kind`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum HostKind { None, Empty, Domain, Ipv4, Ipv6 }
+pub enum HostKind {
+    /// No host component.
+    None,
+    /// A present, empty host.
+    Empty,
+    /// A domain name, or any host that is not an address.
+    Domain,
+    /// A dotted-decimal IPv4 address.
+    Ipv4,
+    /// A bracketed IPv6 address.
+    Ipv6,
+}
 
+/// Classifies the host of `u` as it is (meant for canonicalized URLs).
 pub fn host_kind(u: &Url) -> HostKind {
-    match u.host() { None => HostKind::None, Some("") => HostKind::Empty, Some(h) if h.starts_with('[') => HostKind::Ipv6, Some(_) => HostKind::Domain }
+    match u.host() {
+        None => HostKind::None,
+        Some("") => HostKind::Empty,
+        Some(h) if h.starts_with('[') && h.ends_with(']') => HostKind::Ipv6,
+        Some(h) if is_canonical_ipv4(h) => HostKind::Ipv4,
+        Some(_) => HostKind::Domain,
+    }
+}
+
+/// Step 6: percent-decodes every run of `%XX` escapes as UTF-8, with U+FFFD
+/// for invalid sequences. Other `%` are left alone.
+fn decode_percent_utf8(s: &str) -> Cow<'_, str> {
+    if !s.contains('%') {
+        return Cow::Borrowed(s);
+    }
+    let b = s.as_bytes();
+    let mut out = String::with_capacity(s.len());
+    let mut run: Vec<u8> = Vec::new();
+    let mut i = 0;
+    let mut last = 0;
+    while i < b.len() {
+        if let Some(v) = escape_at(b, i) {
+            out.push_str(&s[last..i]);
+            run.clear();
+            while let Some(v) = escape_at(b, i) {
+                run.push(v);
+                i += 3;
+            }
+            let _ = v;
+            out.push_str(&String::from_utf8_lossy(&run));
+            last = i;
+        } else {
+            i += 1;
+        }
+    }
+    out.push_str(&s[last..]);
+    Cow::Owned(out)
+}
+
+/// A label separator [RFC 3490]: U+002E, U+3002, U+FF0E, U+FF61.
+fn is_label_separator(c: char) -> bool {
+    matches!(c, '.' | '\u{3002}' | '\u{FF0E}' | '\u{FF61}')
+}
+
+/// Runs CanonicalizeHost on `host` for a URL of `scheme`; the canonical host
+/// or why it failed.
+pub fn canonicalize_host(host: &str, scheme: &str) -> Result<String, InvalidReason> {
+    let is_file = scheme.eq_ignore_ascii_case("file");
+    // Step 2.
+    let s: Cow<'_, str> = if host.contains(['\t', '\n', '\r']) {
+        Cow::Owned(
+            host.chars()
+                .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
+                .collect(),
+        )
+    } else {
+        Cow::Borrowed(host)
+    };
+    // Step 5.
+    if s.len() >= 3 && s.as_bytes()[0] == b'%' && s[1..3].eq_ignore_ascii_case("5b") {
+        return Err(InvalidReason::HostPercentEncodedBracket);
+    }
+    // Step 6.
+    let s = decode_percent_utf8(&s);
+    // Step 9.
+    let need_punycode = !s.is_ascii();
+    // Step 11: Nameprep without the bidi check, on the whole host.
+    let s = nameprep(&s).map_err(|_| InvalidReason::HostProhibitedCharacter)?;
+    // Step 15: label separators become `.`.
+    let s = if need_punycode && s.contains(|c: char| is_label_separator(c) && c != '.') {
+        s.chars()
+            .map(|c| if is_label_separator(c) { '.' } else { c })
+            .collect()
+    } else {
+        s
+    };
+    // Step 16.
+    let (body, has_root_dot) = match s.strip_suffix('.') {
+        Some(b) => (b, true),
+        None => (s.as_str(), false),
+    };
+    // Steps 17 and 20.
+    let mut joined: Cow<'_, str> = Cow::Borrowed(body);
+    if need_punycode {
+        let mut out = String::with_capacity(body.len() + 8);
+        for (i, label) in body.split('.').enumerate() {
+            if i > 0 {
+                out.push('.');
+            }
+            check_bidi(label).map_err(|e| match e {
+                NameprepError::Bidi => InvalidReason::HostBidi,
+                NameprepError::Prohibited => InvalidReason::HostProhibitedCharacter,
+            })?;
+            if !label.is_ascii() {
+                if label.starts_with("xn--") {
+                    return Err(InvalidReason::HostAceWithNonAscii);
+                }
+                let enc = idna::punycode::encode_str(label).ok_or(InvalidReason::HostPunycode)?;
+                if enc.len() + 4 > 63 {
+                    return Err(InvalidReason::HostLabelTooLong);
+                }
+                out.push_str("xn--");
+                out.push_str(&enc);
+            } else {
+                if label.is_empty() {
+                    return Err(InvalidReason::HostEmptyLabel);
+                }
+                if label.len() > 63 {
+                    return Err(InvalidReason::HostLabelTooLong);
+                }
+                out.push_str(label);
+            }
+        }
+        joined = Cow::Owned(out);
+    }
+    // Steps 21 and 22.
+    let mut s = joined.into_owned();
+    if has_root_dot {
+        s.push('.');
+    }
+    // Step 25. A bracketed host that is not an IPv6 address goes on to the
+    // later steps as it is (the conformance data keeps `[::1%20hello]` and
+    // `[google.com]`), but skips the colon rule of step 26.
+    let bracketed = s.len() >= 2 && s.starts_with('[') && s.ends_with(']');
+    if bracketed {
+        if let Some(v6) = canonicalize_ipv6(&s[1..s.len() - 1]) {
+            return Ok(format!("[{v6}]"));
+        }
+    }
+    // Step 26.
+    if !is_file && !bracketed && s.contains(':') {
+        return Err(InvalidReason::HostColon);
+    }
+    // Step 27.
+    if let Some(v4) = canonicalize_ipv4(&s) {
+        return Ok(v4);
+    }
+    // Step 28.
+    if s.contains(['\0', '/', '%', '\\']) {
+        return Err(InvalidReason::HostForbiddenCharacter);
+    }
+    // Step 30.
+    let set = if is_file { &HOST_FILE } else { &HOST };
+    Ok(percent::encode_utf8(&s, set).unwrap_or(s))
 }

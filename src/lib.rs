@@ -33,6 +33,7 @@ pub mod preprocess;
 pub mod record;
 pub mod resolve;
 pub mod serialize;
+pub mod strict;
 
 pub use canonicalize::{CanonOptions, canon_into, canonicalize, canonicalize_with};
 pub use parse::parse;

@@ -109,6 +109,9 @@ fn parse_drive(s: &str, url: &mut Url) {
     path.push_str(s);
     url.path = Some(path);
     url.scheme = Some("file".to_owned());
+    // The empty host is the whole (empty) authority, so that resolution
+    // against a `file:` base with a host does not bring that host in.
+    url.authority = Some(String::new());
     url.host = Some(String::new());
     url.hierarchical = true;
 }
@@ -221,8 +224,8 @@ pub(crate) fn split_authority(authority: &str, url: &mut Url) {
     match hostport.rfind(':') {
         None => url.host = Some(hostport.to_owned()),
         Some(colon) => {
-            let bracketed = hostport.starts_with('[')
-                && hostport.rfind(']').is_some_and(|close| colon < close);
+            let bracketed =
+                hostport.starts_with('[') && hostport.rfind(']').is_some_and(|close| colon < close);
             if bracketed {
                 url.host = Some(hostport.to_owned());
             } else {

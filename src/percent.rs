@@ -1,1 +1,241 @@
-//! stub
+//! "Steps to percent-encode a string" (spec section "Percent-encoding") and
+//! the octet sets each component uses, as 256-bit lookup tables.
+
+use std::fmt::Write as _;
+
+/// A set of octets to percent-encode: bit `b` set means octet `b` is encoded.
+#[derive(Clone, Copy, Debug)]
+pub struct OctetSet([u64; 4]);
+
+impl OctetSet {
+    /// Whether octet `b` is in the set.
+    #[inline]
+    pub const fn contains(&self, b: u8) -> bool {
+        self.0[(b >> 6) as usize] & (1u64 << (b & 63)) != 0
+    }
+
+    const fn with(mut self, b: u8) -> Self {
+        self.0[(b >> 6) as usize] |= 1u64 << (b & 63);
+        self
+    }
+
+    const fn without(mut self, b: u8) -> Self {
+        self.0[(b >> 6) as usize] &= !(1u64 << (b & 63));
+        self
+    }
+
+    const fn without_all(mut self, bytes: &[u8]) -> Self {
+        let mut i = 0;
+        while i < bytes.len() {
+            self = self.without(bytes[i]);
+            i += 1;
+        }
+        self
+    }
+
+    const fn with_range(mut self, lo: u8, hi: u8) -> Self {
+        let mut b = lo;
+        loop {
+            self = self.with(b);
+            if b == hi {
+                break;
+            }
+            b += 1;
+        }
+        self
+    }
+
+    const EMPTY: OctetSet = OctetSet([0; 4]);
+    const ALL: OctetSet = OctetSet([u64::MAX; 4]);
+
+    /// Everything except the unreserved characters of RFC 3986.
+    const NOT_UNRESERVED: OctetSet = OctetSet::ALL
+        .without_all(b"-._~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz");
+}
+
+/// Whether `b` is an unreserved ASCII character [RFC 3986].
+#[inline]
+pub fn is_unreserved(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')
+}
+
+/// |user| and |password|: all but unreserved and `! $ % & ' ( ) * + ,`
+/// (NOTES.md: the spec's "0x2D (,)" means 0x2C).
+pub const USERINFO: OctetSet = OctetSet::NOT_UNRESERVED.without_all(b"!$%&'()*+,");
+
+/// |path| of hierarchical and `mailto:` URLs: all but unreserved and
+/// `! # $ % & ' ( ) * + , / : ; = @ [ ]`, and `?` (NOTES.md).
+pub const PATH: OctetSet = OctetSet::NOT_UNRESERVED.without_all(b"!#$%&'()*+,/:;=@[]?");
+
+/// |path| of other URLs: C0 controls and 0x7F-0xFF.
+pub const OPAQUE_PATH: OctetSet = OctetSet::EMPTY
+    .with_range(0x00, 0x1F)
+    .with_range(0x7F, 0xFF);
+
+/// |query|: all but unreserved and ``! # $ % & ' ( ) * + , / : ; = @ [ ] \ ^ ` { | }``,
+/// and `?`.
+pub const QUERY: OctetSet = OctetSet::NOT_UNRESERVED.without_all(b"!#$%&'()*+,/:;=@[]\\^`{|}?");
+
+/// |fragment|: C0 controls and 0x7F (C1 controls are handled separately).
+pub const FRAGMENT: OctetSet = OctetSet::EMPTY.with_range(0x00, 0x1F).with(0x7F);
+
+/// CanonicalizeHost step 30 (THIS), without `@`.
+pub const HOST_FILE: OctetSet = OctetSet::EMPTY
+    .with_range(0x00, 0x2A)
+    .with(0x2C)
+    .with(0x2F)
+    .with_range(0x3B, 0x3F)
+    .with(0x5C)
+    .with(0x5E)
+    .with(0x60)
+    .with_range(0x7B, 0x7D)
+    .with(0x7F)
+    .without(b'+')
+    .without(b'-');
+
+/// CanonicalizeHost step 30 (THIS) for schemes other than `file`: also `@`.
+pub const HOST: OctetSet = HOST_FILE.with(b'@');
+
+const HEX: &[u8; 16] = b"0123456789ABCDEF";
+
+/// Appends `%XX` for `b` (uppercase hex).
+#[inline]
+pub fn push_escape(out: &mut String, b: u8) {
+    out.push('%');
+    out.push(HEX[(b >> 4) as usize] as char);
+    out.push(HEX[(b & 15) as usize] as char);
+}
+
+/// Percent-encodes the UTF-8 octets of `s` that are in `set`, appending to
+/// `out`. Octets not in the set are copied; since the sets used with
+/// non-ASCII text either contain all of 0x80-0xFF or none of them, the
+/// result is always valid UTF-8.
+pub fn encode_utf8_into(s: &str, set: &OctetSet, out: &mut String) {
+    let b = s.as_bytes();
+    let mut last = 0;
+    for (i, &c) in b.iter().enumerate() {
+        if set.contains(c) {
+            // Sets hold all of 0x80-0xFF or none of it, so `last..i` is
+            // either empty or whole characters.
+            if last < i {
+                out.push_str(&s[last..i]);
+            }
+            push_escape(out, c);
+            last = i + 1;
+        }
+    }
+    out.push_str(&s[last..]);
+}
+
+/// Percent-encodes `s` in UTF-8 with `set`; borrows when nothing changes.
+pub fn encode_utf8(s: &str, set: &OctetSet) -> Option<String> {
+    if !s.bytes().any(|c| set.contains(c)) {
+        return None;
+    }
+    let mut out = String::with_capacity(s.len() + 16);
+    encode_utf8_into(s, set, &mut out);
+    Some(out)
+}
+
+/// Percent-encodes raw octets (already in the target encoding) with `set`.
+/// Octets 0x80-0xFF must be in `set` (they are for the query set).
+pub fn encode_bytes_into(bytes: &[u8], set: &OctetSet, out: &mut String) {
+    for &c in bytes {
+        if set.contains(c) || c >= 0x80 {
+            push_escape(out, c);
+        } else {
+            out.push(c as char);
+        }
+    }
+}
+
+/// The value of a hex digit.
+#[inline]
+pub fn hex_val(c: u8) -> Option<u8> {
+    match c {
+        b'0'..=b'9' => Some(c - b'0'),
+        b'a'..=b'f' => Some(c - b'a' + 10),
+        b'A'..=b'F' => Some(c - b'A' + 10),
+        _ => None,
+    }
+}
+
+/// The octet of a `%XX` escape at `b[i..]`, if there is one.
+#[inline]
+pub fn escape_at(b: &[u8], i: usize) -> Option<u8> {
+    if i + 3 <= b.len() && b[i] == b'%' {
+        return Some(hex_val(b[i + 1])? << 4 | hex_val(b[i + 2])?);
+    }
+    None
+}
+
+/// Percent-decodes the escapes of unreserved characters (`%41` is `A`),
+/// leaving every other escape as it is. `None` when nothing changes.
+pub fn decode_unreserved(s: &str) -> Option<String> {
+    let b = s.as_bytes();
+    let mut i = memchr_pct(b, 0)?;
+    let mut out: Option<String> = None;
+    let mut last = 0;
+    while i < b.len() {
+        if let Some(v) = escape_at(b, i).filter(|&v| is_unreserved(v)) {
+            let o = out.get_or_insert_with(|| String::with_capacity(s.len()));
+            o.push_str(&s[last..i]);
+            o.push(v as char);
+            i += 3;
+            last = i;
+        } else {
+            i += 1;
+        }
+        match memchr_pct(b, i) {
+            Some(j) => i = j,
+            None => break,
+        }
+    }
+    let mut o = out?;
+    o.push_str(&s[last..]);
+    Some(o)
+}
+
+fn memchr_pct(b: &[u8], from: usize) -> Option<usize> {
+    b.get(from..)?
+        .iter()
+        .position(|&c| c == b'%')
+        .map(|p| p + from)
+}
+
+/// Writes a code point's UTF-8 octets as escapes (used for C1 controls in
+/// fragments).
+pub fn push_char_escaped(out: &mut String, c: char) {
+    let mut buf = [0u8; 4];
+    for &b in c.encode_utf8(&mut buf).as_bytes() {
+        push_escape(out, b);
+    }
+}
+
+/// Formats a number in decimal into `out` (shortest form).
+pub fn push_decimal(out: &mut String, n: u64) {
+    let _ = write!(out, "{n}");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sets() {
+        assert!(USERINFO.contains(b'@') && !USERINFO.contains(b',') && !USERINFO.contains(b'-'));
+        assert!(PATH.contains(b' ') && !PATH.contains(b'?') && PATH.contains(0x80));
+        assert!(HOST.contains(b'@') && !HOST_FILE.contains(b'@') && !HOST.contains(b'-'));
+        assert!(HOST.contains(b'!') && !HOST.contains(b'+') && !HOST.contains(b'.'));
+        assert!(!HOST.contains(b':') && !HOST.contains(b'[') && HOST.contains(b'='));
+    }
+
+    #[test]
+    fn decoding() {
+        assert_eq!(
+            decode_unreserved("/%41%2f%7e%zz%").as_deref(),
+            Some("/A%2f~%zz%")
+        );
+        assert_eq!(decode_unreserved("/a%20"), None);
+    }
+}

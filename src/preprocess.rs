@@ -28,7 +28,9 @@ pub fn preprocess(s: &str) -> Cow<'_, str> {
     // Trim first: the trimmed set and the removed set are disjoint, but a
     // removed TAB between spaces would expose more spaces to trim, so trim
     // again after removal below when removal happened.
-    let needs_work = bytes.iter().any(|&b| matches!(b, b'\t' | b'\n' | b'\r') || b >= 0xEF);
+    let needs_work = bytes
+        .iter()
+        .any(|&b| matches!(b, b'\t' | b'\n' | b'\r') || b >= 0xEF);
     if !needs_work {
         return Cow::Borrowed(trim(s));
     }
@@ -51,7 +53,10 @@ pub fn preprocess(s: &str) -> Cow<'_, str> {
 fn trim(s: &str) -> &str {
     let b = s.as_bytes();
     let start = b.iter().position(|&c| !is_trimmed(c)).unwrap_or(b.len());
-    let end = b.iter().rposition(|&c| !is_trimmed(c)).map_or(start, |e| e + 1);
+    let end = b
+        .iter()
+        .rposition(|&c| !is_trimmed(c))
+        .map_or(start, |e| e + 1);
     &s[start..end]
 }
 

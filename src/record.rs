@@ -134,7 +134,9 @@ impl InvalidReason {
         match self {
             InvalidReason::NoScheme => "no scheme (relative reference without a base)\0",
             InvalidReason::InvalidBase => "base URL is invalid\0",
-            InvalidReason::RelativeToNonHierarchicalBase => "relative reference against a non-hierarchical base\0",
+            InvalidReason::RelativeToNonHierarchicalBase => {
+                "relative reference against a non-hierarchical base\0"
+            }
             InvalidReason::HostPercentEncodedBracket => "host begins with percent-encoded '['\0",
             InvalidReason::HostProhibitedCharacter => "prohibited character in host\0",
             InvalidReason::HostBidi => "host label fails the bidi rule\0",
@@ -144,12 +146,18 @@ impl InvalidReason {
             InvalidReason::HostEmptyLabel => "empty label in internationalized host\0",
             InvalidReason::HostInvalidIpv6 => "invalid IPv6 address in host\0",
             InvalidReason::HostColon => "colon in host\0",
-            InvalidReason::HostForbiddenCharacter => "forbidden character in host (NUL, '/', '%' or '\\')\0",
+            InvalidReason::HostForbiddenCharacter => {
+                "forbidden character in host (NUL, '/', '%' or '\\')\0"
+            }
             InvalidReason::PortNotNumeric => "port is not a number\0",
             InvalidReason::PortOutOfRange => "port out of range\0",
             InvalidReason::StrictEmptyHost => "network-strict: empty host\0",
-            InvalidReason::StrictIpv4Ambiguous => "network-strict: domain that other parsers read as an IPv4 address\0",
-            InvalidReason::StrictUts46Mismatch => "network-strict: host differs under UTS-46 processing\0",
+            InvalidReason::StrictIpv4Ambiguous => {
+                "network-strict: domain that other parsers read as an IPv4 address\0"
+            }
+            InvalidReason::StrictUts46Mismatch => {
+                "network-strict: host differs under UTS-46 processing\0"
+            }
             InvalidReason::StrictBracketHost => "network-strict: brackets in a non-IPv6 host\0",
         }
     }

@@ -55,7 +55,9 @@ pub fn resolve(base: &Url, input: &str) -> Url {
 }
 
 fn is_file(u: &Url) -> bool {
-    u.scheme.as_deref().is_some_and(|s| s.eq_ignore_ascii_case("file"))
+    u.scheme
+        .as_deref()
+        .is_some_and(|s| s.eq_ignore_ascii_case("file"))
 }
 
 /// For `file:` URLs, percent-decode `%2F` and `%5C` (ASCII
@@ -131,7 +133,11 @@ fn resolve_relative(r: &mut Url, base: &Url) {
             r.password = None;
             r.port = None;
         }
-    } else if r.path.as_deref().is_some_and(|p| p.starts_with(['/', '\\'])) {
+    } else if r
+        .path
+        .as_deref()
+        .is_some_and(|p| p.starts_with(['/', '\\']))
+    {
         // Step 3.
         copy_authority(r, base);
         let p = r.path.take().unwrap_or_default();
@@ -186,7 +192,11 @@ pub(crate) fn drive_spec_len(s: &str) -> Option<usize> {
         1
     } else if b.len() >= 3 && b[0] == b'%' {
         let v = hex_byte(b[1], b[2])?;
-        if v.is_ascii_alphabetic() { 3 } else { return None }
+        if v.is_ascii_alphabetic() {
+            3
+        } else {
+            return None;
+        }
     } else {
         return None;
     };
@@ -259,7 +269,12 @@ pub fn remove_dot_segments(path: &str) -> String {
     let n = b.len();
     let mut out = String::with_capacity(n);
     let mut i = 0;
-    let seg_end = |from: usize| b[from..].iter().position(|&c| c == b'/').map_or(n, |p| from + p);
+    let seg_end = |from: usize| {
+        b[from..]
+            .iter()
+            .position(|&c| c == b'/')
+            .map_or(n, |p| from + p)
+    };
     while i < n {
         if b[i] != b'/' {
             // Rules A and D: a leading "." or ".." segment is dropped.

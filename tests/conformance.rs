@@ -29,7 +29,12 @@ fn compare_components(t: &DatTest, u: &Url, check_invalid: bool, errs: &mut Vec<
         let want = t.get(c.name());
         let got = u.get(c);
         if want != got {
-            errs.push(format!("{}: expected {}, got {}", c.name(), show(want), show(got)));
+            errs.push(format!(
+                "{}: expected {}, got {}",
+                c.name(),
+                show(want),
+                show(got)
+            ));
         }
     }
 }
@@ -63,7 +68,11 @@ fn parsing_dat() {
         let mut errs = Vec::new();
         compare_components(t, &u, true, &mut errs);
         if !errs.is_empty() {
-            failures.push(format!("{}\n  {}", describe("parsing.dat", t), errs.join("\n  ")));
+            failures.push(format!(
+                "{}\n  {}",
+                describe("parsing.dat", t),
+                errs.join("\n  ")
+            ));
         }
     }
     report("parsing.dat", failures, tests.len());
@@ -80,7 +89,11 @@ fn resolving_dat() {
         let mut errs = Vec::new();
         compare_components(t, &u, true, &mut errs);
         if !errs.is_empty() {
-            failures.push(format!("{}\n  {}", describe("resolving.dat", t), errs.join("\n  ")));
+            failures.push(format!(
+                "{}\n  {}",
+                describe("resolving.dat", t),
+                errs.join("\n  ")
+            ));
         }
     }
     report("resolving.dat", failures, tests.len());
@@ -101,7 +114,10 @@ pub fn run_canon_test(t: &DatTest) -> (usize, Vec<String>) {
     let mut errs = Vec::new();
     if t.get("invalid").is_some() {
         if !canon.is_invalid() {
-            errs.push(format!("expected invalid, got {}", show(canon.serialize().as_deref())));
+            errs.push(format!(
+                "expected invalid, got {}",
+                show(canon.serialize().as_deref())
+            ));
         }
         return (1, errs);
     }
@@ -118,7 +134,10 @@ pub fn run_canon_test(t: &DatTest) -> (usize, Vec<String>) {
     // Idempotency.
     let again = wurl::canonicalize(&wurl::resolve(&base, &ser), charset).serialize();
     if again.as_deref() != Some(ser.as_str()) {
-        errs.push(format!("idempotency: {ser:?} became {}", show(again.as_deref())));
+        errs.push(format!(
+            "idempotency: {ser:?} became {}",
+            show(again.as_deref())
+        ));
     }
     (2, errs)
 }
@@ -165,12 +184,23 @@ fn url_to_canon_url_tsv() {
         Some(common::dat::unescape(&s.replace("\\\\", "\u{E000}")).replace('\u{E000}', "\\"))
     };
     let mut n = 0;
-    for line in text.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with("# ") && !l.is_empty())
+    {
         let cols: Vec<&str> = line.split('\t').collect();
         assert_eq!(cols.len(), 4, "{line}");
         let input = field(cols[0]).unwrap_or_default();
-        let got = wurl::url_to_canon_url(&input, field(cols[1]).as_deref(), field(cols[2]).as_deref());
-        assert_eq!(got, field(cols[3]), "url_to_canon_url({:?}, {:?}, {:?})", input, cols[1], cols[2]);
+        let got =
+            wurl::url_to_canon_url(&input, field(cols[1]).as_deref(), field(cols[2]).as_deref());
+        assert_eq!(
+            got,
+            field(cols[3]),
+            "url_to_canon_url({:?}, {:?}, {:?})",
+            input,
+            cols[1],
+            cols[2]
+        );
         n += 1;
     }
     assert_eq!(n, 23);

@@ -113,7 +113,7 @@ pub fn parse_dat(text: &str) -> Vec<DatTest> {
     let mut pending_blank = 0usize;
     for (n, line) in text.split('\n').enumerate() {
         let line = line.strip_suffix('\r').unwrap_or(line);
-        if line.starts_with('#') {
+        if let Some(body) = line.strip_prefix('#') {
             if let Some(f) = field.take() {
                 finish_field(f, &mut raw);
             }
@@ -121,10 +121,22 @@ pub fn parse_dat(text: &str) -> Vec<DatTest> {
                 finish_test(test_line, std::mem::take(&mut raw), &mut tests);
                 test_line = n + 1;
             }
-            let mut words = line[1..].split(' ').filter(|w| !w.is_empty());
-            let name = words.next().unwrap_or("").to_owned();
-            let options = words.map(str::to_owned).collect();
-            field = Some(Field { name, options, lines: Vec::new() });
+            // The name is the leading word characters (one test says
+            // `#data:`); the rest are space-separated options.
+            let end = body
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+                .unwrap_or(body.len());
+            let name = body[..end].to_owned();
+            let options = body[end..]
+                .split(' ')
+                .filter(|w| !w.is_empty() && *w != ":")
+                .map(str::to_owned)
+                .collect();
+            field = Some(Field {
+                name,
+                options,
+                lines: Vec::new(),
+            });
             pending_blank = 0;
             prev_blank = false;
         } else if line.is_empty() {
