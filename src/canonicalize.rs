@@ -219,7 +219,7 @@ fn canonicalize_in_place(u: &mut Url, opts: &CanonOptions) -> Result<(), Invalid
 }
 
 /// The bound on HOSTPATH rounds for `file:` URLs.
-pub const MAX_HOSTPATH_ROUNDS: u32 = 8;
+pub(crate) const MAX_HOSTPATH_ROUNDS: u32 = 8;
 
 fn canonicalize_port(u: &mut Url, scheme: &str) -> Result<(), InvalidReason> {
     let Some(port) = u.port.as_deref() else {

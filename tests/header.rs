@@ -6,7 +6,8 @@ use std::path::Path;
 
 fn generate() -> String {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut config = cbindgen::Config::from_file(root.join("cbindgen.toml")).expect("cbindgen.toml");
+    let mut config =
+        cbindgen::Config::from_file(root.join("cbindgen.toml")).expect("cbindgen.toml");
     config.after_includes = Some(format!(
         "\n/* The version of this header; wurl_version() returns the same string. */\n#define WURL_VERSION \"{}\"\n",
         env!("CARGO_PKG_VERSION")

@@ -1,1 +1,407 @@
-fn main() {}
+//! `wurl-bench`: times wurl side by side with ada-url, rust-url and (when
+//! installed at build time) curl and uriparser over the datasets of
+//! `bench/data/`. See `bench/README.md`.
+//!
+//! Each dataset is loaded into memory once. One *sample* is one library
+//! handling every URL of the dataset once, single-threaded. Every
+//! repetition takes one sample of every library, in an order that rotates
+//! from one repetition to the next (so no library always runs first or after
+//! the same neighbour); the report gives the median over the repetitions.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use wurl_bench::{DATASETS, Dataset, Lib, Scratch, default_data_dir, output, run};
+
+const USAGE: &str = "\
+usage: wurl-bench [options]
+
+  --reps N           repetitions (timed samples per library), default 11;
+                     the median is reported
+  --warmup N         untimed passes per library before timing, default 1
+  --dataset D[,D..]  dataset names (kasztp, node_files, idn_synth) or paths
+                     of files with one URL per line; repeatable; default all
+  --libs L[,L..]     libraries to run (see --list); default all
+  --data-dir DIR     where the named datasets are (default bench/data)
+  --markdown         print the tables as Markdown
+  --check            do not time: compare the outputs (the three wurl paths
+                     with each other, and each peer with wurl-into)
+  --examples N       with --check: how many differing URLs to show, default 3
+  --list             list the libraries and datasets and exit
+  -h, --help         this text
+
+Run it as: cargo run --release -p wurl-bench -- [options]";
+
+struct Args {
+    reps: usize,
+    warmup: usize,
+    datasets: Vec<String>,
+    libs: Vec<Lib>,
+    data_dir: PathBuf,
+    markdown: bool,
+    check: bool,
+    examples: usize,
+}
+
+fn parse_args() -> Result<Option<Args>, String> {
+    let mut a = Args {
+        reps: 11,
+        warmup: 1,
+        datasets: Vec::new(),
+        libs: Vec::new(),
+        data_dir: default_data_dir(),
+        markdown: false,
+        check: false,
+        examples: 3,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(arg) = it.next() {
+        let (key, inline) = match arg.split_once('=') {
+            Some((k, v)) if k.starts_with("--") => (k.to_owned(), Some(v.to_owned())),
+            _ => (arg.clone(), None),
+        };
+        let mut value = || {
+            inline
+                .clone()
+                .or_else(|| it.next())
+                .ok_or_else(|| format!("{key} needs a value"))
+        };
+        let number = |v: String| {
+            v.parse::<usize>()
+                .map_err(|_| format!("{key}: not a number: {v}"))
+        };
+        match key.as_str() {
+            "--reps" => a.reps = number(value()?)?.max(1),
+            "--warmup" => a.warmup = number(value()?)?,
+            "--examples" => a.examples = number(value()?)?,
+            "--dataset" | "--datasets" => a.datasets.extend(
+                value()?
+                    .split(',')
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_owned),
+            ),
+            "--libs" | "--lib" => {
+                for name in value()?.split(',').filter(|s| !s.is_empty()) {
+                    let lib = Lib::from_name(name)
+                        .ok_or_else(|| format!("unknown library {name:?} (see --list)"))?;
+                    if !a.libs.contains(&lib) {
+                        a.libs.push(lib);
+                    }
+                }
+            }
+            "--data-dir" => a.data_dir = PathBuf::from(value()?),
+            "--markdown" => a.markdown = true,
+            "--check" => a.check = true,
+            "--list" => {
+                println!("libraries:");
+                for &lib in Lib::ALL {
+                    println!("  {:<12} {}", lib.name(), lib.describe());
+                }
+                println!("datasets: {}", DATASETS.join(", "));
+                return Ok(None);
+            }
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                return Ok(None);
+            }
+            _ => return Err(format!("unknown argument {arg:?}\n\n{USAGE}")),
+        }
+    }
+    if a.datasets.is_empty() {
+        a.datasets = DATASETS.iter().map(|s| (*s).to_owned()).collect();
+    }
+    if a.libs.is_empty() {
+        a.libs = Lib::ALL.to_vec();
+    }
+    // Report order is the order of Lib::ALL, whatever the command line said.
+    a.libs.sort_by_key(|l| Lib::ALL.iter().position(|x| x == l));
+    Ok(Some(a))
+}
+
+fn main() -> ExitCode {
+    let args = match parse_args() {
+        Ok(Some(a)) => a,
+        Ok(None) => return ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("wurl-bench: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    print_header(&args);
+    for spec in &args.datasets {
+        let ds = match Dataset::load(spec, &args.data_dir) {
+            Ok(d) => d,
+            Err(e) => {
+                eprintln!("wurl-bench: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        if args.check {
+            check(&args, &ds);
+        } else {
+            let results = bench(&args, &ds);
+            print_table(&args, &ds, &results);
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn print_header(args: &Args) {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, v)| v.trim().to_owned())
+        })
+        .unwrap_or_else(|| "unknown CPU".to_owned());
+    let mut peers = vec![
+        format!("ada-url {}", env!("WURL_BENCH_ADA_VERSION")),
+        format!("url {}", env!("WURL_BENCH_URL_VERSION")),
+    ];
+    if let Some(v) = option_env!("WURL_BENCH_CURL_VERSION") {
+        peers.push(format!("libcurl {v}"));
+    }
+    if let Some(v) = option_env!("WURL_BENCH_URIPARSER_VERSION") {
+        peers.push(format!("uriparser {v}"));
+    }
+    println!("wurl {} vs {}", wurl::VERSION, peers.join(", "));
+    println!("cpu: {cpu}");
+    if args.check {
+        println!("mode: --check (outputs compared, nothing timed)");
+    } else {
+        println!(
+            "{} rep(s) (median reported), {} warm-up pass(es), single-threaded, libraries interleaved",
+            args.reps, args.warmup
+        );
+        if args.reps < 11 {
+            println!("note: fewer than 11 repetitions; numbers are indicative only");
+        }
+        if cfg!(debug_assertions) {
+            println!("WARNING: debug build; run with --release");
+        }
+    }
+}
+
+struct LibResult {
+    lib: Lib,
+    median: Duration,
+    min: Duration,
+    accepted: usize,
+    /// The accepted count changed between passes (it should not).
+    unstable: bool,
+}
+
+fn bench(args: &Args, ds: &Dataset) -> Vec<LibResult> {
+    let libs = &args.libs;
+    let mut scratch: Vec<Scratch> = libs.iter().map(|_| Scratch::default()).collect();
+    let mut accepted: Vec<Option<usize>> = vec![None; libs.len()];
+    let mut unstable = vec![false; libs.len()];
+    let mut record = |i: usize, n: usize| match accepted[i] {
+        None => accepted[i] = Some(n),
+        Some(a) if a != n => unstable[i] = true,
+        Some(_) => {}
+    };
+    let progress = std::io::stderr().is_terminal();
+
+    for _ in 0..args.warmup {
+        for (i, &lib) in libs.iter().enumerate() {
+            let n = run(lib, ds, &mut scratch[i]);
+            record(i, n);
+        }
+    }
+    let mut samples: Vec<Vec<Duration>> = vec![Vec::with_capacity(args.reps); libs.len()];
+    for rep in 0..args.reps {
+        if progress {
+            eprint!("\r{}: repetition {}/{}  ", ds.name, rep + 1, args.reps);
+            let _ = std::io::stderr().flush();
+        }
+        for k in 0..libs.len() {
+            let i = (rep + k) % libs.len();
+            let t = Instant::now();
+            let n = run(libs[i], ds, &mut scratch[i]);
+            samples[i].push(t.elapsed());
+            record(i, n);
+        }
+    }
+    if progress {
+        eprint!("\r{:60}\r", "");
+    }
+    libs.iter()
+        .enumerate()
+        .map(|(i, &lib)| {
+            let s = &mut samples[i];
+            s.sort_unstable();
+            LibResult {
+                lib,
+                median: median(s),
+                min: s[0],
+                accepted: accepted[i].unwrap_or(0),
+                unstable: unstable[i],
+            }
+        })
+        .collect()
+}
+
+/// The median of sorted samples (the mean of the middle two for an even count).
+fn median(sorted: &[Duration]) -> Duration {
+    let n = sorted.len();
+    if n % 2 == 1 {
+        sorted[n / 2]
+    } else {
+        (sorted[n / 2 - 1] + sorted[n / 2]) / 2
+    }
+}
+
+fn print_table(args: &Args, ds: &Dataset, results: &[LibResult]) {
+    let n = ds.urls().len();
+    let per_url = |d: Duration| d.as_secs_f64() * 1e9 / n.max(1) as f64;
+    let ada = results.iter().find(|r| r.lib == Lib::Ada).map(|r| r.median);
+    let rust_url = results
+        .iter()
+        .find(|r| r.lib == Lib::RustUrl)
+        .map(|r| r.median);
+    let with_url_ratio = ds.name == "idn_synth";
+    let ratio = |d: Duration, to: Option<Duration>| match to {
+        Some(t) if !t.is_zero() => format!("{:.2}x", d.as_secs_f64() / t.as_secs_f64()),
+        _ => "-".to_owned(),
+    };
+
+    let mut head = vec!["library", "ns/URL", "min ns/URL", "MB/s", "vs ada"];
+    if with_url_ratio {
+        head.push("vs url");
+    }
+    head.push("accepted");
+    let rows: Vec<Vec<String>> = results
+        .iter()
+        .map(|r| {
+            let mb_s = ds.bytes as f64 / r.median.as_secs_f64().max(1e-12) / 1e6;
+            let mut row = vec![
+                r.lib.name().to_owned(),
+                format!("{:.1}", per_url(r.median)),
+                format!("{:.1}", per_url(r.min)),
+                format!("{mb_s:.1}"),
+                ratio(r.median, ada),
+            ];
+            if with_url_ratio {
+                row.push(ratio(r.median, rust_url));
+            }
+            row.push(format!(
+                "{} ({:.1}%){}",
+                r.accepted,
+                100.0 * r.accepted as f64 / n.max(1) as f64,
+                if r.unstable { " UNSTABLE" } else { "" }
+            ));
+            row
+        })
+        .collect();
+
+    println!();
+    println!(
+        "dataset {}: {} URLs, {} bytes ({:.1} B/URL)",
+        ds.name,
+        n,
+        ds.bytes,
+        ds.bytes as f64 / n.max(1) as f64
+    );
+    if args.markdown {
+        println!("| {} |", head.join(" | "));
+        let align: Vec<&str> = head
+            .iter()
+            .map(|h| if *h == "library" { "---" } else { "---:" })
+            .collect();
+        println!("|{}|", align.join("|"));
+        for row in &rows {
+            println!("| {} |", row.join(" | "));
+        }
+    } else {
+        let widths: Vec<usize> = (0..head.len())
+            .map(|c| {
+                rows.iter()
+                    .map(|r| r[c].len())
+                    .chain([head[c].len()])
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
+        let line = |cells: &[&str]| {
+            let mut s = String::new();
+            for (c, cell) in cells.iter().enumerate() {
+                if c == 0 {
+                    s.push_str(&format!("{cell:<w$}", w = widths[c]));
+                } else {
+                    s.push_str(&format!("  {cell:>w$}", w = widths[c]));
+                }
+            }
+            println!("{}", s.trim_end());
+        };
+        line(&head);
+        for row in &rows {
+            line(&row.iter().map(String::as_str).collect::<Vec<_>>());
+        }
+    }
+}
+
+/// `--check`: the three wurl paths must give the same output; each peer is
+/// compared with wurl-into (informative: the algorithms differ).
+fn check(args: &Args, ds: &Dataset) {
+    let libs: Vec<Lib> = args
+        .libs
+        .iter()
+        .copied()
+        .filter(|&l| l != Lib::Floor)
+        .collect();
+    let mut scratch = Scratch::default();
+    let wurl_paths = [Lib::WurlInto, Lib::WurlHandle, Lib::WurlRust];
+    let mut wurl_disagree = 0usize;
+    let mut examples = Vec::new();
+    // Per library: (accepted, same output as wurl-into).
+    let mut stats = vec![(0usize, 0usize); libs.len()];
+    for &u in ds.urls() {
+        let outs: Vec<Option<String>> = libs.iter().map(|&l| output(l, u, &mut scratch)).collect();
+        let reference = output(Lib::WurlInto, u, &mut scratch);
+        let paths: Vec<&Option<String>> = libs
+            .iter()
+            .zip(&outs)
+            .filter(|(l, _)| wurl_paths.contains(l))
+            .map(|(_, o)| o)
+            .collect();
+        if paths.iter().any(|o| **o != reference) {
+            wurl_disagree += 1;
+            if examples.len() < args.examples {
+                let shown: Vec<String> = libs
+                    .iter()
+                    .zip(&outs)
+                    .filter(|(l, _)| wurl_paths.contains(l))
+                    .map(|(l, o)| format!("    {:<12} {o:?}", l.name()))
+                    .collect();
+                examples.push(format!("  {u:?}\n{}", shown.join("\n")));
+            }
+        }
+        for (i, o) in outs.iter().enumerate() {
+            if o.is_some() {
+                stats[i].0 += 1;
+                if *o == reference {
+                    stats[i].1 += 1;
+                }
+            }
+        }
+    }
+    let n = ds.urls().len();
+    println!();
+    println!("dataset {}: {} URLs", ds.name, n);
+    println!("  wurl paths (into / handle / rust) disagree on {wurl_disagree} URL(s)");
+    for e in &examples {
+        println!("{e}");
+    }
+    println!(
+        "  {:<12} {:>9} {:>22}",
+        "library", "accepted", "same output as wurl"
+    );
+    for (i, &lib) in libs.iter().enumerate() {
+        println!("  {:<12} {:>9} {:>22}", lib.name(), stats[i].0, stats[i].1);
+    }
+}
