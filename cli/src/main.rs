@@ -188,7 +188,9 @@ fn main() -> ExitCode {
     };
     let base = base.as_ref().map(|b| wurl::parse(&lossy(b)));
     if let Some(why) = base.as_ref().and_then(wurl::Url::invalid_reason) {
-        eprintln!("wurl: warning: --base is invalid ({why}): every URL resolved against it is invalid");
+        eprintln!(
+            "wurl: warning: --base is invalid ({why}): every URL resolved against it is invalid"
+        );
     }
     let jobs = if common.jobs == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())

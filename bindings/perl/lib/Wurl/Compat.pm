@@ -1,0 +1,273 @@
+package Wurl::Compat;
+
+# A drop-in replacement for Web::URL::Canonicalize on top of libwurl: the
+# same functions, arguments, undef results and hash shape.
+
+use strict;
+use warnings;
+
+use Carp ();
+use Exporter 'import';
+use Hash::Util::FieldHash ();
+use Scalar::Util ();
+
+use Wurl;
+
+our $VERSION = $Wurl::VERSION;
+
+our @EXPORT    = qw(url_to_canon_url);
+our @EXPORT_OK = qw(
+  url_to_canon_url url_to_canon_parsed_url parse_url resolve_url
+  canonicalize_parsed_url serialize_parsed_url
+);
+our %EXPORT_TAGS = (all => \@EXPORT_OK);
+
+my @COMPONENTS = Wurl::components();
+# Everything the snapshot of a hash covers: what a user could change.
+my @SNAPSHOT_KEYS = (@COMPONENTS, 'invalid');
+# Every key this module writes into a hash.
+my @OWN_KEYS = (@COMPONENTS, qw(scheme_normalized invalid is_hierarchical));
+
+my %NOT_HIERARCHICAL = map { $_ => 1 } qw(about data javascript mailto vbscript);
+
+# The handle behind each hash this module returned, kept outside the hash
+# (an inside-out field: the entry goes away with the hash, and a new thread
+# gets it with the handle undef), so users see exactly the documented keys.
+# Each entry: [Wurl::URL, hierarchical flag, snapshot of the hash].
+Hash::Util::FieldHash::fieldhash(my %HANDLE);
+
+sub _snapshot {
+    my ($h) = @_;
+    my $s = '';
+    for my $k (@COMPONENTS) {
+        my $v = $h->{$k};
+        $s .= defined $v ? 'D' . length($v) . ':' . $v : 'U';
+    }
+    $s .= $h->{invalid} ? 'I' : 'V';
+    return $s;
+}
+
+# "Steps to preprocess a string", as far as the structure of a URL depends
+# on it: TAB, LF, CR removed; VT, FF, SPACE trimmed at both ends.
+sub _preprocess {
+    my $s = defined $_[0] ? "$_[0]" : '';
+    $s =~ tr/\t\n\r//d;
+    $s =~ s/\A[\x0B\x0C\x20]+//;
+    $s =~ s/[\x0B\x0C\x20]+\z//;
+    return $s;
+}
+
+# The scheme that parsing a preprocessed string gives (undef for none; a
+# UNC path or a drive letter gives "file"), and whether the result is
+# hierarchical (spec section "Hierarchicalness"; NOTES.md).
+sub _parse_info {
+    my ($s) = @_;
+    return ('file', 1) if $s =~ /\A\\\\/;
+    return (undef, 1) unless $s =~ /\A([A-Za-z0-9+.\-]+):/;
+    my $scheme = $1;
+    my $rest   = substr($s, length($scheme) + 1);
+    (my $lc = $scheme) =~ tr/A-Z/a-z/;
+    return ('file', 1) if length($scheme) == 1 && $scheme =~ /\A[A-Za-z]\z/;
+    return ($scheme, 1) if $lc eq 'file';
+    return ($scheme, 0) if $lc eq 'mailto';
+    return ($scheme, ($rest =~ m{\A[/\\]} && !$NOT_HIERARCHICAL{$lc}) ? 1 : 0);
+}
+
+# A hash of the original's shape from a Wurl::URL.
+sub _to_hash {
+    my ($url, $hier, $into) = @_;
+    my $h = $into || {};
+    delete @{$h}{@OWN_KEYS};
+    for my $k (@COMPONENTS) {
+        my $v = $url->$k;
+        $h->{$k} = $v if defined $v;
+    }
+    if (defined $h->{scheme}) {
+        ($h->{scheme_normalized} = $h->{scheme}) =~ tr/A-Z/a-z/;
+    }
+    $h->{invalid}         = 1 if $url->is_invalid;
+    $h->{is_hierarchical} = 1 if $hier;
+    $HANDLE{$h} = [ $url, $hier ? 1 : 0, _snapshot($h) ];
+    return $h;
+}
+
+# The handle and hierarchical flag for a hash: the one this module made it
+# from while the hash is unchanged; otherwise one rebuilt by parsing the
+# serialization of its components (an invalid hash gives an invalid handle).
+sub _handle_of {
+    my ($h, $what) = @_;
+    Carp::croak("Wurl::Compat::$what: not a hash reference")
+      unless ref $h && Scalar::Util::reftype($h) eq 'HASH';
+    my $e = $HANDLE{$h};
+    if ($e && Scalar::Util::blessed($e->[0]) && $e->[2] eq _snapshot($h)) {
+        return ($e->[0], $e->[1]);
+    }
+    my ($url, $hier);
+    if ($h->{invalid}) {
+        ($url, $hier) = (Wurl::URL->parse(''), 0);
+    } else {
+        my $s = _serialize_components($h);
+        $url = Wurl::URL->parse($s);
+        (undef, $hier) = _parse_info(_preprocess($s));
+    }
+    $HANDLE{$h} = [ $url, $hier, _snapshot($h) ];
+    return ($url, $hier);
+}
+
+# "Steps to serialize a parsed URL" over the hash's components.
+sub _serialize_components {
+    my ($h) = @_;
+    my $s = defined $h->{scheme} ? "$h->{scheme}:" : ':';
+    if (defined $h->{user} || defined $h->{password} || defined $h->{host}
+        || defined $h->{port})
+    {
+        $s .= '//';
+        if (defined $h->{user} || defined $h->{password}) {
+            $s .= $h->{user} if defined $h->{user};
+            $s .= ":$h->{password}" if defined $h->{password};
+            $s .= '@';
+        }
+        $s .= $h->{host}      if defined $h->{host};
+        $s .= ":$h->{port}"   if defined $h->{port};
+    }
+    $s .= $h->{path}          if defined $h->{path};
+    $s .= "?$h->{query}"      if defined $h->{query};
+    $s .= "#$h->{fragment}"   if defined $h->{fragment};
+    return $s;
+}
+
+sub parse_url {
+    my ($input) = @_;
+    $input = '' unless defined $input;
+    my (undef, $hier) = _parse_info(_preprocess($input));
+    return _to_hash(Wurl::URL->parse($input), $hier);
+}
+
+sub resolve_url {
+    my ($spec, $parsed_base) = @_;
+    $spec = '' unless defined $spec;
+    my ($base, $base_hier) = _handle_of($parsed_base, 'resolve_url');
+    my $url = $base->resolve($spec);
+    # The hierarchical flag of the result, as "steps to resolve a URL" set it.
+    my $hier;
+    my $s = _preprocess($spec);
+    if ($base->is_invalid) {
+        $hier = 0;
+    } elsif ($s eq '') {
+        $hier = $base_hier;
+    } else {
+        my ($scheme, $spec_hier) = _parse_info($s);
+        my $base_scheme = $base->scheme;
+        if (!defined $scheme) {
+            $hier = $base_hier;    # relative: invalid against a non-hierarchical base
+        } elsif ($base_hier && defined $base_scheme && lc_ascii($scheme) eq lc_ascii($base_scheme)) {
+            $hier = 1;
+        } else {
+            $hier = $spec_hier;
+        }
+    }
+    return _to_hash($url, $hier);
+}
+
+sub lc_ascii { (my $s = $_[0]) =~ tr/A-Z/a-z/; $s }
+
+# Canonicalizes the hash in place and returns it, as the original does.
+sub canonicalize_parsed_url {
+    my ($parsed_url, $charset) = @_;
+    my ($url, $hier) = _handle_of($parsed_url, 'canonicalize_parsed_url');
+    my $c = $url->canonicalize(
+        (defined $charset && length $charset) ? (charset => $charset) : ());
+    return _to_hash($c, $hier, $parsed_url);
+}
+
+sub serialize_parsed_url {
+    my ($parsed_url) = @_;
+    Carp::croak('Wurl::Compat::serialize_parsed_url: not a hash reference')
+      unless ref $parsed_url && Scalar::Util::reftype($parsed_url) eq 'HASH';
+    return undef if $parsed_url->{invalid};
+    my $e = $HANDLE{$parsed_url};
+    if ($e && Scalar::Util::blessed($e->[0]) && $e->[2] eq _snapshot($parsed_url)) {
+        return $e->[0]->serialize;
+    }
+    return _serialize_components($parsed_url);
+}
+
+sub url_to_canon_parsed_url {
+    my ($url, $base_url, $charset) = @_;
+    $url = '' unless defined $url;
+    my $base = parse_url(defined $base_url ? $base_url : $url);
+    my $r = resolve_url($url, $base);
+    return canonicalize_parsed_url($r, $charset);
+}
+
+# The one-call path: wurl_canon_into, no hash, no handle for the result.
+sub url_to_canon_url {
+    my ($url, $base_url, $charset) = @_;
+    $url = '' unless defined $url;
+    return Wurl->canonicalize(
+        $url,
+        (defined $base_url ? (base => $base_url) : ()),
+        ((defined $charset && length $charset) ? (charset => $charset) : ()),
+    );
+}
+
+1;
+
+__END__
+
+=head1 NAME
+
+Wurl::Compat - a drop-in replacement for Web::URL::Canonicalize, on libwurl
+
+=head1 SYNOPSIS
+
+  use Wurl::Compat;     # exports url_to_canon_url
+  print url_to_canon_url('../a/./b', 'http://EXAMPLE.com:80/x/y');
+  # http://example.com/a/b
+
+  use Wurl::Compat qw(parse_url resolve_url canonicalize_parsed_url
+                      serialize_parsed_url url_to_canon_parsed_url);
+  my $p = parse_url('http://Example.com/a?b#c');
+  # { scheme => 'http', scheme_normalized => 'http', host => 'Example.com',
+  #   path => '/a', query => 'b', fragment => 'c', is_hierarchical => 1 }
+
+=head1 FUNCTIONS
+
+=over
+
+=item url_to_canon_url($url, $base_url, $charset)
+
+The canonical string, or undef for an invalid URL. Without C<$base_url>,
+C<$url> is its own base. C<$charset> (an encoding label) is used for the
+query; undef means UTF-8.
+
+=item url_to_canon_parsed_url($url, $base_url, $charset)
+
+The same, as a hash reference.
+
+=item parse_url($url), resolve_url($spec, $parsed_base_url)
+
+Hash references. A missing key is an absent component; C<''> is a present
+empty one. C<invalid> is 1 for an invalid URL, C<scheme_normalized> is the
+lowercased scheme, and C<is_hierarchical> is 1 for a hierarchical URL (spec
+section "Hierarchicalness", as parsing and resolution set the flag).
+
+=item canonicalize_parsed_url($parsed_url, $charset)
+
+Canonicalizes the hash B<in place> and returns it.
+
+=item serialize_parsed_url($parsed_url)
+
+The string, or undef for an invalid URL.
+
+=back
+
+Hashes returned by this module remember the library handle they were made
+from (outside the hash, so the hash has only the documented keys). If you
+build a hash yourself, or change one of its components or C<invalid>, the
+functions that take a hash rebuild a handle by serializing its components
+and parsing that string (a hash with C<invalid> set gives an invalid URL),
+and C<is_hierarchical> is then derived from that string, not read from the
+hash.
+
+=cut

@@ -1,0 +1,122 @@
+# The same bytes give the same results from C, Perl and Ruby: every line of
+# bindings/cross-binding-expected.tsv (written by bindings/tools/cross_check.c)
+# is recomputed through the Perl binding and compared byte for byte. Perl
+# character strings holding surrogates or code points above U+10FFFF are
+# checked against the rows of the bytes utf8::encode gives them.
+
+use strict;
+use warnings;
+
+use FindBin;
+use File::Spec;
+use Test::More;
+use Wurl;
+
+my $file = $ENV{WURL_CROSS_EXPECTED}
+  || File::Spec->catfile($FindBin::Bin, File::Spec->updir, File::Spec->updir,
+    'cross-binding-expected.tsv');
+
+my $BASE = 'http://base.example/dir/file?q#f';
+
+# The file's escaped form of a byte string; undef is \N.
+sub esc {
+    my ($b) = @_;
+    return '\N' unless defined $b;
+    return join '', map {
+        my $o = ord $_;
+        $_ eq '\\' ? '\\\\' : ($o >= 0x21 && $o <= 0x7E) ? $_ : sprintf('\\x%02X', $o)
+    } split //, $b;
+}
+
+sub unesc {
+    my ($s) = @_;
+    return undef if $s eq '\N';
+    $s =~ s/\\(?:\\|x([0-9A-F]{2}))/defined $1 ? chr(hex $1) : '\\'/ge;
+    return $s;
+}
+
+# A result of the binding (a character string) as UTF-8 bytes.
+sub out_bytes {
+    my ($s) = @_;
+    return undef unless defined $s;
+    utf8::encode($s);
+    return $s;
+}
+
+sub handle_line {
+    my ($op, $input_bytes, $u) = @_;
+    my @f = ($op, esc($input_bytes), $u->is_invalid ? 1 : 0, esc($u->invalid_reason));
+    my %kind = (none => 0, empty => 1, domain => 2, ipv4 => 3, ipv6 => 4);
+    push @f, $kind{ $u->host_kind };
+    push @f, esc(out_bytes($u->$_)) for Wurl::components();
+    push @f, esc(out_bytes($u->serialize));
+    return join "\t", @f;
+}
+
+# Computes the line of (op, input). $input is bytes, or with $chars a Perl
+# character string to go through the character API.
+sub compute {
+    my ($op, $input, $chars) = @_;
+    my $bytes = $chars ? out_bytes($input) : $input;
+    my $parse = $chars ? sub { Wurl::URL->parse($_[0]) } : sub { Wurl::URL->parse_bytes($_[0]) };
+    my $resolve = $chars ? sub { $_[0]->resolve($_[1]) } : sub { $_[0]->resolve_bytes($_[1]) };
+    if ($op eq 'parse') {
+        return handle_line($op, $bytes, $parse->($input));
+    } elsif ($op eq 'resolve') {
+        return handle_line($op, $bytes, $resolve->(Wurl::URL->parse($BASE), $input));
+    } elsif ($op eq 'canon' || $op eq 'canon_1252') {
+        my %opt;
+        $opt{charset} = 'windows-1252' if $op eq 'canon_1252';
+        my $u = $resolve->($parse->($input), $input)->canonicalize(%opt);
+        return handle_line($op, $bytes, $u);
+    } elsif ($op eq 'canon_into') {
+        my $s = Wurl->canonicalize($input, $chars ? () : (bytes => 1));
+        return join "\t", $op, esc($bytes), defined $s ? 0 : 1, ('\N') x 10, esc(out_bytes($s));
+    }
+    die "unknown op $op";
+}
+
+open my $fh, '<:raw', $file or die "$file: $!";
+my @rows;
+while (my $line = <$fh>) {
+    chomp $line;
+    next if $line =~ /\A#/ || $line eq '';
+    my @cols = split /\t/, $line, -1;
+    is(scalar(@cols), 14, "14 columns: $cols[0] $cols[1]") or next;
+    push @rows, [ $line, $cols[0], unesc($cols[1]) ];
+}
+close $fh;
+cmp_ok(scalar(@rows), '>=', 150, 'the expected file has the rows');
+
+my ($passed, $failed) = (0, 0);
+my %expected;
+for my $r (@rows) {
+    my ($line, $op, $input) = @$r;
+    $expected{"$op\t$input"} = $line;
+    my $got = compute($op, $input, 0);
+    if (is($got, $line, "$op " . esc($input))) { $passed++ } else { $failed++ }
+}
+
+# Character strings: a surrogate, two surrogates, a code point above
+# U+10FFFF. Each goes out as the bytes of its row and must give that row.
+{
+    no warnings;    # surrogates and non-Unicode code points
+    for my $s ("http://\x{D800}.com/", "http://a/\x{DFFF}\x{D800}x", "http://a/\x{110000}") {
+        my $bytes = out_bytes($s);
+        for my $op (qw(parse resolve canon canon_1252 canon_into)) {
+            my $want = $expected{"$op\t$bytes"};
+            ok(defined $want, "row for $op " . esc($bytes)) or next;
+            if (is(compute($op, $s, 1), $want, "$op as characters: " . esc($bytes))) {
+                $passed++;
+            } else {
+                $failed++;
+            }
+        }
+    }
+    # A surrogate is three U+FFFD (ED A0 80 is three maximal invalid subparts).
+    is(Wurl::URL->parse("http://a/\x{D800}")->path, "/\x{FFFD}\x{FFFD}\x{FFFD}",
+        'a surrogate becomes three U+FFFD');
+}
+
+done_testing();
+print STDERR "\nperl-cross-binding: $passed passed, $failed failed\n";

@@ -1,0 +1,279 @@
+# frozen_string_literal: true
+
+# Ruby binding of wurl (the 2012 Web::URL::Canonicalize algorithm) over its C
+# ABI, with the ffi gem. See bindings/README.md.
+#
+#   require 'wurl'
+#   base = Wurl.parse('http://EXAMPLE.com:80/x/y')
+#   base.resolve('../a/./b').canonicalize.to_s   # => "http://example.com/a/b"
+#   Wurl.canonicalize('?\u5050', base: 'http://hoge', charset: 'euc-jp')
+#   # => "http://hoge/?%D0%F4"
+
+require 'ffi'
+
+module Wurl
+  VERSION = '0.1.0'
+
+  # A call of the C ABI failed (not an invalid URL: that is a result).
+  class Error < StandardError
+    attr_reader :status
+
+    def initialize(message, status)
+      super(message)
+      @status = status
+    end
+  end
+
+  # The C ABI's constants (include/wurl.h).
+  WURL_OK = 0
+  WURL_E_NULL_ARG = 1
+  WURL_E_BAD_ARG = 2
+  WURL_E_TOO_LONG = 3
+  WURL_E_PANIC = 4
+  WURL_E_BUFFER_TOO_SMALL = 5
+  WURL_INVALID_URL = 6
+  WURL_FLAG_NETWORK_STRICT = 1
+  WURL_MAX_INPUT_LEN = 16 * 1024 * 1024
+
+  COMPONENTS = %i[scheme user password host port path query fragment].freeze
+  HOST_KINDS = %i[none empty domain ipv4 ipv6].freeze
+
+  # The repository root, seen from this file (bindings/ruby/lib/wurl.rb).
+  REPO_ROOT = File.expand_path('../../..', __dir__)
+
+  # Where the library is looked for after ENV['WURL_LIB'], in order: the
+  # usual build outputs of this checkout, then $CARGO_TARGET_DIR.
+  def self.library_candidates
+    # cargo at the root; then the CMake build in build/ (its staged copy in
+    # build/lib, and cargo's output in build/cargo).
+    c = %w[
+      target/release target/debug build/lib build/cargo/release build/cargo/debug
+    ].map { |d| File.join(REPO_ROOT, d, 'libwurl.so') }
+    ctd = ENV['CARGO_TARGET_DIR']
+    c += %w[release debug].map { |d| File.join(ctd, d, 'libwurl.so') } if ctd && !ctd.empty?
+    c
+  end
+
+  # The path (or, for the system loader, the names) of the library to load.
+  def self.find_library
+    lib = ENV['WURL_LIB']
+    if lib && !lib.empty?
+      raise LoadError, "Wurl: WURL_LIB=#{lib} is not a readable file" unless File.file?(lib) && File.readable?(lib)
+
+      return lib
+    end
+    found = library_candidates.find { |c| File.file?(c) }
+    return File.realpath(found) if found
+
+    # The system loader: the versioned SONAME first, then the dev symlink.
+    %w[libwurl.so.0 libwurl.so]
+  end
+
+  # The C functions.
+  module Lib
+    extend FFI::Library
+
+    LIBRARY = Wurl.find_library
+    begin
+      # A path, or an array of names that the system loader tries in turn.
+      ffi_lib LIBRARY
+    rescue LoadError => e
+      raise LoadError, "Wurl: cannot load libwurl (#{e.message}); build it (cargo build --release) " \
+                       "or set WURL_LIB to its path. Looked in: #{(Wurl.library_candidates + %w[libwurl.so.0 libwurl.so]).join(', ')}"
+    end
+
+    typedef :pointer, :wurl_url
+    typedef :int32, :wurl_status
+
+    # Inputs are :buffer_in: a Ruby String is passed as a pointer to its bytes
+    # (with an explicit length, so NUL bytes pass through).
+    attach_function :wurl_parse, %i[buffer_in size_t uint32 pointer], :wurl_status
+    attach_function :wurl_resolve, %i[wurl_url buffer_in size_t uint32 pointer], :wurl_status
+    attach_function :wurl_canonicalize, %i[wurl_url buffer_in size_t uint32 pointer], :wurl_status
+    attach_function :wurl_canon_into,
+                    %i[wurl_url buffer_in size_t buffer_in size_t uint32 pointer size_t pointer], :wurl_status
+    attach_function :wurl_serialize, %i[wurl_url pointer pointer], :bool
+    attach_function :wurl_get, %i[wurl_url uint32 pointer pointer], :bool
+    attach_function :wurl_is_invalid, %i[wurl_url], :bool
+    attach_function :wurl_invalid_reason, %i[wurl_url], :string
+    attach_function :wurl_host_kind, %i[wurl_url], :uint32
+    attach_function :wurl_free, %i[wurl_url], :void
+    attach_function :wurl_status_str, %i[wurl_status], :string
+    attach_function :wurl_version, [], :string
+  end
+
+  # The library that was loaded (a path, or the names tried with the system
+  # loader).
+  def self.library_path
+    Lib::LIBRARY.is_a?(Array) ? Lib::LIBRARY.first : Lib::LIBRARY
+  end
+
+  def self.library_version
+    Lib.wurl_version
+  end
+
+  def self.status_string(status)
+    Lib.wurl_status_str(status)
+  end
+
+  # A Ruby String as the UTF-8 bytes the C ABI takes. UTF-8, ASCII-8BIT
+  # (binary) and US-ASCII strings go as they are, valid or not: the library
+  # decodes invalid UTF-8 with U+FFFD replacement. A string in another
+  # encoding is transcoded to UTF-8 first (invalid or unconvertible
+  # characters become U+FFFD).
+  def self.to_bytes(str)
+    raise TypeError, 'Wurl: input is nil' if str.nil?
+
+    str = str.to_str
+    case str.encoding
+    when Encoding::UTF_8, Encoding::BINARY, Encoding::US_ASCII
+      str
+    else
+      str.encode(Encoding::UTF_8, invalid: :replace, undef: :replace)
+    end
+  end
+
+  # A view (pointer, length) into a handle, copied into a UTF-8 String.
+  def self.view(ptr, len)
+    return +'' if len.zero?
+
+    ptr.read_bytes(len).force_encoding(Encoding::UTF_8)
+  end
+
+  def self.check(status, what)
+    return if status == WURL_OK
+
+    raise Error.new("Wurl: #{what}: #{Lib.wurl_status_str(status)} (status #{status})", status)
+  end
+
+  # Parses a string into a Wurl::URL.
+  def self.parse(input)
+    URL.parse(input)
+  end
+
+  # The one-call path (wurl_canon_into): resolves +input+ against +base+ (a
+  # String or a Wurl::URL; without it, +input+ is its own base),
+  # canonicalizes with +charset+ and serializes. nil for an invalid URL.
+  def self.canonicalize(input, base: nil, charset: nil, strict: false)
+    bytes = to_bytes(input)
+    base = URL.parse(base) unless base.nil? || base.is_a?(URL)
+    cs = charset.nil? ? nil : to_bytes(charset.to_s)
+    flags = strict ? WURL_FLAG_NETWORK_STRICT : 0
+    out_len = FFI::MemoryPointer.new(:size_t)
+    buf = (Thread.current[:__wurl_canon_buf] ||= FFI::MemoryPointer.new(:char, 256))
+    2.times do
+      st = Lib.wurl_canon_into(base&.handle, bytes, bytes.bytesize, cs, cs ? cs.bytesize : 0,
+                               flags, buf, buf.size, out_len)
+      case st
+      when WURL_OK then return view(buf, out_len.read(:size_t))
+      when WURL_INVALID_URL then return nil
+      when WURL_E_BUFFER_TOO_SMALL
+        buf = Thread.current[:__wurl_canon_buf] = FFI::MemoryPointer.new(:char, out_len.read(:size_t) + 1)
+      else check(st, 'wurl_canon_into')
+      end
+    end
+    raise Error.new('Wurl: wurl_canon_into: buffer still too small after growing', WURL_E_BUFFER_TOO_SMALL)
+  end
+
+  # A parsed, resolved or canonicalized URL: an immutable handle, freed by
+  # the garbage collector (FFI::AutoPointer calls wurl_free). Every
+  # operation returns a new URL.
+  class URL
+    # The handle; wurl_free releases it when it is collected.
+    class Handle < FFI::AutoPointer
+      def self.release(ptr)
+        Lib.wurl_free(ptr)
+      end
+    end
+    private_constant :Handle
+
+    # The FFI::AutoPointer of the handle (for passing to Wurl::Lib).
+    attr_reader :handle
+
+    def self.parse(input)
+      bytes = Wurl.to_bytes(input)
+      out = FFI::MemoryPointer.new(:pointer)
+      Wurl.check(Lib.wurl_parse(bytes, bytes.bytesize, 0, out), 'wurl_parse')
+      new(out.read_pointer)
+    end
+
+    def initialize(ptr)
+      raise ArgumentError, 'Wurl::URL.new takes a handle; use Wurl.parse' unless ptr.is_a?(FFI::Pointer) && !ptr.null?
+
+      @handle = Handle.new(ptr)
+    end
+    private_class_method :new
+
+    def resolve(input)
+      bytes = Wurl.to_bytes(input)
+      out = FFI::MemoryPointer.new(:pointer)
+      Wurl.check(Lib.wurl_resolve(@handle, bytes, bytes.bytesize, 0, out), 'wurl_resolve')
+      self.class.send(:new, out.read_pointer)
+    end
+
+    def canonicalize(charset: nil, strict: false)
+      cs = charset.nil? ? nil : Wurl.to_bytes(charset.to_s)
+      flags = strict ? WURL_FLAG_NETWORK_STRICT : 0
+      out = FFI::MemoryPointer.new(:pointer)
+      Wurl.check(Lib.wurl_canonicalize(@handle, cs, cs ? cs.bytesize : 0, flags, out), 'wurl_canonicalize')
+      self.class.send(:new, out.read_pointer)
+    end
+
+    # The serialization, or nil for an invalid URL.
+    def serialize
+      ptr = FFI::MemoryPointer.new(:pointer)
+      len = FFI::MemoryPointer.new(:size_t)
+      return nil unless Lib.wurl_serialize(@handle, ptr, len)
+
+      Wurl.view(ptr.read_pointer, len.read(:size_t))
+    end
+
+    # The serialization, or "" for an invalid URL.
+    def to_s
+      serialize || +''
+    end
+
+    # A component: nil when absent, "" when present and empty.
+    def [](name)
+      i = COMPONENTS.index(name.to_sym)
+      raise ArgumentError, "Wurl::URL: unknown component #{name.inspect}" unless i
+
+      ptr = FFI::MemoryPointer.new(:pointer)
+      len = FFI::MemoryPointer.new(:size_t)
+      return nil unless Lib.wurl_get(@handle, i, ptr, len)
+
+      Wurl.view(ptr.read_pointer, len.read(:size_t))
+    end
+
+    COMPONENTS.each do |name|
+      define_method(name) { self[name] }
+    end
+
+    # The present components.
+    def to_h
+      COMPONENTS.each_with_object({}) do |name, h|
+        v = self[name]
+        h[name] = v unless v.nil?
+      end
+    end
+
+    def invalid?
+      Lib.wurl_is_invalid(@handle)
+    end
+
+    # Why the URL is invalid (a static English phrase), or nil when valid.
+    def invalid_reason
+      Lib.wurl_invalid_reason(@handle)
+    end
+
+    # :none, :empty, :domain, :ipv4 or :ipv6.
+    def host_kind
+      HOST_KINDS[Lib.wurl_host_kind(@handle)] || :none
+    end
+
+    def inspect
+      s = serialize
+      s ? "#<Wurl::URL #{s}>" : "#<Wurl::URL invalid (#{invalid_reason}) #{to_h.inspect}>"
+    end
+  end
+end

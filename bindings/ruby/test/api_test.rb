@@ -1,0 +1,165 @@
+# frozen_string_literal: true
+
+# Unit tests of the Ruby binding.
+
+require 'minitest/autorun'
+require 'rbconfig'
+require 'wurl'
+
+class ApiTest < Minitest::Test
+  LIBDIR = File.expand_path('../lib', __dir__)
+
+  def test_library
+    assert_match(/\A\d+\.\d+\.\d+/, Wurl.library_version)
+    assert Wurl.library_path
+    assert(Wurl.library_candidates.any? { |c| c.end_with?('target/release/libwurl.so') })
+    assert_equal 'input longer than WURL_MAX_INPUT_LEN', Wurl.status_string(Wurl::WURL_E_TOO_LONG)
+  end
+
+  def test_components
+    u = Wurl.parse('HTTP://User:Pw@EXAMPLE.com:80/a/../b?q#f')
+    assert_instance_of Wurl::URL, u
+    assert_equal 'HTTP', u.scheme
+    assert_equal 'User', u.user
+    assert_equal 'Pw', u.password
+    assert_equal 'EXAMPLE.com', u.host
+    assert_equal '80', u.port
+    assert_equal '/a/../b', u.path
+    assert_equal 'q', u.query
+    assert_equal 'f', u.fragment
+    assert_equal 'EXAMPLE.com', u[:host]
+    assert_equal 'EXAMPLE.com', u['host']
+    refute u.invalid?
+    assert_nil u.invalid_reason
+    c = u.canonicalize
+    assert_equal 'http://User:Pw@example.com/a/../b?q#f', c.serialize
+    assert_equal c.serialize, c.to_s
+    assert_equal 'HTTP://User:Pw@EXAMPLE.com:80/a/../b?q#f', u.serialize, 'the original is untouched'
+    assert_equal({ scheme: 'http', user: 'User', password: 'Pw', host: 'example.com',
+                   path: '/a/../b', query: 'q', fragment: 'f' }, c.to_h)
+    assert_equal Encoding::UTF_8, c.path.encoding
+    assert_raises(ArgumentError) { u[:nope] }
+    assert_match(/\A#<Wurl::URL http/, c.inspect)
+  end
+
+  def test_absent_and_empty
+    u = Wurl.parse('http://a/?')
+    assert_equal '', u.query
+    assert_nil u.fragment
+    assert_nil u.user
+    assert_equal '', Wurl.parse('http://a/?#').fragment
+  end
+
+  def test_resolve_and_one_call
+    base = Wurl.parse('http://EXAMPLE.com:80/x/y')
+    r = base.resolve('../a/./b')
+    assert_equal 'http://EXAMPLE.com:80/a/b', r.serialize
+    assert_equal 'http://example.com/a/b', r.canonicalize.serialize
+    assert_equal 'http://example.com/a/b', Wurl.canonicalize('../a/./b', base: 'http://EXAMPLE.com:80/x/y')
+    assert_equal 'http://example.com/a/b', Wurl.canonicalize('../a/./b', base: base)
+    assert_equal 'http://foo/bar/', Wurl.canonicalize('http://foo/bar/./baz/..')
+    assert_nil Wurl.canonicalize('foo')
+    assert_nil Wurl.canonicalize('hoge', base: 'mailto:foo')
+  end
+
+  def test_invalid
+    u = Wurl.parse('foo')
+    assert u.invalid?
+    assert_match(/scheme/, u.invalid_reason)
+    assert_nil u.serialize
+    assert_equal '', u.to_s
+    assert_equal 'foo', u.path
+    assert_match(/invalid/, u.inspect)
+  end
+
+  def test_host_kind
+    {
+      'mailto:x' => :none, 'file:///x' => :empty, 'http://example.com/' => :domain,
+      'http://1.2.3.4/' => :ipv4, 'http://0x7f.1/' => :ipv4, 'http://[::1]/' => :ipv6
+    }.each do |input, kind|
+      assert_equal kind, Wurl.parse(input).canonicalize.host_kind, input
+    end
+    assert_equal :domain, Wurl.parse('http://0x7f.1/').host_kind
+  end
+
+  def test_charset_and_strict
+    u = Wurl.parse('http://hoge').resolve("?\u5050")
+    assert_equal 'http://hoge/?%E5%81%90', u.canonicalize.serialize
+    assert_equal 'http://hoge/?%D0%F4', u.canonicalize(charset: 'euc-jp').serialize
+    assert_equal 'http://hoge/??', u.canonicalize(charset: 'iso-8859-1').serialize
+    assert_equal 'http://hoge/?%E5%81%90', u.canonicalize(charset: 'no-such-label').serialize
+    assert_instance_of Wurl::URL, u.canonicalize(strict: true)
+    assert_equal 'http://hoge/?%D0%F4', Wurl.canonicalize("?\u5050", base: 'http://hoge', charset: 'euc-jp')
+    assert_equal 'http://example.com/', Wurl.canonicalize('http://example.com/', strict: true)
+  end
+
+  def test_bytes
+    assert_equal 'http://a/?%EF%BF%BD', Wurl.canonicalize("http://a/?\xE9".b)
+    assert_equal 'http://a/?%C3%A9', Wurl.canonicalize("http://a/?\xC3\xA9".b)
+    assert_equal "/x\u{FFFD}", Wurl.parse('http://a/').resolve("x\xFF").path
+    assert_raises(TypeError) { Wurl.parse(nil) }
+  end
+
+  def test_nul_bytes
+    u = Wurl.parse("http://a/\0b?\0#\0")
+    assert_equal "/\0b", u.path
+    assert_equal "\0", u.query
+    assert_equal "http://a/\0b?\0#\0", u.serialize
+    assert_equal 'http://a/%00b', Wurl.canonicalize("http://a/\0b")
+    assert_nil Wurl.canonicalize("\0http://test")
+    assert_nil Wurl.canonicalize('')
+  end
+
+  def test_buffer_growth
+    long = "http://a/#{"\u20AC" * 300}"
+    want = "http://a/#{'%E2%82%AC' * 300}"
+    assert_equal want, Wurl.canonicalize(long)
+    assert_equal 'http://b/', Wurl.canonicalize('http://B/')
+    assert_equal "#{want}x", Wurl.canonicalize("#{long}x")
+    huge = "http://a/#{'b' * 100_000}"
+    assert_equal huge.size, Wurl.canonicalize(huge).size
+  end
+
+  def test_too_long
+    s = 'x' * (Wurl::WURL_MAX_INPUT_LEN + 1)
+    e = assert_raises(Wurl::Error) { Wurl.parse(s) }
+    assert_equal Wurl::WURL_E_TOO_LONG, e.status
+    assert_raises(Wurl::Error) { Wurl.canonicalize(s) }
+  end
+
+  def test_many_handles_and_gc
+    20_000.times do |i|
+      assert_equal "/#{i}", Wurl.parse("http://a/#{i}").canonicalize.path if (i % 1000).zero?
+      Wurl.parse("http://a/#{i}").canonicalize
+    end
+    GC.start
+    pass
+  end
+
+  def test_threads
+    threads = 4.times.map do |k|
+      Thread.new do
+        base = Wurl.parse("http://T#{k}/d/")
+        200.times.map { |i| base.resolve("x#{i}").canonicalize.to_s }
+      end
+    end
+    threads.each_with_index do |t, k|
+      assert_equal 200.times.map { |i| "http://t#{k}/d/x#{i}" }, t.value
+    end
+  end
+
+  def test_new_is_private
+    assert_raises(NoMethodError) { Wurl::URL.new(FFI::Pointer::NULL) }
+  end
+
+  def ruby(code, env = {})
+    IO.popen([env, RbConfig.ruby, '-I', LIBDIR, '-e', code], err: %i[child out], &:read)
+  end
+
+  def test_subprocesses
+    assert_equal 'http://example.com/a/b',
+                 ruby("require 'wurl'; print Wurl.canonicalize('../a/./b', base: 'http://EXAMPLE.com:80/x/y')")
+    out = ruby("require 'wurl'", 'WURL_LIB' => '/nonexistent/libwurl.so')
+    assert_match(%r{WURL_LIB=/nonexistent/libwurl\.so is not a readable file}, out)
+  end
+end

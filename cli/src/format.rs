@@ -1,0 +1,127 @@
+//! The `tsv` and `json` output records.
+//!
+//! TSV follows PostgreSQL's COPY text format: absent is `\N`, empty is an
+//! empty field, and backslash, TAB, LF and CR are escaped as `\\`, `\t`, `\n`
+//! and `\r` (so a value that is literally `\N` is written `\\N`).
+//!
+//! JSON is one object per line with the same fields; absent values are
+//! `null`.
+
+use std::fmt::Write as _;
+
+use wurl::{Component, InvalidReason, Url};
+
+/// The TSV header row.
+pub fn tsv_header() -> String {
+    let mut h = String::from("url");
+    for c in Component::ALL {
+        h.push('\t');
+        h.push_str(c.name());
+    }
+    h.push_str("\tinvalid\n");
+    h
+}
+
+/// One TSV field (without separator): `\N` when absent.
+pub fn tsv_field(out: &mut String, v: Option<&str>) {
+    let Some(v) = v else {
+        out.push_str("\\N");
+        return;
+    };
+    let mut rest = v;
+    while let Some(i) = rest.find(['\\', '\t', '\n', '\r']) {
+        out.push_str(&rest[..i]);
+        out.push_str(match rest.as_bytes()[i] {
+            b'\\' => "\\\\",
+            b'\t' => "\\t",
+            b'\n' => "\\n",
+            _ => "\\r",
+        });
+        rest = &rest[i + 1..];
+    }
+    out.push_str(rest);
+}
+
+/// One TSV row: the serialization (`\N` when invalid), the components and
+/// the invalid reason `why` (`\N` when valid).
+pub fn tsv_row(out: &mut String, url: &Url, why: Option<InvalidReason>) {
+    tsv_field(out, url.serialize().as_deref());
+    for c in Component::ALL {
+        out.push('\t');
+        tsv_field(out, url.get(c));
+    }
+    out.push('\t');
+    tsv_field(out, why.map(InvalidReason::as_str));
+    out.push('\n');
+}
+
+/// A JSON string literal, or `null`.
+pub fn json_string(out: &mut String, v: Option<&str>) {
+    let Some(v) = v else {
+        out.push_str("null");
+        return;
+    };
+    out.push('"');
+    let mut rest = v;
+    while let Some(i) = rest.find(|c: char| c < ' ' || c == '"' || c == '\\') {
+        out.push_str(&rest[..i]);
+        match rest.as_bytes()[i] {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            b'\t' => out.push_str("\\t"),
+            b => {
+                let _ = write!(out, "\\u{b:04x}");
+            }
+        }
+        rest = &rest[i + 1..];
+    }
+    out.push_str(rest);
+    out.push('"');
+}
+
+/// One JSON object and a newline:
+/// `{"url":…,"scheme":…,…,"fragment":…,"invalid":bool,"reason":…}`.
+pub fn json_row(out: &mut String, url: &Url, why: Option<InvalidReason>) {
+    out.push_str("{\"url\":");
+    json_string(out, url.serialize().as_deref());
+    for c in Component::ALL {
+        out.push_str(",\"");
+        out.push_str(c.name());
+        out.push_str("\":");
+        json_string(out, url.get(c));
+    }
+    out.push_str(",\"invalid\":");
+    out.push_str(if why.is_some() { "true" } else { "false" });
+    out.push_str(",\"reason\":");
+    json_string(out, why.map(InvalidReason::as_str));
+    out.push_str("}\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tsv_escapes() {
+        let mut s = String::new();
+        tsv_field(&mut s, Some("a\\b\tc\nd\re"));
+        assert_eq!(s, "a\\\\b\\tc\\nd\\re");
+        s.clear();
+        tsv_field(&mut s, None);
+        tsv_field(&mut s, Some(""));
+        tsv_field(&mut s, Some("\\N"));
+        assert_eq!(s, "\\N\\\\N");
+    }
+
+    #[test]
+    fn json_escapes() {
+        let mut s = String::new();
+        json_string(&mut s, Some("a\"b\\c\n\u{1}é"));
+        assert_eq!(s, "\"a\\\"b\\\\c\\n\\u0001é\"");
+        s.clear();
+        json_string(&mut s, None);
+        assert_eq!(s, "null");
+    }
+}

@@ -1,0 +1,615 @@
+//! Integration tests of the `wurl` binary: every option, the formats, invalid
+//! handling and exit status, input decoding, and parallel = serial.
+
+mod common;
+
+use common::{kasztp, lib_canon, wurl, wurl_file};
+use serde_json::Value;
+
+const NONE: Option<&[u8]> = None;
+
+fn json_lines(out: &str) -> Vec<Value> {
+    out.lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad JSON {l:?}: {e}")))
+        .collect()
+}
+
+// ---- help and version -----------------------------------------------------
+
+#[test]
+fn help_has_examples_and_exit_status() {
+    let r = wurl(&["--help"], NONE);
+    assert_eq!(r.code, 0);
+    let out = r.out();
+    for s in [
+        "Examples:",
+        "wurl canon",
+        "Exit status:",
+        "\\N",
+        "--invalid",
+    ] {
+        assert!(out.contains(s), "--help lacks {s:?}:\n{out}");
+    }
+    for sub in ["canon", "parse", "resolve"] {
+        let r = wurl(&[sub, "--help"], NONE);
+        assert_eq!(r.code, 0);
+        assert!(
+            r.out().contains("Examples:"),
+            "{sub} --help has no examples"
+        );
+    }
+}
+
+#[test]
+fn version() {
+    let r = wurl(&["--version"], NONE);
+    assert_eq!(r.code, 0);
+    assert_eq!(
+        r.out().trim(),
+        format!("wurl {}", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    assert_eq!(
+        wurl(&["resolve", "x"], NONE).code,
+        2,
+        "resolve without --base"
+    );
+    assert_eq!(wurl(&["canon", "--format", "xml"], NONE).code, 2);
+    assert_eq!(wurl(&["canon", "--invalid", "maybe"], NONE).code, 2);
+    assert_eq!(
+        wurl(&["parse", "--base", "http://a/", "x"], NONE).code,
+        2,
+        "parse takes no base"
+    );
+    assert_eq!(
+        wurl(&["canon", "-i", "/nonexistent/wurl-input"], NONE).code,
+        2
+    );
+    assert_eq!(
+        wurl(&["canon", "-i", "/dev/null", "http://a/"], NONE).code,
+        2,
+        "--input and URL arguments"
+    );
+    assert_eq!(wurl::<&str>(&[], NONE).code, 2);
+}
+
+// ---- canon ----------------------------------------------------------------
+
+#[test]
+fn canon_certain_behaviour() {
+    // Certain under the spec: scheme and host lowercased, default port
+    // dropped, dot-segments removed, the query UTF-8 percent-encoded.
+    let r = wurl(&["canon", "HTTP://Example.COM:80/a/./b/../c?q=é#f"], NONE);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.out(), "http://example.com/a/c?q=%C3%A9#f\n");
+}
+
+#[test]
+fn canon_agrees_with_library_on_arguments_and_stdin() {
+    let inputs = [
+        "http://example.com/",
+        "HTTP://Example.COM:80/a/./b/../c?q=é#f",
+        "https://user:pw@[::1]:443/%7e?x#y",
+        "mailto:A@B.c",
+        "file:///C:/dir/../x",
+        "javascript:alert(1)",
+        "http://xn--nxasmq6b.example/",
+        "http://日本.example/パス?クエリ",
+    ];
+    let expect: String = inputs
+        .iter()
+        .map(|i| lib_canon(None, i, None, false) + "\n")
+        .collect();
+    let r = wurl(&[&["canon"][..], &inputs[..]].concat(), NONE);
+    assert_eq!(r.out(), expect);
+    let stdin = inputs.join("\n");
+    let r = wurl(&["canon"], Some(stdin.as_bytes()));
+    assert_eq!(r.out(), expect);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}
+
+#[test]
+fn canon_base() {
+    let base = "http://example.com/dir/sub/page?x#y";
+    let inputs = [
+        "../x",
+        "?q",
+        "#frag",
+        "//other.example/p",
+        "",
+        "g;p=1/./h",
+        "https://abs.example/",
+    ];
+    let r = wurl(
+        &[&["canon", "--base", base][..], &inputs[..]].concat(),
+        NONE,
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let expect: Vec<String> = inputs
+        .iter()
+        .map(|i| lib_canon(Some(base), i, None, false))
+        .collect();
+    assert_eq!(r.lines(), expect);
+    // Resolution results that are certain.
+    assert_eq!(r.lines()[0], "http://example.com/dir/x");
+    assert_eq!(r.lines()[2], "http://example.com/dir/sub/page?x#frag");
+    assert_eq!(r.lines()[6], "https://abs.example/");
+}
+
+#[test]
+fn canon_invalid_base_warns() {
+    let r = wurl(&["canon", "--base", "no-scheme", "http://a/"], NONE);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("--base is invalid"), "{}", r.stderr);
+}
+
+#[test]
+fn canon_charset() {
+    let base = "http://example.jp/";
+    let inputs = ["?q=あ", "/パス?q=あ#あ", "?q=é"];
+    for cs in ["shift_jis", "euc-jp", "iso-8859-1", "utf-8"] {
+        let r = wurl(
+            &[&["canon", "--base", base, "--charset", cs][..], &inputs[..]].concat(),
+            NONE,
+        );
+        let expect: Vec<String> = inputs
+            .iter()
+            .map(|i| lib_canon(Some(base), i, Some(cs), false))
+            .collect();
+        assert_eq!(r.lines(), expect, "charset {cs}");
+    }
+    // Certain under the spec: the query is encoded in the document charset.
+    let r = wurl(
+        &["canon", "--base", base, "--charset", "shift_jis", "?q=あ"],
+        NONE,
+    );
+    assert_eq!(r.out(), "http://example.jp/?q=%82%A0\n");
+}
+
+#[test]
+fn canon_strict() {
+    let inputs = [
+        "http://example.com/",
+        "http://0x7f.1/",
+        "http://1.2.3.09/",
+        "http:///path",
+        "http://[example]/",
+        "http://faß.de/",
+        "http://xn--fa-hia.de/",
+        "mailto:x@y",
+    ];
+    for strict in [false, true] {
+        let mut args = vec!["canon"];
+        if strict {
+            args.push("--strict");
+        }
+        args.extend(inputs);
+        let r = wurl(&args, NONE);
+        let expect: Vec<String> = inputs
+            .iter()
+            .map(|i| lib_canon(None, i, None, strict))
+            .collect();
+        assert_eq!(r.lines(), expect, "strict = {strict}");
+        let any_invalid = expect.iter().any(String::is_empty);
+        assert_eq!(
+            r.code,
+            i32::from(any_invalid),
+            "strict = {strict}: {}",
+            r.stderr
+        );
+    }
+}
+
+#[test]
+fn canon_input_file_option() {
+    let dir = std::env::temp_dir().join(format!("wurl-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("in.txt");
+    std::fs::write(&f, "http://a/b/../c\nhttp://B/\n").unwrap();
+    let r = wurl(&["canon", "-i", f.to_str().unwrap()], NONE);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(r.code, 0);
+    assert_eq!(
+        r.lines(),
+        vec![
+            lib_canon(None, "http://a/b/../c", None, false),
+            lib_canon(None, "http://B/", None, false)
+        ]
+    );
+}
+
+// ---- input decoding -------------------------------------------------------
+
+#[test]
+fn crlf_lf_bom_and_last_line_without_newline() {
+    let input = b"\xEF\xBB\xBFhttp://a/1\r\nhttp://a/2\nhttp://a/3\r\n\r\nhttp://a/4";
+    let r = wurl(&["canon", "--base", "http://base/"], Some(input));
+    let expect: Vec<String> = ["http://a/1", "http://a/2", "http://a/3", "", "http://a/4"]
+        .iter()
+        .map(|i| lib_canon(Some("http://base/"), i, None, false))
+        .collect();
+    assert_eq!(r.lines(), expect);
+    assert_eq!(r.lines()[0], "http://a/1", "the BOM is dropped, the CR too");
+    assert_eq!(
+        r.lines()[3],
+        "http://base/",
+        "an empty line is an input (the base itself)"
+    );
+    assert_eq!(r.code, 0);
+}
+
+#[test]
+fn invalid_utf8_is_replaced() {
+    let r = wurl(&["canon"], Some(b"http://a/\xFF\xFEx?\xC3\n"));
+    assert_eq!(
+        r.out(),
+        lib_canon(None, "http://a/\u{FFFD}\u{FFFD}x?\u{FFFD}", None, false) + "\n"
+    );
+    let r = wurl(&["parse", "-f", "json"], Some(b"http://a/\xFF"));
+    assert_eq!(json_lines(&r.out())[0]["path"], "/\u{FFFD}");
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let arg = std::ffi::OsStr::from_bytes(b"http://a/\xFF");
+        let r = wurl(&[std::ffi::OsStr::new("canon"), arg], NONE);
+        assert_eq!(
+            r.out(),
+            lib_canon(None, "http://a/\u{FFFD}", None, false) + "\n"
+        );
+    }
+}
+
+// ---- parse and resolve ----------------------------------------------------
+
+#[test]
+fn parse_text_and_components() {
+    // parse does not canonicalize: case and dot-segments stay.
+    let r = wurl(&["parse", "HTTP://Ex.COM/a/../b"], NONE);
+    assert_eq!(r.out(), "HTTP://Ex.COM/a/../b\n");
+    let r = wurl(&["parse", "-f", "json", "HTTP://Ex.COM/a/../b"], NONE);
+    let v = &json_lines(&r.out())[0];
+    assert_eq!(v["scheme"], "HTTP");
+    assert_eq!(v["host"], "Ex.COM");
+    assert_eq!(v["path"], "/a/../b");
+}
+
+#[test]
+fn resolve_raw() {
+    let base = "http://a/b/c/d;p?q";
+    let inputs = ["../g", "g?y#s", "HTTP://X/./y", "//h:99/p"];
+    let r = wurl(
+        &[&["resolve", "--base", base][..], &inputs[..]].concat(),
+        NONE,
+    );
+    assert_eq!(r.code, 0);
+    let b = wurl::parse(base);
+    let expect: Vec<String> = inputs
+        .iter()
+        .map(|i| wurl::resolve(&b, i).serialize().unwrap())
+        .collect();
+    assert_eq!(r.lines(), expect);
+    assert_eq!(r.lines()[..2], ["http://a/b/g", "http://a/b/c/g?y#s"]);
+    // No canonicalization: the port stays, even the default one.
+    let r = wurl(&["resolve", "--base", base, "//h:80/p"], NONE);
+    assert_eq!(r.out(), "http://h:80/p\n");
+}
+
+#[test]
+fn tsv_absent_versus_empty() {
+    let r = wurl(
+        &[
+            "parse",
+            "--format",
+            "tsv",
+            "http://user:@host/p?#",
+            "http://host",
+        ],
+        NONE,
+    );
+    assert_eq!(r.code, 0);
+    let out = r.out();
+    let rows: Vec<Vec<&str>> = out.lines().map(|l| l.split('\t').collect()).collect();
+    assert_eq!(
+        rows[0],
+        [
+            "url", "scheme", "user", "password", "host", "port", "path", "query", "fragment",
+            "invalid"
+        ]
+    );
+    // password, query, fragment present and empty; port absent.
+    assert_eq!(
+        rows[1],
+        [
+            "http://user:@host/p?#",
+            "http",
+            "user",
+            "",
+            "host",
+            "\\N",
+            "/p",
+            "",
+            "",
+            "\\N"
+        ]
+    );
+    // user, password, port, query and fragment absent.
+    assert_eq!(rows[2][2], "\\N");
+    assert_eq!(rows[2][3], "\\N");
+    assert_eq!(rows[2][7], "\\N");
+    assert_eq!(rows[2][8], "\\N");
+    assert_eq!(rows.len(), 3);
+}
+
+#[test]
+fn tsv_escapes_backslash() {
+    let r = wurl(&["parse", "-f", "tsv", "javascript:a\\b"], NONE);
+    let out = r.out();
+    let row: Vec<&str> = out.lines().nth(1).unwrap().split('\t').collect();
+    assert_eq!(row[0], "javascript:a\\\\b");
+    assert_eq!(row[6], "a\\\\b");
+    // Only the header for an empty input.
+    let r = wurl(&["canon", "-f", "tsv"], Some(b""));
+    assert_eq!(r.lines().len(), 1);
+    assert_eq!(r.code, 0);
+}
+
+#[test]
+fn json_absent_versus_empty() {
+    let r = wurl(
+        &[
+            "parse",
+            "--format",
+            "json",
+            "http://user:@host/p?#",
+            "http://host",
+        ],
+        NONE,
+    );
+    assert_eq!(r.code, 0);
+    let v = json_lines(&r.out());
+    assert_eq!(v.len(), 2);
+    assert_eq!(v[0]["url"], "http://user:@host/p?#");
+    assert_eq!(v[0]["password"], "");
+    assert_eq!(v[0]["query"], "");
+    assert_eq!(v[0]["fragment"], "");
+    assert_eq!(v[0]["port"], Value::Null);
+    assert_eq!(v[0]["invalid"], false);
+    assert_eq!(v[0]["reason"], Value::Null);
+    for c in ["user", "password", "port", "query", "fragment"] {
+        assert_eq!(v[1][c], Value::Null, "{c}");
+    }
+    // Escaping: quotes and backslashes survive a JSON round trip.
+    let r = wurl(&["parse", "-f", "json", "javascript:\"a\\b\""], NONE);
+    assert_eq!(json_lines(&r.out())[0]["path"], "\"a\\b\"");
+}
+
+#[test]
+fn json_and_tsv_agree_with_library_components() {
+    let inputs = [
+        "HTTP://U:P@Example.COM:080/a/../b?c#d",
+        "mailto:x@y?subject=1",
+        "file:///c|/x",
+    ];
+    let r = wurl(&[&["canon", "-f", "json"][..], &inputs[..]].concat(), NONE);
+    for (v, i) in json_lines(&r.out()).iter().zip(inputs) {
+        let u = wurl::canonicalize_with(
+            &wurl::resolve(&wurl::parse(i), i),
+            &wurl::CanonOptions::default(),
+        );
+        for c in wurl::Component::ALL {
+            assert_eq!(v[c.name()].as_str(), u.get(c), "{i}: {}", c.name());
+        }
+        assert_eq!(v["url"].as_str(), u.serialize().as_deref());
+        assert_eq!(
+            v["url"].as_str().unwrap_or(""),
+            lib_canon(None, i, None, false),
+            "json url = text output"
+        );
+    }
+}
+
+// ---- invalid URLs and exit status -----------------------------------------
+
+const MIXED: &[u8] = b"http://a/1\nnot a url\nhttp://a/3\n";
+
+#[test]
+fn invalid_blank_is_default() {
+    let r = wurl(&["canon"], Some(MIXED));
+    assert_eq!(r.code, 1);
+    assert_eq!(r.lines(), vec!["http://a/1", "", "http://a/3"]);
+    assert!(r.stderr.starts_with("wurl: line 2: "), "{}", r.stderr);
+    assert_eq!(r.stderr.lines().count(), 1);
+    // Without --base the input is its own base; its own parse failure is
+    // reported rather than "base URL is invalid".
+    let own = wurl::parse("not a url").invalid_reason().unwrap();
+    assert_eq!(r.stderr, format!("wurl: line 2: {own}: \"not a url\"\n"));
+    let r = wurl(&["canon", "--invalid", "blank"], Some(MIXED));
+    assert_eq!(r.lines(), vec!["http://a/1", "", "http://a/3"]);
+}
+
+#[test]
+fn invalid_reason_on_stderr_for_arguments() {
+    let r = wurl(&["canon", "http://a/", "nope"], NONE);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.starts_with("wurl: argument 2: "), "{}", r.stderr);
+    assert!(r.stderr.contains("nope"), "{}", r.stderr);
+}
+
+#[test]
+fn invalid_skip() {
+    let r = wurl(&["canon", "--invalid", "skip"], Some(MIXED));
+    assert_eq!(r.code, 1);
+    assert_eq!(r.lines(), vec!["http://a/1", "http://a/3"]);
+    assert!(r.stderr.contains("line 2"));
+}
+
+#[test]
+fn invalid_fail() {
+    let input = b"http://a/1\nhttp://a/2\nbad one\nhttp://a/4\nbad two\n";
+    for jobs in ["1", "3"] {
+        let r = wurl(&["canon", "--invalid", "fail", "-j", jobs], Some(input));
+        assert_eq!(r.code, 1, "-j {jobs}");
+        assert_eq!(r.lines(), vec!["http://a/1", "http://a/2"], "-j {jobs}");
+        assert!(r.stderr.contains("line 3"), "{}", r.stderr);
+        assert!(
+            !r.stderr.contains("line 5"),
+            "stops at the first: {}",
+            r.stderr
+        );
+    }
+}
+
+#[test]
+fn quiet() {
+    let r = wurl(&["canon", "-q"], Some(MIXED));
+    assert_eq!(r.code, 1);
+    assert_eq!(r.stderr, "");
+    assert_eq!(r.lines().len(), 3);
+}
+
+#[test]
+fn all_valid_exit_0() {
+    let r = wurl(&["canon"], Some(b"http://a/\nhttps://b/\n"));
+    assert_eq!(r.code, 0);
+    assert_eq!(r.stderr, "");
+    let r = wurl(&["canon"], Some(b""));
+    assert_eq!(r.code, 0);
+    assert!(r.stdout.is_empty());
+}
+
+#[test]
+fn invalid_in_json_and_tsv() {
+    let r = wurl(&["canon", "-f", "json"], Some(MIXED));
+    assert_eq!(r.code, 1);
+    let v = json_lines(&r.out());
+    assert_eq!(v.len(), 3);
+    assert_eq!(v[1]["invalid"], true);
+    assert_eq!(v[1]["url"], Value::Null);
+    let own = wurl::parse("not a url").invalid_reason().unwrap();
+    assert_eq!(v[1]["reason"], own.as_str());
+    assert_eq!(v[0]["invalid"], false);
+
+    let r = wurl(&["canon", "-f", "tsv"], Some(MIXED));
+    let out = r.out();
+    let rows: Vec<Vec<&str>> = out.lines().map(|l| l.split('\t').collect()).collect();
+    assert_eq!(rows.len(), 4);
+    assert_eq!(rows[2][0], "\\N");
+    assert_ne!(rows[2][9], "\\N");
+    assert_eq!(rows[1][9], "\\N");
+
+    let r = wurl(&["canon", "-f", "json", "--invalid", "skip"], Some(MIXED));
+    assert_eq!(json_lines(&r.out()).len(), 2);
+}
+
+// ---- stats, progress, parallelism -----------------------------------------
+
+#[test]
+fn stats() {
+    let r = wurl(&["canon", "--stats"], Some(MIXED));
+    assert!(
+        r.stderr.contains("3 URLs (2 valid, 1 invalid)"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("URLs/s"), "{}", r.stderr);
+    assert_eq!(r.lines().len(), 3, "stats go to stderr only");
+}
+
+#[test]
+fn no_progress_when_stderr_is_not_a_terminal() {
+    // A regular file as standard input has a known size: the bar would be
+    // shown on a terminal, but standard error here is a pipe.
+    let Some(k) = kasztp() else { return };
+    let r = wurl_file(&["canon"], &k);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stderr, "");
+    let r = wurl(&["canon", "-i", k.to_str().unwrap()], NONE);
+    assert_eq!(r.stderr, "");
+}
+
+#[test]
+fn parallel_equals_serial_on_kasztp() {
+    let Some(k) = kasztp() else { return };
+    let serial = wurl_file(&["canon"], &k);
+    assert_eq!(serial.code, 0, "{}", serial.stderr);
+    let n = serial.stdout.iter().filter(|&&b| b == b'\n').count();
+    assert_eq!(n, 48_010, "one output line per URL");
+    for jobs in ["2", "4"] {
+        let par = wurl_file(&["canon", "-j", jobs], &k);
+        assert!(
+            par.stdout == serial.stdout,
+            "-j {jobs}: output differs from -j 1"
+        );
+        assert_eq!(par.code, serial.code);
+    }
+    let serial = wurl_file(&["canon", "-f", "json"], &k);
+    let par = wurl_file(&["canon", "-f", "json", "-j", "3"], &k);
+    assert!(par.stdout == serial.stdout, "json -j 3 differs");
+}
+
+#[test]
+fn parallel_equals_serial_with_invalid_lines() {
+    // Many chunks, invalid lines scattered: output and diagnostics in order.
+    let mut input = Vec::new();
+    for i in 0..30_000 {
+        if i % 97 == 0 {
+            input.extend_from_slice(format!("invalid {i}\n").as_bytes());
+        } else {
+            input.extend_from_slice(
+                format!("HTTP://Host{}.example/a/../{i}\r\n", i % 13).as_bytes(),
+            );
+        }
+    }
+    for format in ["text", "tsv"] {
+        let serial = wurl(&["canon", "-f", format], Some(&input));
+        let par = wurl(&["canon", "-f", format, "-j", "4"], Some(&input));
+        assert_eq!(serial.code, 1);
+        assert_eq!(par.code, 1);
+        assert!(par.stdout == serial.stdout, "{format}: output differs");
+        assert_eq!(par.stderr, serial.stderr, "{format}: diagnostics differ");
+        assert_eq!(serial.stderr.lines().count(), 30_000usize.div_ceil(97));
+    }
+    let par = wurl(&["canon", "-j", "0", "--invalid", "skip"], Some(&input));
+    assert_eq!(par.lines().len(), 30_000 - 30_000usize.div_ceil(97));
+}
+
+#[test]
+fn answers_each_line_before_the_end_of_input() {
+    // A producer that waits for each answer (a coprocess, or a terminal)
+    // gets it: the output is flushed when no more input is buffered.
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    for jobs in ["1", "2"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_wurl"))
+            .args(["canon", "-q", "-j", jobs])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let _ = tx.send(line.unwrap());
+            }
+        });
+        for (input, want) in [
+            ("HTTP://A/b/../c", "http://a/c"),
+            ("bad", ""),
+            ("http://x/", "http://x/"),
+        ] {
+            writeln!(stdin, "{input}").unwrap();
+            stdin.flush().unwrap();
+            let got = rx
+                .recv_timeout(std::time::Duration::from_secs(20))
+                .expect("an answer before EOF");
+            assert_eq!(got, want, "-j {jobs}");
+        }
+        drop(stdin);
+        assert_eq!(child.wait().unwrap().code(), Some(1));
+    }
+}
