@@ -265,22 +265,39 @@ fn canonicalize_path(u: &mut Url, scheme: &str) {
     }
 }
 
-/// The bulk path of the Rust API: resolves `input` against `base` (or, when
-/// `base` is `None`, against `input` itself, like `url_to_canon_url`),
-/// canonicalizes it and appends the serialization to `out`. Returns the
-/// reason when the result is invalid (then nothing is appended).
-pub fn canon_into(
+thread_local! {
+    /// The output buffer of the bulk path, reused so that it allocates
+    /// nothing per call in steady state.
+    static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Buffers larger than this are not kept between calls.
+const SCRATCH_KEEP: usize = 64 * 1024;
+
+/// Whether the single-pass fast path of [`crate::bulk`] may be tried.
+fn fast_path_applies(base: Option<&Url>, opts: &CanonOptions) -> bool {
+    !opts.network_strict && base.is_none_or(|b| !b.is_invalid())
+}
+
+/// The stages one by one: parse the base (or the input), resolve,
+/// canonicalize, serialize.
+fn canon_staged(
     base: Option<&Url>,
     input: &str,
     opts: &CanonOptions,
     out: &mut String,
 ) -> Result<(), InvalidReason> {
-    let b;
+    let own;
     let base = match base {
         Some(b) => b,
         None => {
-            b = crate::parse::parse(input);
-            &b
+            own = crate::parse::parse(input);
+            // The input is its own base: report why it is invalid rather
+            // than "base URL is invalid".
+            if let Some(why) = own.invalid_reason() {
+                return Err(why);
+            }
+            &own
         }
     };
     let r = canonicalize_with(&crate::resolve::resolve(base, input), opts);
@@ -291,6 +308,54 @@ pub fn canon_into(
     Ok(())
 }
 
+/// Runs `f` with the thread's scratch buffer (or a fresh one when it is in
+/// use), cleared.
+fn with_scratch<R>(f: impl FnOnce(&mut Vec<u8>) -> R) -> R {
+    SCRATCH.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut v) => {
+            v.clear();
+            let r = f(&mut v);
+            if v.capacity() > SCRATCH_KEEP {
+                *v = Vec::new();
+            }
+            r
+        }
+        Err(_) => f(&mut Vec::new()),
+    })
+}
+
+/// The bulk path of the Rust API: resolves `input` against `base` (or, when
+/// `base` is `None`, against `input` itself, like `url_to_canon_url`),
+/// canonicalizes it and appends the serialization to `out`. Returns the
+/// reason when the result is invalid (then nothing is appended). Common
+/// ASCII URLs take a single-pass path that allocates nothing beyond `out`.
+pub fn canon_into(
+    base: Option<&Url>,
+    input: &str,
+    opts: &CanonOptions,
+    out: &mut String,
+) -> Result<(), InvalidReason> {
+    if fast_path_applies(base, opts) {
+        let utf8_query = query_encoding(opts.charset) == encoding_rs::UTF_8;
+        let done = with_scratch(|v| {
+            if crate::bulk::try_canon(input, utf8_query, v).is_none() {
+                return false;
+            }
+            match std::str::from_utf8(v) {
+                Ok(s) => {
+                    out.push_str(s);
+                    true
+                }
+                Err(_) => false,
+            }
+        });
+        if done {
+            return Ok(());
+        }
+    }
+    canon_staged(base, input, opts, out)
+}
+
 /// Runs the bulk path and hands the serialization (or `None` for an invalid
 /// URL) to `f`, for the C ABI's `wurl_canon_into`.
 pub fn with_canon_buffer<R>(
@@ -299,9 +364,17 @@ pub fn with_canon_buffer<R>(
     opts: &CanonOptions,
     f: impl FnOnce(Option<&[u8]>) -> R,
 ) -> R {
-    let mut out = String::new();
-    match canon_into(base, input, opts, &mut out) {
-        Ok(()) => f(Some(out.as_bytes())),
-        Err(_) => f(None),
-    }
+    with_scratch(|v| {
+        if fast_path_applies(base, opts)
+            && crate::bulk::try_canon(input, query_encoding(opts.charset) == encoding_rs::UTF_8, v)
+                .is_some()
+        {
+            return f(Some(v));
+        }
+        let mut s = String::new();
+        match canon_staged(base, input, opts, &mut s) {
+            Ok(()) => f(Some(s.as_bytes())),
+            Err(_) => f(None),
+        }
+    })
 }

@@ -20,6 +20,7 @@
 
 #![forbid(unsafe_op_in_unsafe_fn)]
 
+pub mod bulk;
 pub mod canonicalize;
 pub mod charset;
 pub mod ffi;

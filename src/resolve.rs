@@ -187,7 +187,11 @@ pub(crate) fn starts_with_drive_spec(s: &str) -> bool {
 
 /// The length of a drive letter plus drive suffix at the start of `s`.
 pub(crate) fn drive_spec_len(s: &str) -> Option<usize> {
-    let b = s.as_bytes();
+    drive_spec_len_bytes(s.as_bytes())
+}
+
+/// [`drive_spec_len`] on bytes.
+pub(crate) fn drive_spec_len_bytes(b: &[u8]) -> Option<usize> {
     let letter = if b.first()?.is_ascii_alphabetic() {
         1
     } else if b.len() >= 3 && b[0] == b'%' {
