@@ -23,7 +23,6 @@
 //! * user, password, port, path, query and fragment rules are table lookups
 //!   in [`CLASS`], built at compile time from the sets of [`crate::percent`].
 
-use crate::canonicalize::default_port;
 use crate::percent::{FRAGMENT, OctetSet, PATH, QUERY, USERINFO, hex_val, is_unreserved};
 use crate::resolve::drive_spec_len_bytes;
 
@@ -47,6 +46,12 @@ const AUTH_END: u16 = 512;
 const HOST_ENC: u16 = 1024;
 /// A non-ASCII octet.
 const NON_ASCII: u16 = 2048;
+/// `@`, `:` and the authority ends: what the authority scan stops to look at.
+const AUTH_MARK: u16 = 4096;
+/// `[` or `]`.
+const BRACKET: u16 = 8192;
+/// `A`-`Z`: lowercasing is needed only when one occurs.
+const UPPER: u16 = 16384;
 
 /// Octets the authority split has already consumed, or that need more than
 /// a table lookup (`[`, `]` and `:` for IPv6 and ports).
@@ -96,6 +101,15 @@ const fn class_of(c: u8, sets: [&OctetSet; 4]) -> u16 {
     if special {
         k |= AUTH_END;
     }
+    if special || c == b'@' || c == b':' {
+        k |= AUTH_MARK;
+    }
+    if c == b'[' || c == b']' {
+        k |= BRACKET;
+    }
+    if c.is_ascii_uppercase() {
+        k |= UPPER;
+    }
     k
 }
 
@@ -117,27 +131,189 @@ fn class(c: u8) -> u16 {
     CLASS[c as usize]
 }
 
+/// Where the fast path writes: the C ABI's reused byte buffer or the Rust
+/// API's `String`. Only ASCII bytes and whole slices of the input `str` are
+/// written, so a `String` stays valid UTF-8 without a check.
+pub trait Sink {
+    fn reserve_more(&mut self, n: usize);
+    fn len_now(&self) -> usize;
+    /// Appends one ASCII byte.
+    fn push_ascii(&mut self, b: u8);
+    fn push_str(&mut self, s: &str);
+    fn truncate_to(&mut self, n: usize);
+    fn lowercase_from(&mut self, from: usize);
+    fn bytes_from(&self, from: usize) -> &[u8];
+    /// Whether the CanonicalizeHost stage may be called for this sink (its
+    /// output has no simple size bound, which [`SliceSink`] relies on).
+    fn allows_host_stage(&self) -> bool {
+        true
+    }
+}
+
+impl Sink for Vec<u8> {
+    #[inline]
+    fn reserve_more(&mut self, n: usize) {
+        self.reserve(n);
+    }
+    #[inline]
+    fn len_now(&self) -> usize {
+        self.len()
+    }
+    #[inline]
+    fn push_ascii(&mut self, b: u8) {
+        self.push(b);
+    }
+    #[inline]
+    fn push_str(&mut self, s: &str) {
+        self.extend_from_slice(s.as_bytes());
+    }
+    #[inline]
+    fn truncate_to(&mut self, n: usize) {
+        self.truncate(n);
+    }
+    #[inline]
+    fn lowercase_from(&mut self, from: usize) {
+        self[from..].make_ascii_lowercase();
+    }
+    #[inline]
+    fn bytes_from(&self, from: usize) -> &[u8] {
+        &self[from..]
+    }
+}
+
+impl Sink for String {
+    #[inline]
+    fn reserve_more(&mut self, n: usize) {
+        self.reserve(n);
+    }
+    #[inline]
+    fn len_now(&self) -> usize {
+        self.len()
+    }
+    #[inline]
+    fn push_ascii(&mut self, b: u8) {
+        debug_assert!(b.is_ascii());
+        self.push(b as char);
+    }
+    #[inline]
+    fn push_str(&mut self, s: &str) {
+        String::push_str(self, s);
+    }
+    #[inline]
+    fn truncate_to(&mut self, n: usize) {
+        self.truncate(n);
+    }
+    #[inline]
+    fn lowercase_from(&mut self, from: usize) {
+        self[from..].make_ascii_lowercase();
+    }
+    #[inline]
+    fn bytes_from(&self, from: usize) -> &[u8] {
+        &self.as_bytes()[from..]
+    }
+}
+
+/// A sink over a caller's buffer, for the C ABI when the buffer is known to
+/// be large enough: for ASCII input the fast path writes at most
+/// `3 * len + 1` bytes (every octet percent-encoded, plus a `/` for an empty
+/// path) as long as the CanonicalizeHost stage is not called. Writes past
+/// the end are dropped and remembered, never performed.
+pub struct SliceSink<'a> {
+    buf: &'a mut [u8],
+    len: usize,
+    overflow: bool,
+}
+
+impl<'a> SliceSink<'a> {
+    pub fn new(buf: &'a mut [u8]) -> Self {
+        SliceSink {
+            buf,
+            len: 0,
+            overflow: false,
+        }
+    }
+    /// The length written, or `None` if a write did not fit.
+    pub fn finish(&self) -> Option<usize> {
+        (!self.overflow).then_some(self.len)
+    }
+}
+
+impl Sink for SliceSink<'_> {
+    #[inline]
+    fn reserve_more(&mut self, _n: usize) {}
+    #[inline]
+    fn len_now(&self) -> usize {
+        self.len
+    }
+    #[inline]
+    fn push_ascii(&mut self, b: u8) {
+        match self.buf.get_mut(self.len) {
+            Some(slot) => {
+                *slot = b;
+                self.len += 1;
+            }
+            None => self.overflow = true,
+        }
+    }
+    #[inline]
+    fn push_str(&mut self, s: &str) {
+        match self.buf.get_mut(self.len..self.len + s.len()) {
+            Some(dst) => {
+                dst.copy_from_slice(s.as_bytes());
+                self.len += s.len();
+            }
+            None => self.overflow = true,
+        }
+    }
+    #[inline]
+    fn truncate_to(&mut self, n: usize) {
+        self.len = self.len.min(n);
+    }
+    #[inline]
+    fn lowercase_from(&mut self, from: usize) {
+        if let Some(t) = self.buf.get_mut(from..self.len) {
+            t.make_ascii_lowercase();
+        }
+    }
+    #[inline]
+    fn bytes_from(&self, from: usize) -> &[u8] {
+        self.buf.get(from..self.len).unwrap_or(&[])
+    }
+    fn allows_host_stage(&self) -> bool {
+        false
+    }
+}
+
 #[inline]
-fn escape(out: &mut Vec<u8>, c: u8) {
-    out.extend_from_slice(&[b'%', HEX[(c >> 4) as usize], HEX[(c & 15) as usize]]);
+fn escape<O: Sink>(out: &mut O, c: u8) {
+    out.push_ascii(b'%');
+    out.push_ascii(HEX[(c >> 4) as usize]);
+    out.push_ascii(HEX[(c & 15) as usize]);
 }
 
 /// Appends `s` with the octets whose class has `enc` percent-encoded;
-/// returns the OR of all classes seen (for the BAIL check).
+/// returns the OR of all classes seen (for the BAIL check). Runs are cut at
+/// encoded octets, which are ASCII or whole UTF-8 sequences of non-ASCII
+/// sets, so every run is a whole `str` slice.
 #[inline]
-fn push_encoded(out: &mut Vec<u8>, s: &[u8], enc: u16) -> u16 {
+fn push_encoded<O: Sink>(out: &mut O, s: &str, enc: u16) -> u16 {
+    let b = s.as_bytes();
     let mut seen = 0;
     let mut last = 0;
-    for (i, &c) in s.iter().enumerate() {
+    for (i, &c) in b.iter().enumerate() {
         let k = class(c);
         seen |= k;
         if k & enc != 0 {
-            out.extend_from_slice(&s[last..i]);
+            if last < i {
+                out.push_str(&s[last..i]);
+            }
             escape(out, c);
             last = i + 1;
         }
     }
-    out.extend_from_slice(&s[last..]);
+    if last < b.len() {
+        out.push_str(&s[last..]);
+    }
     seen
 }
 
@@ -159,11 +335,25 @@ fn is_non_hierarchical(lower_scheme: &[u8]) -> bool {
     )
 }
 
+/// The default port of a lowercase scheme (section "Port numbers"), on
+/// bytes.
+fn default_port_of(scheme: &[u8]) -> Option<u32> {
+    Some(match scheme {
+        b"http" | b"ws" => 80,
+        b"https" | b"wss" => 443,
+        b"ftp" => 21,
+        b"gopher" => 70,
+        b"telnet" | b"tn3270" => 23,
+        b"rlogin" => 513,
+        _ => return None,
+    })
+}
+
 /// Tries the fast path; on success the canonical URL has been appended to
 /// `out` and `Some(())` is returned. On `None`, `out` may hold a partial
 /// result: the caller truncates it. `utf8_query` says whether the query
 /// encoding is UTF-8 (only then may a non-ASCII query take this path).
-pub fn try_canon(input: &str, utf8_query: bool, out: &mut Vec<u8>) -> Option<()> {
+pub fn try_canon<O: Sink>(input: &str, utf8_query: bool, out: &mut O) -> Option<()> {
     let all_bytes = input.as_bytes();
     let mut a = 0;
     let mut z = all_bytes.len();
@@ -177,46 +367,86 @@ pub fn try_canon(input: &str, utf8_query: bool, out: &mut Vec<u8>) -> Option<()>
     let s = &input[a..z];
     let b = s.as_bytes();
     let n = b.len();
-    out.reserve(3 * n + 8);
-    let base = out.len();
+    out.reserve_more(3 * n + 8);
+    let base = out.len_now();
     // The OR of the classes of every octet looked at outside the host.
     let mut seen = 0;
 
     // Scheme: two or more scheme characters, then `:`, written lowercase.
-    let mut i = 0;
-    while i < n && class(b[i]) & SCHEME != 0 {
-        i += 1;
-    }
-    if i < 2 || i == n || b[i] != b':' {
-        return None;
-    }
-    out.extend_from_slice(&b[..i]);
-    out[base..].make_ascii_lowercase();
-    let scheme = std::str::from_utf8(&out[base..base + i]).ok()?;
-    if is_non_hierarchical(scheme.as_bytes()) {
-        return None;
-    }
-    let file = scheme == "file";
-    let default = default_port(scheme);
+    // `http` and `https` in lowercase, by far the most common, skip the scan.
+    let (mut i, file, default) = if b.starts_with(b"https:") {
+        out.push_str("https://");
+        (5, false, Some(443))
+    } else if b.starts_with(b"http:") {
+        out.push_str("http://");
+        (4, false, Some(80))
+    } else {
+        let mut i = 0;
+        let mut upper = 0;
+        while i < n && class(b[i]) & SCHEME != 0 {
+            upper |= class(b[i]);
+            i += 1;
+        }
+        if i < 2 || i == n || b[i] != b':' {
+            return None;
+        }
+        out.push_str(&s[..i]);
+        if upper & UPPER != 0 {
+            out.lowercase_from(base);
+        }
+        let scheme = out.bytes_from(base);
+        if is_non_hierarchical(scheme) {
+            return None;
+        }
+        let file = scheme == b"file";
+        let default = default_port_of(scheme);
+        out.push_str("://");
+        (i, file, default)
+    };
     let host_scheme: &'static str = if file { "file" } else { "" };
-    out.extend_from_slice(b"://");
     i += 1;
 
     let is_slash = |c: u8| c == b'/' || c == b'\\';
     if i + 2 <= n && is_slash(b[i]) && is_slash(b[i + 1]) && (i + 2 == n || !is_slash(b[i + 2])) {
-        // `scheme://authority`.
+        // `scheme://authority`, scanned once: the user-info ends at the last
+        // `@`; the host runs from there to the first `:` (a second `:`
+        // makes the port non-numeric, so the fast path gives up then).
         i += 2;
         let start = i;
         let mut last_at = None;
-        while i < n {
-            let c = b[i];
-            if class(c) & AUTH_END != 0 {
-                break;
+        let mut colon = None;
+        let mut all;
+        let mut any;
+        loop {
+            // The common case: host characters up to the end of the
+            // authority, with nothing to look at twice.
+            all = HOST_PLAIN | V4;
+            any = 0;
+            while i < n {
+                let k = class(b[i]);
+                if k & AUTH_MARK != 0 {
+                    break;
+                }
+                all &= k;
+                any |= k;
+                i += 1;
             }
-            if c == b'@' {
+            if i < n && b[i] == b':' {
+                // A port, or a password when an `@` follows.
+                colon = Some(i);
+                i += 1;
+                while i < n && class(b[i]) & AUTH_END == 0 && b[i] != b'@' {
+                    i += 1;
+                }
+            }
+            if i < n && b[i] == b'@' {
+                // What came before is user-info; the host starts again.
                 last_at = Some(i);
+                colon = None;
+                i += 1;
+                continue;
             }
-            i += 1;
+            break;
         }
         let auth_end = i;
         if file && auth_end < n && !is_slash(b[auth_end]) {
@@ -228,36 +458,26 @@ pub fn try_canon(input: &str, utf8_query: bool, out: &mut Vec<u8>) -> Option<()>
                 if file {
                     return None;
                 }
-                let ui = &b[start..at];
-                let (user, password) = match ui.iter().position(|&c| c == b':') {
+                let ui = &s[start..at];
+                let (user, password) = match ui.find(':') {
                     Some(c) => (&ui[..c], Some(&ui[c + 1..]).filter(|p| !p.is_empty())),
                     None => (ui, None),
                 };
                 if !user.is_empty() || password.is_some() {
                     seen |= push_encoded(out, user, USER_ENC);
                     if let Some(p) = password {
-                        out.push(b':');
+                        out.push_ascii(b':');
                         seen |= push_encoded(out, p, USER_ENC);
                     }
-                    out.push(b'@');
+                    out.push_ascii(b'@');
                 }
                 at + 1
             }
             None => start,
         };
-        // Host, then an optional port after a `:` (a second `:` makes the
-        // port non-numeric, so the fast path gives up then).
-        let mut all = HOST_PLAIN | V4;
-        let mut any = 0;
-        let mut j = host_start;
-        while j < auth_end && b[j] != b':' {
-            let k = class(b[j]);
-            all &= k;
-            any |= k;
-            j += 1;
-        }
-        let host = &b[host_start..j];
-        let host_out = out.len();
+        let host_end = colon.unwrap_or(auth_end);
+        let host = &s[host_start..host_end];
+        let host_out = out.len_now();
         if host.is_empty() {
             // Only `scheme://` followed by the path, query or fragment.
             if auth_end != start {
@@ -268,42 +488,44 @@ pub fn try_canon(input: &str, utf8_query: bool, out: &mut Vec<u8>) -> Option<()>
             if all & V4 != 0 {
                 return None;
             }
-            out.extend_from_slice(host);
-            out[host_out..].make_ascii_lowercase();
+            out.push_str(host);
+            if any & UPPER != 0 {
+                out.lowercase_from(host_out);
+            }
         } else if any & (NON_ASCII | BAIL) == 0
             && host
-                .iter()
-                .all(|&c| class(c) & (HOST_PLAIN | HOST_ENC) != 0)
+                .bytes()
+                .all(|c| class(c) & (HOST_PLAIN | HOST_ENC) != 0)
         {
             // ASCII with characters that step 30 percent-encodes: such a
             // host is no IPv4 address (it has a non-number character).
-            for &c in host {
+            for c in host.bytes() {
                 if class(c) & HOST_ENC != 0 {
                     escape(out, c);
                 } else {
-                    out.push(c.to_ascii_lowercase());
+                    out.push_ascii(c.to_ascii_lowercase());
                 }
             }
-        } else if !file && any & BAIL == 0 && host.iter().all(|&c| c != b'[' && c != b']') {
+        } else if !file && any & (BAIL | BRACKET) == 0 && out.allows_host_stage() {
             // Internationalized or percent-encoded: the CanonicalizeHost
             // stage itself.
-            let h = crate::host::canonicalize_host(&s[host_start..j], host_scheme).ok()?;
+            let h = crate::host::canonicalize_host(host, host_scheme).ok()?;
             if h.is_empty() {
                 // An empty host brings in the "/." path rule.
                 return None;
             }
-            out.extend_from_slice(h.as_bytes());
+            out.push_str(&h);
         } else {
             return None;
         }
-        if file && out[host_out..] == *b"localhost" {
-            out.truncate(host_out);
+        if file && out.bytes_from(host_out) == b"localhost" {
+            out.truncate_to(host_out);
         }
-        if j < auth_end {
+        if let Some(c) = colon {
             if file {
                 return None;
             }
-            let port = &b[j + 1..auth_end];
+            let port = &b[c + 1..auth_end];
             if !port.is_empty() {
                 if port.len() > 5 || !port.iter().all(u8::is_ascii_digit) {
                     return None;
@@ -313,7 +535,7 @@ pub fn try_canon(input: &str, utf8_query: bool, out: &mut Vec<u8>) -> Option<()>
                     return None;
                 }
                 if default != Some(v) {
-                    out.push(b':');
+                    out.push_ascii(b':');
                     push_port(out, v);
                 }
             }
@@ -334,11 +556,11 @@ pub fn try_canon(input: &str, utf8_query: bool, out: &mut Vec<u8>) -> Option<()>
         }
     }
     if i == n || b[i] == b'?' || b[i] == b'#' {
-        out.push(b'/');
+        out.push_ascii(b'/');
     } else {
         while i < n {
             // `b[i]` is a slash character: one segment follows.
-            out.push(b'/');
+            out.push_ascii(b'/');
             i += 1;
             let seg_start = i;
             while i < n {
@@ -346,25 +568,25 @@ pub fn try_canon(input: &str, utf8_query: bool, out: &mut Vec<u8>) -> Option<()>
                 let k = class(c);
                 if k & PATH_COPY != 0 {
                     let run = i;
-                    i += 1;
-                    while i < n && class(b[i]) & PATH_COPY != 0 {
-                        i += 1;
-                    }
-                    out.extend_from_slice(&b[run..i]);
+                    i += 1 + b[i + 1..]
+                        .iter()
+                        .take_while(|&&c| class(c) & PATH_COPY != 0)
+                        .count();
+                    out.push_str(&s[run..i]);
                 } else if c == b'%' {
                     match (
                         b.get(i + 1).and_then(|&h| hex_val(h)),
                         b.get(i + 2).and_then(|&l| hex_val(l)),
                     ) {
                         (Some(h), Some(l)) if is_unreserved(h << 4 | l) => {
-                            out.push(h << 4 | l);
+                            out.push_ascii(h << 4 | l);
                             i += 3;
                         }
                         (Some(h), Some(l)) if file && matches!(h << 4 | l, b'/' | b'\\') => {
                             return None;
                         }
                         _ => {
-                            out.push(b'%');
+                            out.push_ascii(b'%');
                             i += 1;
                         }
                     }
@@ -395,8 +617,8 @@ pub fn try_canon(input: &str, utf8_query: bool, out: &mut Vec<u8>) -> Option<()>
                 .iter()
                 .position(|&c| c == b'#')
                 .unwrap_or(n - i - 1);
-        out.push(b'?');
-        let k = push_encoded(out, &b[i + 1..q_end], QUERY_ENC);
+        out.push_ascii(b'?');
+        let k = push_encoded(out, &s[i + 1..q_end], QUERY_ENC);
         if k & NON_ASCII != 0 && !utf8_query {
             return None;
         }
@@ -404,12 +626,17 @@ pub fn try_canon(input: &str, utf8_query: bool, out: &mut Vec<u8>) -> Option<()>
         i = q_end;
     }
     if i < n {
-        out.push(b'#');
-        let frag = &b[i + 1..];
+        out.push_ascii(b'#');
+        let frag = &s[i + 1..];
         let k = push_encoded(out, frag, FRAG_ENC);
         // C1 controls (U+0080..U+009F, UTF-8 `C2 80`..`C2 9F`) are
         // percent-encoded in fragments: left to the stages.
-        if k & NON_ASCII != 0 && frag.windows(2).any(|w| w[0] == 0xC2 && w[1] < 0xA0) {
+        if k & NON_ASCII != 0
+            && frag
+                .as_bytes()
+                .windows(2)
+                .any(|w| w[0] == 0xC2 && w[1] < 0xA0)
+        {
             return None;
         }
         seen |= k;
@@ -428,7 +655,7 @@ pub fn try_canon(input: &str, utf8_query: bool, out: &mut Vec<u8>) -> Option<()>
     Some(())
 }
 
-fn push_port(out: &mut Vec<u8>, mut v: u32) {
+fn push_port<O: Sink>(out: &mut O, mut v: u32) {
     let mut digits = [0u8; 5];
     let mut k = digits.len();
     loop {
@@ -439,7 +666,9 @@ fn push_port(out: &mut Vec<u8>, mut v: u32) {
             break;
         }
     }
-    out.extend_from_slice(&digits[k..]);
+    for &d in &digits[k..] {
+        out.push_ascii(d);
+    }
 }
 
 #[cfg(test)]

@@ -336,24 +336,32 @@ pub fn canon_into(
     out: &mut String,
 ) -> Result<(), InvalidReason> {
     if fast_path_applies(base, opts) {
+        let start = out.len();
         let utf8_query = query_encoding(opts.charset) == encoding_rs::UTF_8;
-        let done = with_scratch(|v| {
-            if crate::bulk::try_canon(input, utf8_query, v).is_none() {
-                return false;
-            }
-            match std::str::from_utf8(v) {
-                Ok(s) => {
-                    out.push_str(s);
-                    true
-                }
-                Err(_) => false,
-            }
-        });
-        if done {
+        if crate::bulk::try_canon(input, utf8_query, out).is_some() {
             return Ok(());
         }
+        out.truncate(start);
     }
     canon_staged(base, input, opts, out)
+}
+
+/// The fast path straight into a caller's buffer (see
+/// [`crate::bulk::SliceSink`]): the length written, or `None` when the
+/// caller must use [`with_canon_buffer`] (nothing meaningful was written).
+pub fn canon_direct(
+    base: Option<&Url>,
+    input: &str,
+    opts: &CanonOptions,
+    buf: &mut [u8],
+) -> Option<usize> {
+    if !fast_path_applies(base, opts) {
+        return None;
+    }
+    let mut sink = crate::bulk::SliceSink::new(buf);
+    let utf8_query = query_encoding(opts.charset) == encoding_rs::UTF_8;
+    crate::bulk::try_canon(input, utf8_query, &mut sink)?;
+    sink.finish()
 }
 
 /// Runs the bulk path and hands the serialization (or `None` for an invalid

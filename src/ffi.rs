@@ -58,7 +58,7 @@ pub const WURL_E_PANIC: wurl_status = 4;
 /// needed (without the NUL) and nothing else was written.
 pub const WURL_E_BUFFER_TOO_SMALL: wurl_status = 5;
 /// `wurl_canon_into`: the URL is invalid. Not an error of the call: the
-/// input was read and found invalid; nothing was written to `buf`.
+/// input was read and found invalid; `buf` holds nothing meaningful.
 pub const WURL_INVALID_URL: wurl_status = 6;
 
 pub const WURL_COMPONENT_SCHEME: wurl_component = 0;
@@ -110,6 +110,14 @@ fn input_str<'a>(ptr: *const c_char, len: usize) -> Result<Cow<'a, str>, wurl_st
     // far below isize::MAX. The bytes are only read for the lifetime of the
     // call, during which the caller keeps them alive.
     let bytes = unsafe { std::slice::from_raw_parts(ptr.cast::<u8>(), len) };
+    if bytes.is_ascii() {
+        // SAFETY: every ASCII byte sequence is valid UTF-8. (The word-wise
+        // ASCII check is much cheaper than full validation on short URLs,
+        // and most URLs are ASCII.)
+        return Ok(Cow::Borrowed(unsafe {
+            std::str::from_utf8_unchecked(bytes)
+        }));
+    }
     Ok(String::from_utf8_lossy(bytes))
 }
 
@@ -281,10 +289,13 @@ pub extern "C" fn wurl_canonicalize(
 /// against `input` itself), canonicalizes with `charset` and `flags`, and
 /// writes the serialization and a NUL into `buf`, its length (without the
 /// NUL) into `*out_len`. Returns `WURL_OK`; `WURL_INVALID_URL` for an invalid
-/// URL (nothing written to `buf`); `WURL_E_BUFFER_TOO_SMALL` when `buf_cap`
-/// cannot hold the result and its NUL (only `*out_len`, the length needed, is
-/// written). `buf` may be NULL when `buf_cap` is 0. Allocates nothing per
-/// call for ASCII inputs of up to 2 KiB in steady state.
+/// URL (not an error of the call; `buf` may have been written to and holds
+/// nothing meaningful); `WURL_E_BUFFER_TOO_SMALL` when `buf_cap` cannot hold
+/// the result and its NUL (then only `*out_len`, the length needed without
+/// the NUL, is written, and `buf` is untouched). `buf` may be NULL when
+/// `buf_cap` is 0, and must not overlap `input`. Allocates nothing per call
+/// for ASCII inputs of up to 2 KiB in steady state. The result is exactly
+/// `wurl_resolve` + `wurl_canonicalize` + `wurl_serialize`.
 #[unsafe(no_mangle)]
 pub extern "C" fn wurl_canon_into(
     base: *const wurl_url,
@@ -317,6 +328,25 @@ pub extern "C" fn wurl_canon_into(
             network_strict: flags & WURL_FLAG_NETWORK_STRICT != 0,
         };
         let base = handle(base).map(|h| &h.url);
+        // Straight into `buf` when it is surely large enough (ASCII input:
+        // at most 3 * len + 1 bytes and the NUL) and does not overlap the
+        // input; otherwise through wurl's own buffer.
+        let (ip, bp) = (input as usize, buf as usize);
+        let disjoint = ip.saturating_add(input_len) <= bp || bp.saturating_add(buf_cap) <= ip;
+        if s.is_ascii() && disjoint && buf_cap / 3 > input_len {
+            // SAFETY: `buf` is non-NULL (buf_cap > 0) and the caller
+            // promises `buf_cap` writable bytes; the range does not overlap
+            // the input we read, and nothing else refers to it during the call.
+            let out = unsafe { std::slice::from_raw_parts_mut(buf.cast::<u8>(), buf_cap) };
+            if let Some(n) = canonicalize::canon_direct(base, &s, &opts, out) {
+                if let Some(nul) = out.get_mut(n) {
+                    *nul = 0;
+                    // SAFETY: `out_len` is non-NULL and points to a `size_t`.
+                    unsafe { out_len.write(n) };
+                    return WURL_OK;
+                }
+            }
+        }
         canonicalize::with_canon_buffer(base, &s, &opts, |result| match result {
             None => WURL_INVALID_URL,
             Some(bytes) => {

@@ -103,12 +103,34 @@ fn map_is_identity(s: &str) -> bool {
     })
 }
 
+/// Code points whose NFKC quick check is "yes" and whose canonical
+/// combining class is 0, so a string of them is in NFKC (a unit test checks
+/// every code point of these ranges).
+#[inline]
+fn nfkc_inert(c: char) -> bool {
+    let cp = c as u32;
+    cp < 0x00A0
+        || (0x00C0..=0x0131).contains(&cp)
+        || (0x0134..=0x013E).contains(&cp)
+        || (0x0141..=0x0148).contains(&cp)
+        || (0x014A..=0x017E).contains(&cp)
+        || (0x0400..=0x0482).contains(&cp)
+        || (0x048A..=0x04FF).contains(&cp)
+        || (0x05D0..=0x05EA).contains(&cp)
+        || (0x0621..=0x064A).contains(&cp)
+        || (0x0E01..=0x0E30).contains(&cp)
+        || (0x3041..=0x3096).contains(&cp)
+        || (0x30A1..=0x30FA).contains(&cp)
+        || (0x4E00..=0x9FFF).contains(&cp)
+        || (0xAC00..=0xD7A3).contains(&cp)
+}
+
+fn is_nfkc(s: &str) -> bool {
+    s.chars().all(nfkc_inert) || is_nfkc_quick(s.chars()) == IsNormalized::Yes
+}
+
 fn nfkc(s: String) -> String {
-    if is_nfkc_quick(s.chars()) == IsNormalized::Yes {
-        s
-    } else {
-        s.nfkc().collect()
-    }
+    if is_nfkc(&s) { s } else { s.nfkc().collect() }
 }
 
 /// The Prohibit step of Nameprep: C.1.2, C.2.2, C.3, C.4, C.5, C.6, C.7,
@@ -140,9 +162,9 @@ pub fn nameprep(s: &str) -> Result<String, NameprepError> {
     // Steps 8 and 9 change something only when the first round's result is
     // not already stable under Map and NFKC; only then does the A.1 test
     // (a table search per character) matter.
-    if !(map_is_identity(&t) && is_nfkc_quick(t.chars()) == IsNormalized::Yes)
-        && s.chars().any(tables::unassigned_code_point)
-    {
+    // (`t` is in NFKC already, so a second NFKC after an identity Map
+    // changes nothing.)
+    if !map_is_identity(&t) && s.chars().any(tables::unassigned_code_point) {
         t = nfkc(map(&t));
     }
     if !t.is_ascii() && t.chars().any(is_prohibited) {
@@ -204,6 +226,20 @@ mod tests {
     fn bidi_prefilter_is_exact() {
         for c in all_chars().filter(|&c| !may_be_ral(c)) {
             assert!(!tables::bidi_r_or_al(c), "U+{:04X}", c as u32);
+        }
+    }
+
+    #[test]
+    fn nfkc_prefilter_is_exact() {
+        use unicode_normalization::char::canonical_combining_class;
+        for c in all_chars().filter(|&c| nfkc_inert(c)) {
+            assert_eq!(
+                is_nfkc_quick(std::iter::once(c)),
+                IsNormalized::Yes,
+                "U+{:04X}",
+                c as u32
+            );
+            assert_eq!(canonical_combining_class(c), 0, "U+{:04X}", c as u32);
         }
     }
 

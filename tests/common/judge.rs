@@ -78,4 +78,3 @@ pub fn run_canon_test(t: &DatTest) -> (usize, Vec<String>) {
     }
     (2, errs)
 }
-
