@@ -74,8 +74,16 @@ fn is_label_separator(c: char) -> bool {
 /// or why it failed.
 pub fn canonicalize_host(host: &str, scheme: &str) -> Result<String, InvalidReason> {
     let is_file = scheme.eq_ignore_ascii_case("file");
+    let (mut ctl, mut pct) = (false, false);
+    for &b in host.as_bytes() {
+        match b {
+            b'\t' | b'\n' | b'\r' => ctl = true,
+            b'%' => pct = true,
+            _ => {}
+        }
+    }
     // Step 2.
-    let s: Cow<'_, str> = if host.contains(['\t', '\n', '\r']) {
+    let s: Cow<'_, str> = if ctl {
         Cow::Owned(
             host.chars()
                 .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
@@ -89,13 +97,17 @@ pub fn canonicalize_host(host: &str, scheme: &str) -> Result<String, InvalidReas
         return Err(InvalidReason::HostPercentEncodedBracket);
     }
     // Step 6.
-    let s = decode_percent_utf8(&s);
+    let s = if pct { decode_percent_utf8(&s) } else { s };
     // Step 9.
     let need_punycode = !s.is_ascii();
     // Step 11: Nameprep without the bidi check, on the whole host.
     let s = nameprep(&s).map_err(|_| InvalidReason::HostProhibitedCharacter)?;
-    // Step 15: label separators become `.`.
-    let s = if need_punycode && s.contains(|c: char| is_label_separator(c) && c != '.') {
+    // Step 15: label separators become `.` (U+3002 is E3 80 82 in UTF-8,
+    // U+FF0E and U+FF61 start with EF: only then look at characters).
+    let s = if need_punycode
+        && s.bytes().any(|b| b == 0xE3 || b == 0xEF)
+        && s.contains(|c: char| is_label_separator(c) && c != '.')
+    {
         s.chars()
             .map(|c| if is_label_separator(c) { '.' } else { c })
             .collect()
@@ -107,10 +119,10 @@ pub fn canonicalize_host(host: &str, scheme: &str) -> Result<String, InvalidReas
         Some(b) => (b, true),
         None => (s.as_str(), false),
     };
-    // Steps 17 and 20.
-    let mut joined: Cow<'_, str> = Cow::Borrowed(body);
+    // Steps 17 and 20, then 21 and 22.
+    let mut out;
     if need_punycode {
-        let mut out = String::with_capacity(body.len() + 8);
+        out = String::with_capacity(body.len() + 16);
         for (i, label) in body.split('.').enumerate() {
             if i > 0 {
                 out.push('.');
@@ -123,12 +135,13 @@ pub fn canonicalize_host(host: &str, scheme: &str) -> Result<String, InvalidReas
                 if label.starts_with("xn--") {
                     return Err(InvalidReason::HostAceWithNonAscii);
                 }
+                let start = out.len();
+                out.push_str("xn--");
                 let enc = idna::punycode::encode_str(label).ok_or(InvalidReason::HostPunycode)?;
-                if enc.len() + 4 > 63 {
+                out.push_str(&enc);
+                if out.len() - start > 63 {
                     return Err(InvalidReason::HostLabelTooLong);
                 }
-                out.push_str("xn--");
-                out.push_str(&enc);
             } else {
                 if label.is_empty() {
                     return Err(InvalidReason::HostEmptyLabel);
@@ -139,13 +152,14 @@ pub fn canonicalize_host(host: &str, scheme: &str) -> Result<String, InvalidReas
                 out.push_str(label);
             }
         }
-        joined = Cow::Owned(out);
+        if has_root_dot {
+            out.push('.');
+        }
+    } else {
+        // Nothing changes the labels: the string is already the join.
+        out = s;
     }
-    // Steps 21 and 22.
-    let mut s = joined.into_owned();
-    if has_root_dot {
-        s.push('.');
-    }
+    let s = out;
     // Step 25. A bracketed host that is not an IPv6 address goes on to the
     // later steps as it is (the conformance data keeps `[::1%20hello]` and
     // `[google.com]`), but skips the colon rule of step 26.
@@ -163,11 +177,17 @@ pub fn canonicalize_host(host: &str, scheme: &str) -> Result<String, InvalidReas
     if let Some(v4) = canonicalize_ipv4(&s) {
         return Ok(v4);
     }
-    // Step 28.
-    if s.contains(['\0', '/', '%', '\\']) {
-        return Err(InvalidReason::HostForbiddenCharacter);
-    }
-    // Step 30.
+    // Steps 28 and 30, in one pass over the octets.
     let set = if is_file { &HOST_FILE } else { &HOST };
+    let mut encode = false;
+    for &b in s.as_bytes() {
+        if matches!(b, 0 | b'/' | b'%' | b'\\') {
+            return Err(InvalidReason::HostForbiddenCharacter);
+        }
+        encode |= set.contains(b);
+    }
+    if !encode {
+        return Ok(s);
+    }
     Ok(percent::encode_utf8(&s, set).unwrap_or(s))
 }
