@@ -146,7 +146,6 @@ fn canonicalize_in_place(u: &mut Url, opts: &CanonOptions) -> Result<(), Invalid
         replace(&mut u.password, |s| encode_utf8(s, &USERINFO));
     }
     let scheme = u.scheme.clone().unwrap_or_default();
-    let is_file = scheme == "file";
     hostpath(u, &scheme)?;
     // The "/." prefix (NOTES.md: for schemes not in the non-hierarchical
     // list, when there is no user, password, port or non-empty host).
