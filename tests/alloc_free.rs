@@ -104,7 +104,7 @@ fn rust_canon_into_allocates_nothing_after_warm_up() {
     let urls = kasztp();
     let opts = wurl::CanonOptions::default();
     let mut out = String::with_capacity(64 * 1024);
-    let mut run = |out: &mut String| {
+    let run = |out: &mut String| {
         let mut ok = 0;
         for u in &urls {
             out.clear();
