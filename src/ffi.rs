@@ -149,28 +149,31 @@ fn charset_label<'a>(ptr: *const c_char, len: usize) -> Result<Option<Cow<'a, st
 }
 
 fn new_handle(url: Url) -> Box<wurl_url> {
-    let serialization = url.serialize();
-    let mut cap = serialization.as_ref().map_or(0, |s| s.len() + 1);
+    // One allocation holds every view: the components, then the
+    // serialization written in place, each followed by a NUL.
+    let mut cap = crate::serialize::serialized_len(&url) + 9;
     for c in Component::ALL {
-        cap += url.get(c).map_or(0, |s| s.len() + 1);
+        cap += url.get(c).map_or(0, str::len);
     }
-    let mut buf = Vec::with_capacity(cap);
+    let mut buf = String::with_capacity(cap);
     let mut spans = [None; 9];
-    let push = |s: &str, buf: &mut Vec<u8>| {
-        let start = buf.len();
-        buf.extend_from_slice(s.as_bytes());
-        buf.push(0);
-        Some((start, s.len()))
-    };
     for (i, c) in Component::ALL.into_iter().enumerate() {
         if let Some(s) = url.get(c) {
-            spans[i] = push(s, &mut buf);
+            spans[i] = Some((buf.len(), s.len()));
+            buf.push_str(s);
+            buf.push('\0');
         }
     }
-    if let Some(s) = &serialization {
-        spans[8] = push(s, &mut buf);
+    let start = buf.len();
+    if crate::serialize::serialize_into(&url, &mut buf) {
+        spans[8] = Some((start, buf.len() - start));
+        buf.push('\0');
     }
-    Box::new(wurl_url { url, buf, spans })
+    Box::new(wurl_url {
+        url,
+        buf: buf.into_bytes(),
+        spans,
+    })
 }
 
 /// Writes a view of span `i` of `h`, or `(NULL, 0)`; returns presence.
