@@ -12,10 +12,6 @@
  *          through wurl_canon_into.
  *   DIR    every *.dat file in it (not recursive), sorted by name.
  *
- *   --pending-canon   report the canonicalization files (and the .tsv) as
- *                     pending: their results are counted and printed
- *                     separately and do not fail the run. Also enabled by
- *                     the environment variable WURL_CONFORMANCE_PENDING_CANON=1.
  *   --max-report=N    print the details of at most N failures (default 200,
  *                     0 = all; env WURL_CONFORMANCE_MAX_REPORT).
  *   --surrogates=MODE how a \uD800-\uDFFF escape (and one above U+10FFFF)
@@ -119,7 +115,6 @@ static char *xstrndup(const char *s, size_t n)
 
 enum surrogate_mode { SURR_REPLACE, SURR_WTF8 };
 
-static bool opt_pending_canon = false;
 static long opt_max_report = 200;
 static enum surrogate_mode opt_surrogates = SURR_REPLACE;
 static bool opt_verbose = false;
@@ -374,7 +369,6 @@ static void print_opt(FILE *o, const char *p, size_t n, bool present)
 typedef struct {
     const char *file;
     const test_case *t;
-    bool pending;
     int nproblems;
     bstr msg;
 } verdict;
@@ -415,8 +409,6 @@ static void v_report(verdict *v, const char *what)
 {
     if (v->nproblems == 0)
         return;
-    if (v->pending && !opt_verbose)
-        return;
     reported++;
     if (opt_max_report > 0 && reported > opt_max_report) {
         if (reported == opt_max_report + 1)
@@ -426,7 +418,7 @@ static void v_report(verdict *v, const char *what)
     const field *d = get_field(v->t, "data");
     const field *b = get_field(v->t, "base");
     const field *cs = get_field(v->t, "charset");
-    fprintf(stdout, "%s %s:%zu: %s\n", v->pending ? "PENDING" : "FAIL", v->file, v->t->line, what);
+    fprintf(stdout, "FAIL %s:%zu: %s\n", v->file, v->t->line, what);
     fputs("    data: ", stdout);
     print_opt(stdout, d ? d->value.p : NULL, d ? d->value.n : 0, d != NULL);
     if (b) {
@@ -528,7 +520,7 @@ static void count(counts *c, bool ok)
 
 static void run_parse_or_resolve(const char *file, const test_case *t, enum kind k, counts *c)
 {
-    verdict v = {file, t, false, 0, {0}};
+    verdict v = {file, t, 0, {0}};
     const field *data = get_field(t, "data");
     const field *base = get_field(t, "base");
     wurl_url *u = NULL;
@@ -572,8 +564,8 @@ static wurl_url *canon_pipeline(verdict *v, const wurl_url *base, const char *in
 
 static void run_canon(const char *file, const test_case *t, counts *c)
 {
-    verdict v = {file, t, opt_pending_canon, 0, {0}};
-    verdict vi = {file, t, opt_pending_canon, 0, {0}};
+    verdict v = {file, t, 0, {0}};
+    verdict vi = {file, t, 0, {0}};
     const field *data = get_field(t, "data");
     const field *base = get_field(t, "base");
     const field *charset = get_field(t, "charset");
@@ -732,8 +724,7 @@ static enum kind kind_of(const char *path)
 }
 
 typedef struct {
-    counts judged;  /* failures here fail the run */
-    counts pending; /* canonicalization with --pending-canon */
+    counts judged; /* failures here fail the run */
     long tests;
     int io_errors;
 } totals;
@@ -758,7 +749,6 @@ static void run_dat(const char *path, totals *tot)
     size_t nl;
     line_t *lines = split_lines(buf, len, &nl);
     enum kind k = kind_of(path);
-    bool pending = k == KIND_CANON && opt_pending_canon;
     counts c = {0, 0};
     long ntests = 0;
 
@@ -808,17 +798,15 @@ static void run_dat(const char *path, totals *tot)
     free(lines);
     free(buf);
 
-    printf("%s: %ld tests, %ld passed, %ld failed%s\n", path, ntests, c.passed, c.failed,
-           pending ? " (pending: canonicalization)" : "");
+    printf("%s: %ld tests, %ld passed, %ld failed\n", path, ntests, c.passed, c.failed);
     fflush(stdout);
     if (ntests == 0) {
         fprintf(stderr, "%s: no tests found\n", path);
         tot->io_errors++;
     }
     tot->tests += ntests;
-    counts *into = pending ? &tot->pending : &tot->judged;
-    into->passed += c.passed;
-    into->failed += c.failed;
+    tot->judged.passed += c.passed;
+    tot->judged.failed += c.failed;
 }
 
 /* url_to_canon_url.tsv: input, base, charset, expected; \N = none. */
@@ -857,7 +845,6 @@ static void run_tsv(const char *path, totals *tot)
     }
     size_t nl;
     line_t *lines = split_lines(buf, len, &nl);
-    bool pending = opt_pending_canon;
     counts c = {0, 0};
     long ntests = 0;
     bstr f[4] = {{0}, {0}, {0}, {0}};
@@ -894,10 +881,10 @@ static void run_tsv(const char *path, totals *tot)
         if (got != present[3] || (got && (n != f[3].n || memcmp(out, f[3].p, n) != 0)))
             ok = false;
         count(&c, ok);
-        if (!ok && (!pending || opt_verbose)) {
+        if (!ok) {
             reported++;
             if (opt_max_report == 0 || reported <= opt_max_report) {
-                printf("%s %s:%zu: url_to_canon_url(", pending ? "PENDING" : "FAIL", path, i + 1);
+                printf("FAIL %s:%zu: url_to_canon_url(", path, i + 1);
                 print_bytes(stdout, f[0].p, f[0].n);
                 fputs(", ", stdout);
                 print_opt(stdout, f[1].p, f[1].n, present[1]);
@@ -919,14 +906,12 @@ static void run_tsv(const char *path, totals *tot)
         bs_free(&f[k]);
     free(lines);
     free(buf);
-    printf("%s: %ld tests, %ld passed, %ld failed%s\n", path, ntests, c.passed, c.failed,
-           pending ? " (pending: canonicalization)" : "");
+    printf("%s: %ld tests, %ld passed, %ld failed\n", path, ntests, c.passed, c.failed);
     if (ntests == 0)
         tot->io_errors++;
     tot->tests += ntests;
-    counts *into = pending ? &tot->pending : &tot->judged;
-    into->passed += c.passed;
-    into->failed += c.failed;
+    tot->judged.passed += c.passed;
+    tot->judged.failed += c.failed;
 }
 
 static bool ends_with(const char *s, const char *suffix)
@@ -974,27 +959,20 @@ static void run_path(const char *path, totals *tot)
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: test_conformance [--pending-canon] [--max-report=N] [--surrogates=replace|wtf8] "
+    fprintf(stderr, "usage: test_conformance [--max-report=N] [--surrogates=replace|wtf8] "
                     "[--allow-failures=N] [--verbose] FILE|DIR...\n");
 }
 
 int main(int argc, char **argv)
 {
-    const char *env = getenv("WURL_CONFORMANCE_PENDING_CANON");
-    if (env != NULL && env[0] != '\0' && strcmp(env, "0") != 0)
-        opt_pending_canon = true;
-    env = getenv("WURL_CONFORMANCE_MAX_REPORT");
+    const char *env = getenv("WURL_CONFORMANCE_MAX_REPORT");
     if (env != NULL && env[0] != '\0')
         opt_max_report = strtol(env, NULL, 10);
 
     int nfiles = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (strcmp(a, "--pending-canon") == 0)
-            opt_pending_canon = true;
-        else if (strcmp(a, "--no-pending-canon") == 0)
-            opt_pending_canon = false;
-        else if (strncmp(a, "--max-report=", 13) == 0)
+        if (strncmp(a, "--max-report=", 13) == 0)
             opt_max_report = strtol(a + 13, NULL, 10);
         else if (strcmp(a, "--surrogates=replace") == 0)
             opt_surrogates = SURR_REPLACE;
@@ -1021,9 +999,6 @@ int main(int argc, char **argv)
         if (!(argv[i][0] == '-' && argv[i][1] == '-'))
             run_path(argv[i], &tot);
 
-    if (tot.pending.passed + tot.pending.failed > 0)
-        printf("pending (canonicalization, not judged): %ld passed, %ld failed\n", tot.pending.passed,
-               tot.pending.failed);
     if (opt_allow_failures > 0)
         printf("(up to %ld failures allowed: %s)\n", opt_allow_failures,
                tot.judged.failed <= opt_allow_failures ? "within the allowance" : "MORE than allowed");

@@ -10,10 +10,6 @@
 
 static int wtest_failures = 0;
 static int wtest_checks = 0;
-static int wtest_pending_failures = 0;
-static int wtest_pending_checks = 0;
-/* When non-zero, CHECK_CANON failures are reported as pending, not failed. */
-static int wtest_canon_pending = 0;
 
 #define CHECK(cond)                                                          \
     do {                                                                     \
@@ -35,34 +31,8 @@ static int wtest_canon_pending = 0;
         }                                                                    \
     } while (0)
 
-/* A check that only holds once canonicalization is implemented. With
- * WURL_CONFORMANCE_PENDING_CANON=1 in the environment its failures are
- * reported as pending instead of failing the test. */
-#define CHECK_CANON(cond)                                                    \
-    do {                                                                     \
-        if (wtest_canon_pending) {                                           \
-            wtest_pending_checks++;                                          \
-            if (!(cond)) {                                                   \
-                wtest_pending_failures++;                                    \
-                fprintf(stderr, "%s:%d: pending (canonicalization): %s\n",   \
-                        __FILE__, __LINE__, #cond);                          \
-            }                                                                \
-        } else {                                                             \
-            CHECK(cond);                                                     \
-        }                                                                    \
-    } while (0)
-
-static inline void wtest_init(void)
-{
-    const char *p = getenv("WURL_CONFORMANCE_PENDING_CANON");
-    wtest_canon_pending = p != NULL && p[0] != '\0' && strcmp(p, "0") != 0;
-}
-
 static inline int wtest_finish(const char *name)
 {
-    if (wtest_pending_checks > 0)
-        printf("%s: pending canonicalization checks: %d passed, %d failed\n", name,
-               wtest_pending_checks - wtest_pending_failures, wtest_pending_failures);
     printf("%s: %d passed, %d failed\n", name, wtest_checks - wtest_failures, wtest_failures);
     return wtest_failures == 0 ? 0 : 1;
 }
