@@ -130,14 +130,16 @@ fn input_text<'a>(ptr: *const c_char, len: usize) -> Result<(Cow<'a, str>, bool)
 /// Whether `b` is all ASCII, eight bytes at a time (short URLs make the
 /// standard library's alignment handling a large part of its cost).
 fn is_ascii(b: &[u8]) -> bool {
-    let mut chunks = b.chunks_exact(8);
+    let (words, rest) = b.as_chunks::<8>();
     let mut acc = 0u64;
-    for c in &mut chunks {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(c);
-        acc |= u64::from_ne_bytes(w);
+    for w in words {
+        acc |= u64::from_ne_bytes(*w);
     }
-    acc & 0x8080_8080_8080_8080 == 0 && chunks.remainder().iter().all(u8::is_ascii)
+    let mut tail = 0u8;
+    for &c in rest {
+        tail |= c;
+    }
+    (acc & 0x8080_8080_8080_8080) == 0 && tail < 0x80
 }
 
 /// Reads an optional charset label; `None` means UTF-8.
