@@ -130,13 +130,15 @@ fn input_text<'a>(ptr: *const c_char, len: usize) -> Result<(Cow<'a, str>, bool)
 /// Whether `b` is all ASCII, eight bytes at a time (short URLs make the
 /// standard library's alignment handling a large part of its cost).
 fn is_ascii(b: &[u8]) -> bool {
-    let (words, rest) = b.as_chunks::<8>();
+    let mut words = b.chunks_exact(8);
     let mut acc = 0u64;
-    for w in words {
-        acc |= u64::from_ne_bytes(*w);
+    for w in &mut words {
+        let mut a = [0u8; 8];
+        a.copy_from_slice(w);
+        acc |= u64::from_ne_bytes(a);
     }
     let mut tail = 0u8;
-    for &c in rest {
+    for &c in words.remainder() {
         tail |= c;
     }
     (acc & 0x8080_8080_8080_8080) == 0 && tail < 0x80
