@@ -20,7 +20,8 @@ pub enum HostKind {
     Domain,
     /// A dotted-decimal IPv4 address.
     Ipv4,
-    /// A bracketed IPv6 address.
+    /// A bracketed IPv6 address (a bracketed host that is not one, which
+    /// the spec keeps, is a `Domain`).
     Ipv6,
 }
 
@@ -29,7 +30,14 @@ pub fn host_kind(u: &Url) -> HostKind {
     match u.host() {
         None => HostKind::None,
         Some("") => HostKind::Empty,
-        Some(h) if h.starts_with('[') && h.ends_with(']') => HostKind::Ipv6,
+        Some(h)
+            if h.len() >= 2
+                && h.starts_with('[')
+                && h.ends_with(']')
+                && crate::ipv6::parse_ipv6(&h[1..h.len() - 1]).is_some() =>
+        {
+            HostKind::Ipv6
+        }
         Some(h) if is_canonical_ipv4(h) => HostKind::Ipv4,
         Some(_) => HostKind::Domain,
     }
