@@ -17,6 +17,22 @@
 //!
 //! Absent and empty components are different everywhere: every component is
 //! an `Option<&str>` where `None` is absent and `Some("")` present-and-empty.
+//!
+//! ```
+//! let base = wurl::parse("http://EXAMPLE.com:80/x/y");
+//! let url = wurl::canonicalize(&wurl::resolve(&base, "../a/./b"), None);
+//! assert_eq!(url.serialize().as_deref(), Some("http://example.com/a/b"));
+//! assert_eq!(url.query(), None);
+//!
+//! // The bulk path, for crawler loops: no allocation per call beyond `out`.
+//! let mut out = String::new();
+//! wurl::canon_into(Some(&base), "?q", &wurl::CanonOptions::default(), &mut out).unwrap();
+//! assert_eq!(out, "http://example.com/x/y?q");
+//!
+//! // Invalid is a state, with a reason.
+//! let bad = wurl::canonicalize(&wurl::parse("http://a:99999/"), None);
+//! assert_eq!(bad.invalid_reason().map(|r| r.as_str()), Some("port out of range"));
+//! ```
 
 #![forbid(unsafe_op_in_unsafe_fn)]
 
