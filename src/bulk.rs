@@ -492,7 +492,8 @@ pub fn try_canon<O: Sink>(input: &str, utf8_query: bool, out: &mut O) -> Option<
             if any & UPPER != 0 {
                 out.lowercase_from(host_out);
             }
-        } else if any & (NON_ASCII | BAIL) == 0
+        } else if !file
+            && any & (NON_ASCII | BAIL) == 0
             && host
                 .bytes()
                 .all(|c| class(c) & (HOST_PLAIN | HOST_ENC) != 0)
@@ -574,10 +575,19 @@ pub fn try_canon<O: Sink>(input: &str, utf8_query: bool, out: &mut O) -> Option<
                         .count();
                     out.push_str(&s[run..i]);
                 } else if c == b'%' {
+                    if file {
+                        // The `file:` HOSTPATH rounds decode escapes more
+                        // than once: left to the stages.
+                        return None;
+                    }
                     match (
                         b.get(i + 1).and_then(|&h| hex_val(h)),
                         b.get(i + 2).and_then(|&l| hex_val(l)),
                     ) {
+                        // A decoded hex digit could complete a new escape
+                        // with what precedes it (`%3%35`): left to the
+                        // stages, which decode to a fixed point.
+                        (Some(h), Some(l)) if (h << 4 | l).is_ascii_hexdigit() => return None,
                         (Some(h), Some(l)) if is_unreserved(h << 4 | l) => {
                             out.push_ascii(h << 4 | l);
                             i += 3;

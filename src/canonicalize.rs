@@ -252,6 +252,11 @@ fn canonicalize_port(u: &mut Url, scheme: &str) -> Result<(), InvalidReason> {
     Ok(())
 }
 
+/// Whether a path has a `.` or `..` segment (after `/` or `\\`).
+fn has_dot_segment(p: &str) -> bool {
+    p.split(['/', '\\']).any(|seg| seg == "." || seg == "..")
+}
+
 fn canonicalize_path(u: &mut Url, scheme: &str) {
     if u.hierarchical {
         match u.path.as_deref() {
@@ -261,8 +266,20 @@ fn canonicalize_path(u: &mut Url, scheme: &str) {
         }
     }
     if u.hierarchical || scheme == "mailto" {
+        let hierarchical = u.hierarchical;
         replace(&mut u.path, |p| {
-            let decoded = decode_unreserved(p);
+            let mut decoded = decode_unreserved(p);
+            // Nested escapes (`%2%65` is `%2e` after one decoding) can
+            // decode to a dot-segment that resolution never saw; remove it
+            // now, as resolving the output again would, so that the result
+            // is idempotent and reads the same in every later parser.
+            if hierarchical {
+                if let Some(d) = decoded.as_deref() {
+                    if has_dot_segment(d) && !has_dot_segment(p) {
+                        decoded = Some(crate::resolve::remove_dot_segments(d));
+                    }
+                }
+            }
             let p2 = decoded.as_deref().unwrap_or(p);
             encode_utf8(p2, &PATH).or(decoded)
         });

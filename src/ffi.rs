@@ -311,6 +311,29 @@ pub extern "C" fn wurl_canonicalize(
     })
 }
 
+/// Inputs up to this many bytes take the bulk fast path through a stack
+/// buffer (3 * 160 + 1 bytes: most URLs are shorter than 160 bytes).
+const STACK_INPUT_MAX: usize = 160;
+
+/// Writes a bulk result and its NUL into `buf` when they fit, its length
+/// into `*out_len` always.
+fn deliver(bytes: &[u8], buf: *mut c_char, buf_cap: usize, out_len: *mut usize) -> wurl_status {
+    // SAFETY: `out_len` was checked non-NULL by the caller and points to a
+    // `size_t`.
+    unsafe { out_len.write(bytes.len()) };
+    if bytes.len() >= buf_cap {
+        return WURL_E_BUFFER_TOO_SMALL;
+    }
+    // SAFETY: `buf` is non-NULL (buf_cap > bytes.len() >= 0) and the caller
+    // promises `buf_cap` writable bytes; we write `bytes.len() + 1 <=
+    // buf_cap`. `bytes` is wurl's own memory, so the ranges do not overlap.
+    unsafe {
+        std::ptr::copy_nonoverlapping(bytes.as_ptr(), buf.cast::<u8>(), bytes.len());
+        buf.add(bytes.len()).write(0);
+    }
+    WURL_OK
+}
+
 /// The bulk path: resolves `input` against `base` (or, when `base` is NULL,
 /// against `input` itself), canonicalizes with `charset` and `flags`, and
 /// writes the serialization and a NUL into `buf`, its length (without the
@@ -354,43 +377,18 @@ pub extern "C" fn wurl_canon_into(
             network_strict: flags & WURL_FLAG_NETWORK_STRICT != 0,
         };
         let base = handle(base).map(|h| &h.url);
-        // Straight into `buf` when it is surely large enough (ASCII input:
-        // at most 3 * len + 1 bytes and the NUL) and does not overlap the
-        // input; otherwise through wurl's own buffer.
-        let (ip, bp) = (input as usize, buf as usize);
-        let disjoint = ip.saturating_add(input_len) <= bp || bp.saturating_add(buf_cap) <= ip;
-        if ascii && disjoint && buf_cap / 3 > input_len {
-            // SAFETY: `buf` is non-NULL (buf_cap > 0) and the caller
-            // promises `buf_cap` writable bytes; the range does not overlap
-            // the input we read, and nothing else refers to it during the call.
-            let out = unsafe { std::slice::from_raw_parts_mut(buf.cast::<u8>(), buf_cap) };
-            if let Some(n) = canonicalize::canon_direct(base, &s, &opts, out) {
-                if let Some(nul) = out.get_mut(n) {
-                    *nul = 0;
-                    // SAFETY: `out_len` is non-NULL and points to a `size_t`.
-                    unsafe { out_len.write(n) };
-                    return WURL_OK;
-                }
+        // Short ASCII inputs go through the fast path into a buffer on the
+        // stack (at most 3 * len + 1 bytes come out), then to `buf` only if
+        // they fit: `buf` is never written unless the result is returned.
+        if ascii && input_len <= STACK_INPUT_MAX {
+            let mut tmp = [0u8; 3 * STACK_INPUT_MAX + 1];
+            if let Some(n) = canonicalize::canon_direct(base, &s, &opts, &mut tmp) {
+                return deliver(&tmp[..n], buf, buf_cap, out_len);
             }
         }
         canonicalize::with_canon_buffer(base, &s, &opts, |result| match result {
             None => WURL_INVALID_URL,
-            Some(bytes) => {
-                // SAFETY: `out_len` is non-NULL and points to a `size_t`.
-                unsafe { out_len.write(bytes.len()) };
-                if bytes.len() >= buf_cap {
-                    return WURL_E_BUFFER_TOO_SMALL;
-                }
-                // SAFETY: `buf` is non-NULL (buf_cap > bytes.len() >= 0) and
-                // the caller promises `buf_cap` writable bytes; we write
-                // `bytes.len() + 1 <= buf_cap`. `bytes` is our own buffer, so
-                // the ranges do not overlap.
-                unsafe {
-                    std::ptr::copy_nonoverlapping(bytes.as_ptr(), buf.cast::<u8>(), bytes.len());
-                    buf.add(bytes.len()).write(0);
-                }
-                WURL_OK
-            }
+            Some(bytes) => deliver(bytes, buf, buf_cap, out_len),
         })
     })
 }

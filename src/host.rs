@@ -101,7 +101,10 @@ pub fn canonicalize_host(host: &str, scheme: &str) -> Result<String, InvalidReas
         Cow::Borrowed(host)
     };
     // Step 5.
-    if s.len() >= 3 && s.as_bytes()[0] == b'%' && s[1..3].eq_ignore_ascii_case("5b") {
+    if s.as_bytes()
+        .get(..3)
+        .is_some_and(|p| p.eq_ignore_ascii_case(b"%5b"))
+    {
         return Err(InvalidReason::HostPercentEncodedBracket);
     }
     // Step 6.
@@ -143,6 +146,12 @@ pub fn canonicalize_host(host: &str, scheme: &str) -> Result<String, InvalidReas
                 if label.starts_with("xn--") {
                     return Err(InvalidReason::HostAceWithNonAscii);
                 }
+                // Punycode writes at least one character per code point, so
+                // a label of more than 59 cannot fit in 63 with "xn--";
+                // failing first keeps the (quadratic) encoder off long input.
+                if label.chars().nth(59).is_some() {
+                    return Err(InvalidReason::HostLabelTooLong);
+                }
                 let start = out.len();
                 out.push_str("xn--");
                 let enc = idna::punycode::encode_str(label).ok_or(InvalidReason::HostPunycode)?;
@@ -163,6 +172,9 @@ pub fn canonicalize_host(host: &str, scheme: &str) -> Result<String, InvalidReas
         if has_root_dot {
             out.push('.');
         }
+        // The Nameprep output is no longer needed: free it before step 30
+        // makes its copy (peak memory on megabyte hosts).
+        drop(s);
     } else {
         // Nothing changes the labels: the string is already the join.
         out = s;
@@ -187,15 +199,17 @@ pub fn canonicalize_host(host: &str, scheme: &str) -> Result<String, InvalidReas
     }
     // Steps 28 and 30, in one pass over the octets.
     let set = if is_file { &HOST_FILE } else { &HOST };
-    let mut encode = false;
+    let mut encode = 0;
     for &b in s.as_bytes() {
         if matches!(b, 0 | b'/' | b'%' | b'\\') {
             return Err(InvalidReason::HostForbiddenCharacter);
         }
-        encode |= set.contains(b);
+        encode += usize::from(set.contains(b));
     }
-    if !encode {
+    if encode == 0 {
         return Ok(s);
     }
-    Ok(percent::encode_utf8(&s, set).unwrap_or(s))
+    let mut out = String::with_capacity(s.len() + 2 * encode);
+    percent::encode_utf8_into(&s, set, &mut out);
+    Ok(out)
 }

@@ -139,9 +139,15 @@ pub fn encode_utf8(s: &str, set: &OctetSet) -> Option<String> {
 
 /// Percent-encodes raw octets (already in the target encoding) with `set`.
 /// Octets 0x80-0xFF must be in `set` (they are for the query set).
+///
+/// `#` (0x23) is always encoded here: these octets come from an encoder,
+/// and a stateful encoding such as ISO-2022-JP writes 0x23 inside a
+/// character (U+3002 is `ESC $ B ! #`), which would otherwise end the query
+/// when the URL is read again. (A `#` typed in the query cannot reach this
+/// point: parsing has already split the fragment there.)
 pub fn encode_bytes_into(bytes: &[u8], set: &OctetSet, out: &mut String) {
     for &c in bytes {
-        if set.contains(c) || c >= 0x80 {
+        if set.contains(c) || c >= 0x80 || c == b'#' {
             push_escape(out, c);
         } else {
             out.push(c as char);
@@ -171,36 +177,36 @@ pub fn escape_at(b: &[u8], i: usize) -> Option<u8> {
 
 /// Percent-decodes the escapes of unreserved characters (`%41` is `A`),
 /// leaving every other escape as it is. `None` when nothing changes.
+///
+/// Decoding is repeated where it forms a new escape (`%3%35` gives `%35`,
+/// then `5`), so that canonicalization stays idempotent: a single pass
+/// would leave an escape that the next canonicalization decodes. Each
+/// decoding shortens the output, so this stays linear.
 pub fn decode_unreserved(s: &str) -> Option<String> {
-    let b = s.as_bytes();
-    let mut i = memchr_pct(b, 0)?;
-    let mut out: Option<String> = None;
-    let mut last = 0;
-    while i < b.len() {
-        if let Some(v) = escape_at(b, i).filter(|&v| is_unreserved(v)) {
-            let o = out.get_or_insert_with(|| String::with_capacity(s.len()));
-            o.push_str(&s[last..i]);
-            o.push(v as char);
-            i += 3;
-            last = i;
-        } else {
-            i += 1;
-        }
-        match memchr_pct(b, i) {
-            Some(j) => i = j,
-            None => break,
+    let first = s.find('%')?;
+    let mut out: Vec<u8> = Vec::with_capacity(s.len());
+    out.extend_from_slice(&s.as_bytes()[..first]);
+    let mut changed = false;
+    for &b in &s.as_bytes()[first..] {
+        out.push(b);
+        // Only an escape ending at the last byte can be new.
+        while let [.., b'%', h, l] = out[..] {
+            match (hex_val(h), hex_val(l)) {
+                (Some(h), Some(l)) if is_unreserved(h << 4 | l) => {
+                    out.truncate(out.len() - 3);
+                    out.push(h << 4 | l);
+                    changed = true;
+                }
+                _ => break,
+            }
         }
     }
-    let mut o = out?;
-    o.push_str(&s[last..]);
-    Some(o)
-}
-
-fn memchr_pct(b: &[u8], from: usize) -> Option<usize> {
-    b.get(from..)?
-        .iter()
-        .position(|&c| c == b'%')
-        .map(|p| p + from)
+    // Escapes are ASCII, so replacing them keeps the bytes UTF-8.
+    if changed {
+        String::from_utf8(out).ok()
+    } else {
+        None
+    }
 }
 
 /// Writes a code point's UTF-8 octets as escapes (used for C1 controls in
@@ -237,5 +243,7 @@ mod tests {
             Some("/A%2f~%zz%")
         );
         assert_eq!(decode_unreserved("/a%20"), None);
+        assert_eq!(decode_unreserved("/%3%35%%34%31").as_deref(), Some("/5A"));
+        assert_eq!(decode_unreserved("/%2%65%2%65/x").as_deref(), Some("/../x"));
     }
 }
