@@ -31,13 +31,22 @@ fn unpack() -> PathBuf {
 /// The code point under test: the character of `data` that is unassigned
 /// in Unicode 3.2 (some tests wrap it in Arabic letters for the bidi rule).
 fn code_point(t: &DatTest) -> Option<char> {
-    t.get("data")?.chars().find(|&c| stringprep::tables::unassigned_code_point(c))
+    t.get("data")?
+        .chars()
+        .find(|&c| stringprep::tables::unassigned_code_point(c))
 }
 
 fn assigned_by_unicode_6_0(c: char) -> bool {
     use unic_ucd_age::{Age, UnicodeVersion};
     match Age::of(c) {
-        Some(age) => age.actual() <= UnicodeVersion { major: 6, minor: 0, micro: 0 },
+        Some(age) => {
+            age.actual()
+                <= UnicodeVersion {
+                    major: 6,
+                    minor: 0,
+                    micro: 0,
+                }
+        }
         None => false,
     }
 }
@@ -45,7 +54,10 @@ fn assigned_by_unicode_6_0(c: char) -> bool {
 #[test]
 fn unicode32_unassigned() {
     let dir = unpack();
-    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     files.sort();
     let mut total = 0;
     let mut failures = Vec::new();
@@ -55,7 +67,12 @@ fn unicode32_unassigned() {
             total += 1;
             let (_, errs) = run_canon_test(&t);
             if !errs.is_empty() {
-                failures.push((code_point(&t), f.file_name().unwrap().to_string_lossy().into_owned(), t.line, errs));
+                failures.push((
+                    code_point(&t),
+                    f.file_name().unwrap().to_string_lossy().into_owned(),
+                    t.line,
+                    errs,
+                ));
             }
         }
     }
@@ -63,10 +80,15 @@ fn unicode32_unassigned() {
     // still unassigned in Unicode 6.0, the version the suite was generated
     // with: the spec asks for the latest Unicode, whose NFKC and bidi
     // classes know those characters now. Any other difference is a bug.
-    let (explained, unexplained): (Vec<_>, Vec<_>) =
-        failures.iter().partition(|(cp, ..)| cp.is_some_and(|c| !assigned_by_unicode_6_0(c)));
+    let (explained, unexplained): (Vec<_>, Vec<_>) = failures
+        .iter()
+        .partition(|(cp, ..)| cp.is_some_and(|c| !assigned_by_unicode_6_0(c)));
     for (cp, file, line, errs) in &unexplained {
-        eprintln!("{file}:{line} U+{:04X}: {}", cp.map_or(0, |c| c as u32), errs.join("; "));
+        eprintln!(
+            "{file}:{line} U+{:04X}: {}",
+            cp.map_or(0, |c| c as u32),
+            errs.join("; ")
+        );
     }
     eprintln!(
         "unicode32: {} passed, {} differ for characters assigned after Unicode 6.0, {} failed",
@@ -75,7 +97,15 @@ fn unicode32_unassigned() {
         unexplained.len()
     );
     assert_eq!(total, 93_263);
-    assert!(unexplained.is_empty(), "{} unexplained failures", unexplained.len());
+    assert!(
+        unexplained.is_empty(),
+        "{} unexplained failures",
+        unexplained.len()
+    );
     // Guard the classification itself: most tests must still match exactly.
-    assert!(explained.len() < 2_000, "{} differences is too many to be Unicode drift", explained.len());
+    assert!(
+        explained.len() < 2_000,
+        "{} differences is too many to be Unicode drift",
+        explained.len()
+    );
 }
