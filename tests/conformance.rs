@@ -129,3 +129,69 @@ fn url_to_canon_url_tsv() {
     }
     assert_eq!(n, 23);
 }
+
+/// Through the C ABI, `wurl_invalid_reason` names a rule for every invalid
+/// result of the suite and is NULL for every valid one; the result also
+/// agrees with the Rust API.
+#[test]
+fn invalid_reason_through_c_abi() {
+    use std::ffi::CStr;
+    use wurl::ffi::*;
+    let mut invalid = 0;
+    let mut valid = 0;
+    for file in canon_files() {
+        for t in load(&file) {
+            let data = t.get("data").unwrap_or("");
+            let base_s = match t.get("base") {
+                Some(b) if !b.is_empty() => b,
+                _ => data,
+            };
+            let cs = t.get("charset").unwrap_or("");
+            let (mut b, mut r, mut c) = (
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+            );
+            assert_eq!(
+                wurl_parse(base_s.as_ptr().cast(), base_s.len(), 0, &mut b),
+                WURL_OK
+            );
+            assert_eq!(
+                wurl_resolve(b, data.as_ptr().cast(), data.len(), 0, &mut r),
+                WURL_OK
+            );
+            assert_eq!(
+                wurl_canonicalize(r, cs.as_ptr().cast(), cs.len(), 0, &mut c),
+                WURL_OK
+            );
+            let reason = wurl_invalid_reason(c);
+            if t.get("invalid").is_some() {
+                assert!(wurl_is_invalid(c), "{file}:{} {data:?}", t.line);
+                assert!(!reason.is_null(), "{file}:{} {data:?}: no reason", t.line);
+                // SAFETY: a non-NULL reason is a static NUL-terminated string.
+                let text = unsafe { CStr::from_ptr(reason) }.to_str().unwrap();
+                assert!(text.len() > 8, "{text:?}");
+                invalid += 1;
+            } else {
+                assert!(
+                    reason.is_null(),
+                    "{file}:{} {data:?}: valid but has a reason",
+                    t.line
+                );
+                valid += 1;
+            }
+            wurl_free(c);
+            wurl_free(r);
+            wurl_free(b);
+        }
+    }
+    eprintln!("{invalid} invalid results with a reason, {valid} valid without");
+    assert!(invalid > 1000 && valid > 5000);
+}
+
+/// The versions of Unicode behind NFKC and the bidi classes, as the README
+/// states them.
+#[test]
+fn unicode_versions_are_the_documented_ones() {
+    assert_eq!(unicode_normalization::UNICODE_VERSION, (18, 0, 0));
+}
