@@ -17,131 +17,12 @@ use std::path::{Path, PathBuf};
 
 use common::{data_path, lib_canon, wurl};
 
-/// One test: its fields' values (after `NAME8` replacement).
-type Test = BTreeMap<String, String>;
+// The library's own reader of the `.dat` format (tests/common/dat.rs).
+#[path = "../../tests/common/dat.rs"]
+#[allow(dead_code)]
+mod dat;
 
-fn unescape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut rest = s;
-    while let Some(i) = rest.find('\\') {
-        out.push_str(&rest[..i]);
-        let after = &rest[i + 1..];
-        let width = match after.as_bytes().first() {
-            Some(b'u') => 4,
-            Some(b'U') => 8,
-            _ => 0,
-        };
-        let hex = after
-            .get(1..1 + width)
-            .filter(|h| width > 0 && h.bytes().all(|b| b.is_ascii_hexdigit()));
-        match hex {
-            Some(h) => {
-                let cp = u32::from_str_radix(h, 16).expect("hex");
-                // A lone surrogate (not representable in a str) becomes
-                // U+FFFD, as it does in UTF-8 input.
-                out.push(char::from_u32(cp).unwrap_or('\u{FFFD}'));
-                rest = &after[1 + width..];
-            }
-            None => {
-                out.push('\\');
-                rest = after;
-            }
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
-struct Field {
-    name: String,
-    options: Vec<String>,
-    block: Vec<String>,
-}
-
-impl Field {
-    fn value(&self) -> String {
-        let escaped = self.options.last().is_some_and(|o| o == "escaped");
-        let options = if escaped {
-            &self.options[..self.options.len() - 1]
-        } else {
-            &self.options[..]
-        };
-        let strip_bar = matches!(self.name.as_str(), "data" | "path" | "data8" | "path8");
-        let block: Vec<&str> = self
-            .block
-            .iter()
-            .map(|l| {
-                if strip_bar {
-                    l.strip_prefix("| ").unwrap_or(l)
-                } else {
-                    l.as_str()
-                }
-            })
-            .collect();
-        let block = block.join("\n");
-        if !block.is_empty() {
-            if escaped { unescape(&block) } else { block }
-        } else {
-            options.first().cloned().unwrap_or_default()
-        }
-    }
-}
-
-fn finish(fields: Vec<Field>, tests: &mut Vec<Test>) {
-    if fields.is_empty() {
-        return;
-    }
-    let mut t = Test::new();
-    for f in &fields {
-        t.insert(f.name.clone(), f.value());
-    }
-    let eights: Vec<(String, String)> = t
-        .iter()
-        .filter_map(|(k, v)| k.strip_suffix('8').map(|base| (base.to_owned(), v.clone())))
-        .collect();
-    for (k, v) in eights {
-        t.insert(k, v);
-    }
-    tests.push(t);
-}
-
-/// A minimal reader of the `.dat` format (see the conformance README).
-fn parse_dat(text: &str) -> Vec<Test> {
-    let lines: Vec<&str> = text
-        .split('\n')
-        .map(|l| l.strip_suffix('\r').unwrap_or(l))
-        .collect();
-    let mut tests = Vec::new();
-    let mut fields: Vec<Field> = Vec::new();
-    let mut after_blank = true;
-    for (i, &line) in lines.iter().enumerate() {
-        if let Some(head) = line.strip_prefix('#') {
-            if after_blank {
-                finish(std::mem::take(&mut fields), &mut tests);
-            }
-            let mut words = head.split(' ').filter(|w| !w.is_empty()).map(str::to_owned);
-            let name = words.next().unwrap_or_default();
-            fields.push(Field {
-                name,
-                options: words.collect(),
-                block: Vec::new(),
-            });
-            after_blank = false;
-        } else if line.is_empty() {
-            let next = lines[i + 1..].iter().find(|l| !l.is_empty());
-            if next.is_none_or(|l| l.starts_with('#')) {
-                after_blank = true;
-            } else if let Some(f) = fields.last_mut() {
-                f.block.push(String::new());
-            }
-        } else if let Some(f) = fields.last_mut() {
-            f.block.push(line.to_owned());
-            after_blank = false;
-        }
-    }
-    finish(fields, &mut tests);
-    tests
-}
+use dat::parse_dat;
 
 fn dat_files() -> Vec<PathBuf> {
     let mut files = Vec::new();
@@ -230,8 +111,8 @@ fn canon_agrees_with_library_on_conformance_data() {
             .into_owned();
         for (n, t) in parse_dat(&text).into_iter().enumerate() {
             let Some(data) = t.get("data") else { continue };
-            let base = t.get("base").filter(|b| !b.is_empty()).cloned();
-            let charset = t.get("charset").cloned();
+            let base = t.get("base").filter(|b| !b.is_empty()).map(str::to_owned);
+            let charset = t.get("charset").map(str::to_owned);
             let expect = lib_canon(
                 Some(base.as_deref().unwrap_or(data)),
                 data,
@@ -240,7 +121,7 @@ fn canon_agrees_with_library_on_conformance_data() {
             );
             let case = Case {
                 origin: format!("{fname} test {}", n + 1),
-                input: data.clone(),
+                input: data.to_owned(),
                 expect,
             };
             total += 1;
@@ -310,11 +191,11 @@ fn dat_reader() {
         "#data\n| #x\n#base http://a/\n#host\n#path escaped\n\\u00e9\\uD800/\n\n#data foo\n\n#data\nline1\n\nline3\n#canon8\nc8\n#canon\nc\n",
     );
     assert_eq!(t.len(), 3);
-    assert_eq!(t[0]["data"], "#x");
-    assert_eq!(t[0]["base"], "http://a/");
-    assert_eq!(t[0]["host"], "");
-    assert_eq!(t[0]["path"], "é\u{FFFD}/");
-    assert_eq!(t[1]["data"], "foo");
-    assert_eq!(t[2]["data"], "line1\n\nline3");
-    assert_eq!(t[2]["canon"], "c8");
+    assert_eq!(t[0].get("data"), Some("#x"));
+    assert_eq!(t[0].get("base"), Some("http://a/"));
+    assert_eq!(t[0].get("host"), Some(""));
+    assert_eq!(t[0].get("path"), Some("é\u{FFFD}/"));
+    assert_eq!(t[1].get("data"), Some("foo"));
+    assert_eq!(t[2].get("data"), Some("line1\n\nline3"));
+    assert_eq!(t[2].get("canon"), Some("c8"));
 }
