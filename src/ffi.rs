@@ -58,7 +58,7 @@ pub const WURL_E_PANIC: wurl_status = 4;
 /// needed (without the NUL) and nothing else was written.
 pub const WURL_E_BUFFER_TOO_SMALL: wurl_status = 5;
 /// `wurl_canon_into`: the URL is invalid. Not an error of the call: the
-/// input was read and found invalid; `buf` holds nothing meaningful.
+/// input was read and found invalid; nothing was written to `buf`.
 pub const WURL_INVALID_URL: wurl_status = 6;
 
 pub const WURL_COMPONENT_SCHEME: wurl_component = 0;
@@ -338,11 +338,11 @@ fn deliver(bytes: &[u8], buf: *mut c_char, buf_cap: usize, out_len: *mut usize) 
 /// against `input` itself), canonicalizes with `charset` and `flags`, and
 /// writes the serialization and a NUL into `buf`, its length (without the
 /// NUL) into `*out_len`. Returns `WURL_OK`; `WURL_INVALID_URL` for an invalid
-/// URL (not an error of the call; `buf` may have been written to and holds
-/// nothing meaningful); `WURL_E_BUFFER_TOO_SMALL` when `buf_cap` cannot hold
-/// the result and its NUL (then only `*out_len`, the length needed without
-/// the NUL, is written, and `buf` is untouched). `buf` may be NULL when
-/// `buf_cap` is 0, and must not overlap `input`. Allocates nothing per call
+/// URL (not an error of the call; nothing is written to `buf` or
+/// `*out_len`); `WURL_E_BUFFER_TOO_SMALL` when `buf_cap` cannot hold the
+/// result and its NUL (then only `*out_len`, the length needed without the
+/// NUL, is written, and `buf` is untouched). `buf` is written only when the
+/// call returns `WURL_OK`. `buf` may be NULL when `buf_cap` is 0. Allocates nothing per call
 /// for ASCII inputs of up to 2 KiB in steady state. The result is exactly
 /// `wurl_resolve` + `wurl_canonicalize` + `wurl_serialize`.
 #[unsafe(no_mangle)]

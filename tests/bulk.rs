@@ -148,3 +148,40 @@ fn bulk_equals_stages_on_datasets() {
         }
     }
 }
+
+/// `wurl_canon_into` writes `buf` only when it returns `WURL_OK`: not for an
+/// invalid URL, not when the buffer is too small (also when the fast path
+/// gave up after starting), and `*out_len` not for an invalid URL.
+#[test]
+fn c_abi_writes_buf_only_on_success() {
+    use wurl::ffi::*;
+    let cases: [(&str, usize, i32); 5] = [
+        ("foo", 4096, WURL_INVALID_URL),
+        ("http://a:99999/", 4096, WURL_INVALID_URL),
+        ("http://example.com/", 19, WURL_E_BUFFER_TOO_SMALL),
+        ("c:/very/long/path", 12, WURL_E_BUFFER_TOO_SMALL),
+        ("http://a/%3%35", 4, WURL_E_BUFFER_TOO_SMALL),
+    ];
+    for (input, cap, want) in cases {
+        let mut buf = vec![0xA5u8; cap];
+        let mut len = usize::MAX;
+        let st = wurl_canon_into(
+            std::ptr::null(),
+            input.as_ptr().cast(),
+            input.len(),
+            std::ptr::null(),
+            0,
+            0,
+            buf.as_mut_ptr().cast(),
+            buf.len(),
+            &mut len,
+        );
+        assert_eq!(st, want, "{input}");
+        assert!(buf.iter().all(|&b| b == 0xA5), "{input}: buf was written");
+        if want == WURL_INVALID_URL {
+            assert_eq!(len, usize::MAX, "{input}: out_len was written");
+        } else {
+            assert!(len >= cap, "{input}: {len} < {cap}");
+        }
+    }
+}
