@@ -144,7 +144,7 @@ pub trait Sink {
     fn lowercase_from(&mut self, from: usize);
     fn bytes_from(&self, from: usize) -> &[u8];
     /// Whether the CanonicalizeHost stage may be called for this sink (its
-    /// output has no simple size bound, which [`SliceSink`] relies on).
+    /// output has no simple size bound, which a fixed-size sink relies on).
     fn allows_host_stage(&self) -> bool {
         true
     }
@@ -210,77 +210,6 @@ impl Sink for String {
     #[inline]
     fn bytes_from(&self, from: usize) -> &[u8] {
         &self.as_bytes()[from..]
-    }
-}
-
-/// A sink over a caller's buffer, for the C ABI when the buffer is known to
-/// be large enough: for ASCII input the fast path writes at most
-/// `3 * len + 1` bytes (every octet percent-encoded, plus a `/` for an empty
-/// path) as long as the CanonicalizeHost stage is not called. Writes past
-/// the end are dropped and remembered, never performed.
-pub struct SliceSink<'a> {
-    buf: &'a mut [u8],
-    len: usize,
-    overflow: bool,
-}
-
-impl<'a> SliceSink<'a> {
-    pub fn new(buf: &'a mut [u8]) -> Self {
-        SliceSink {
-            buf,
-            len: 0,
-            overflow: false,
-        }
-    }
-    /// The length written, or `None` if a write did not fit.
-    pub fn finish(&self) -> Option<usize> {
-        (!self.overflow).then_some(self.len)
-    }
-}
-
-impl Sink for SliceSink<'_> {
-    #[inline]
-    fn reserve_more(&mut self, _n: usize) {}
-    #[inline]
-    fn len_now(&self) -> usize {
-        self.len
-    }
-    #[inline]
-    fn push_ascii(&mut self, b: u8) {
-        match self.buf.get_mut(self.len) {
-            Some(slot) => {
-                *slot = b;
-                self.len += 1;
-            }
-            None => self.overflow = true,
-        }
-    }
-    #[inline]
-    fn push_str(&mut self, s: &str) {
-        match self.buf.get_mut(self.len..self.len + s.len()) {
-            Some(dst) => {
-                dst.copy_from_slice(s.as_bytes());
-                self.len += s.len();
-            }
-            None => self.overflow = true,
-        }
-    }
-    #[inline]
-    fn truncate_to(&mut self, n: usize) {
-        self.len = self.len.min(n);
-    }
-    #[inline]
-    fn lowercase_from(&mut self, from: usize) {
-        if let Some(t) = self.buf.get_mut(from..self.len) {
-            t.make_ascii_lowercase();
-        }
-    }
-    #[inline]
-    fn bytes_from(&self, from: usize) -> &[u8] {
-        self.buf.get(from..self.len).unwrap_or(&[])
-    }
-    fn allows_host_stage(&self) -> bool {
-        false
     }
 }
 
@@ -575,11 +504,6 @@ pub fn try_canon<O: Sink>(input: &str, utf8_query: bool, out: &mut O) -> Option<
                         .count();
                     out.push_str(&s[run..i]);
                 } else if c == b'%' {
-                    if file {
-                        // The `file:` HOSTPATH rounds decode escapes more
-                        // than once: left to the stages.
-                        return None;
-                    }
                     match (
                         b.get(i + 1).and_then(|&h| hex_val(h)),
                         b.get(i + 2).and_then(|&l| hex_val(l)),

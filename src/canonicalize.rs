@@ -369,22 +369,20 @@ pub fn canon_into(
     canon_staged(base, input, opts, out)
 }
 
-/// The fast path straight into a caller's buffer (see
-/// [`crate::bulk::SliceSink`]): the length written, or `None` when the
-/// caller must use [`with_canon_buffer`] (nothing meaningful was written).
-pub fn canon_direct(
+/// The fast path of [`crate::bulk`] into any sink: `None` when it does not
+/// apply or gives up (the sink then holds nothing meaningful and the caller
+/// must use [`with_canon_buffer`]). The C ABI uses it with a stack buffer.
+pub fn canon_with_sink<O: crate::bulk::Sink>(
     base: Option<&Url>,
     input: &str,
     opts: &CanonOptions,
-    buf: &mut [u8],
-) -> Option<usize> {
+    sink: &mut O,
+) -> Option<()> {
     if !fast_path_applies(base, opts) {
         return None;
     }
-    let mut sink = crate::bulk::SliceSink::new(buf);
     let utf8_query = query_encoding(opts.charset) == encoding_rs::UTF_8;
-    crate::bulk::try_canon(input, utf8_query, &mut sink)?;
-    sink.finish()
+    crate::bulk::try_canon(input, utf8_query, sink)
 }
 
 /// Runs the bulk path and hands the serialization (or `None` for an invalid

@@ -21,8 +21,10 @@
 
 use std::borrow::Cow;
 use std::ffi::c_char;
+use std::mem::MaybeUninit;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
+use crate::bulk::Sink;
 use crate::canonicalize::{self, CanonOptions};
 use crate::host::{self, HostKind};
 use crate::record::{Component, Url};
@@ -312,8 +314,98 @@ pub extern "C" fn wurl_canonicalize(
 }
 
 /// Inputs up to this many bytes take the bulk fast path through a stack
-/// buffer (3 * 160 + 1 bytes: most URLs are shorter than 160 bytes).
-const STACK_INPUT_MAX: usize = 160;
+/// buffer (for ASCII input at most 3 * len + 1 bytes come out); longer
+/// ones go through a reused per-thread buffer.
+const STACK_INPUT_MAX: usize = 256;
+const STACK_OUT: usize = 3 * STACK_INPUT_MAX + 1;
+
+/// An output buffer on the stack, left uninitialized (zeroing it on every
+/// call would cost more than the rest of a short URL), for the fast path.
+/// Bytes `[0, len)` are always initialized; a write that does not fit sets
+/// `overflow` instead.
+struct StackSink {
+    buf: [MaybeUninit<u8>; STACK_OUT],
+    len: usize,
+    overflow: bool,
+}
+
+impl StackSink {
+    fn new() -> Self {
+        StackSink {
+            buf: [MaybeUninit::uninit(); STACK_OUT],
+            len: 0,
+            overflow: false,
+        }
+    }
+
+    /// The bytes written, unless one did not fit.
+    fn written(&self) -> Option<&[u8]> {
+        (!self.overflow).then(|| self.bytes_from(0))
+    }
+}
+
+impl Sink for StackSink {
+    fn reserve_more(&mut self, _n: usize) {}
+
+    fn len_now(&self) -> usize {
+        self.len
+    }
+
+    fn push_ascii(&mut self, b: u8) {
+        match self.buf.get_mut(self.len) {
+            Some(slot) => {
+                slot.write(b);
+                self.len += 1;
+            }
+            None => self.overflow = true,
+        }
+    }
+
+    fn push_str(&mut self, s: &str) {
+        let b = s.as_bytes();
+        match self.buf.get_mut(self.len..self.len + b.len()) {
+            Some(dst) => {
+                for (d, &x) in dst.iter_mut().zip(b) {
+                    d.write(x);
+                }
+                self.len += b.len();
+            }
+            None => self.overflow = true,
+        }
+    }
+
+    fn truncate_to(&mut self, n: usize) {
+        self.len = self.len.min(n);
+    }
+
+    fn lowercase_from(&mut self, from: usize) {
+        let from = from.min(self.len);
+        // SAFETY: bytes `[0, len)` have been written (every write advances
+        // `len` only over the bytes it wrote), so `[from, len)` is
+        // initialized; the slice borrows `self` mutably for its lifetime.
+        let t = unsafe {
+            std::slice::from_raw_parts_mut(
+                self.buf.as_mut_ptr().add(from).cast::<u8>(),
+                self.len - from,
+            )
+        };
+        t.make_ascii_lowercase();
+    }
+
+    fn bytes_from(&self, from: usize) -> &[u8] {
+        let from = from.min(self.len);
+        // SAFETY: as in `lowercase_from`, `[from, len)` is initialized; the
+        // slice borrows `self` for its lifetime.
+        unsafe {
+            std::slice::from_raw_parts(self.buf.as_ptr().add(from).cast::<u8>(), self.len - from)
+        }
+    }
+
+    fn allows_host_stage(&self) -> bool {
+        // The CanonicalizeHost stage has no simple output bound.
+        false
+    }
+}
 
 /// Writes a bulk result and its NUL into `buf` when they fit, its length
 /// into `*out_len` always.
@@ -381,9 +473,11 @@ pub extern "C" fn wurl_canon_into(
         // stack (at most 3 * len + 1 bytes come out), then to `buf` only if
         // they fit: `buf` is never written unless the result is returned.
         if ascii && input_len <= STACK_INPUT_MAX {
-            let mut tmp = [0u8; 3 * STACK_INPUT_MAX + 1];
-            if let Some(n) = canonicalize::canon_direct(base, &s, &opts, &mut tmp) {
-                return deliver(&tmp[..n], buf, buf_cap, out_len);
+            let mut sink = StackSink::new();
+            if canonicalize::canon_with_sink(base, &s, &opts, &mut sink).is_some() {
+                if let Some(bytes) = sink.written() {
+                    return deliver(bytes, buf, buf_cap, out_len);
+                }
             }
         }
         canonicalize::with_canon_buffer(base, &s, &opts, |result| match result {
