@@ -131,15 +131,23 @@ fn class(c: u8) -> u16 {
     CLASS[c as usize]
 }
 
-/// Where the fast path writes: the C ABI's reused byte buffer or the Rust
-/// API's `String`. Only ASCII bytes and whole slices of the input `str` are
-/// written, so a `String` stays valid UTF-8 without a check.
+/// Where the fast path writes. Besides ASCII bytes and computed strings, a
+/// sink copies ranges of the input itself (`push_src`), so it holds the
+/// input: a `String` sink takes its ranges from the input `str` (whole
+/// characters, as every range ends at an ASCII delimiter or the end), and
+/// stays valid UTF-8 without a check.
 pub trait Sink {
     fn reserve_more(&mut self, n: usize);
     fn len_now(&self) -> usize;
     /// Appends one ASCII byte.
     fn push_ascii(&mut self, b: u8);
+    /// Appends a computed string.
     fn push_str(&mut self, s: &str);
+    /// Appends the input's bytes `[from, to)`.
+    fn push_src(&mut self, from: usize, to: usize);
+    /// The input's bytes `[from, to)` as text, if they are valid UTF-8 (the
+    /// `str` sinks know it without a check).
+    fn src_str(&self, from: usize, to: usize) -> Option<&str>;
     fn truncate_to(&mut self, n: usize);
     fn lowercase_from(&mut self, from: usize);
     fn bytes_from(&self, from: usize) -> &[u8];
@@ -150,66 +158,94 @@ pub trait Sink {
     }
 }
 
-impl Sink for Vec<u8> {
+/// A `Vec<u8>` sink over `str` input.
+pub struct VecSink<'a> {
+    pub out: &'a mut Vec<u8>,
+    pub src: &'a str,
+}
+
+impl Sink for VecSink<'_> {
     #[inline]
     fn reserve_more(&mut self, n: usize) {
-        self.reserve(n);
+        self.out.reserve(n);
     }
     #[inline]
     fn len_now(&self) -> usize {
-        self.len()
+        self.out.len()
     }
     #[inline]
     fn push_ascii(&mut self, b: u8) {
-        self.push(b);
+        self.out.push(b);
     }
     #[inline]
     fn push_str(&mut self, s: &str) {
-        self.extend_from_slice(s.as_bytes());
+        self.out.extend_from_slice(s.as_bytes());
+    }
+    #[inline]
+    fn push_src(&mut self, from: usize, to: usize) {
+        self.out.extend_from_slice(&self.src.as_bytes()[from..to]);
+    }
+    #[inline]
+    fn src_str(&self, from: usize, to: usize) -> Option<&str> {
+        self.src.get(from..to)
     }
     #[inline]
     fn truncate_to(&mut self, n: usize) {
-        self.truncate(n);
+        self.out.truncate(n);
     }
     #[inline]
     fn lowercase_from(&mut self, from: usize) {
-        self[from..].make_ascii_lowercase();
+        self.out[from..].make_ascii_lowercase();
     }
     #[inline]
     fn bytes_from(&self, from: usize) -> &[u8] {
-        &self[from..]
+        &self.out[from..]
     }
 }
 
-impl Sink for String {
+/// A `String` sink over `str` input.
+pub struct StrSink<'a> {
+    pub out: &'a mut String,
+    pub src: &'a str,
+}
+
+impl Sink for StrSink<'_> {
     #[inline]
     fn reserve_more(&mut self, n: usize) {
-        self.reserve(n);
+        self.out.reserve(n);
     }
     #[inline]
     fn len_now(&self) -> usize {
-        self.len()
+        self.out.len()
     }
     #[inline]
     fn push_ascii(&mut self, b: u8) {
         debug_assert!(b.is_ascii());
-        self.push(b as char);
+        self.out.push(b as char);
     }
     #[inline]
     fn push_str(&mut self, s: &str) {
-        String::push_str(self, s);
+        self.out.push_str(s);
+    }
+    #[inline]
+    fn push_src(&mut self, from: usize, to: usize) {
+        self.out.push_str(&self.src[from..to]);
+    }
+    #[inline]
+    fn src_str(&self, from: usize, to: usize) -> Option<&str> {
+        self.src.get(from..to)
     }
     #[inline]
     fn truncate_to(&mut self, n: usize) {
-        self.truncate(n);
+        self.out.truncate(n);
     }
     #[inline]
     fn lowercase_from(&mut self, from: usize) {
-        self[from..].make_ascii_lowercase();
+        self.out[from..].make_ascii_lowercase();
     }
     #[inline]
     fn bytes_from(&self, from: usize) -> &[u8] {
-        &self.as_bytes()[from..]
+        &self.out.as_bytes()[from..]
     }
 }
 
@@ -220,28 +256,29 @@ fn escape<O: Sink>(out: &mut O, c: u8) {
     out.push_ascii(HEX[(c & 15) as usize]);
 }
 
-/// Appends `s` with the octets whose class has `enc` percent-encoded;
-/// returns the OR of all classes seen (for the BAIL check). Runs are cut at
-/// encoded octets, which are ASCII or whole UTF-8 sequences of non-ASCII
-/// sets, so every run is a whole `str` slice.
+/// Appends the input's bytes `[from, to)` with the octets whose class has
+/// `enc` percent-encoded; returns the OR of all classes seen (for the BAIL
+/// and NON_ASCII checks). Runs are cut at encoded octets, which are ASCII or
+/// whole UTF-8 sequences of non-ASCII sets, so every run is whole
+/// characters.
 #[inline]
-fn push_encoded<O: Sink>(out: &mut O, s: &str, enc: u16) -> u16 {
-    let b = s.as_bytes();
+fn push_encoded<O: Sink>(out: &mut O, b: &[u8], from: usize, to: usize, enc: u16) -> u16 {
     let mut seen = 0;
-    let mut last = 0;
-    for (i, &c) in b.iter().enumerate() {
+    let mut last = from;
+    for (i, &c) in b[from..to].iter().enumerate() {
+        let i = from + i;
         let k = class(c);
         seen |= k;
         if k & enc != 0 {
             if last < i {
-                out.push_str(&s[last..i]);
+                out.push_src(last, i);
             }
             escape(out, c);
             last = i + 1;
         }
     }
-    if last < b.len() {
-        out.push_str(&s[last..]);
+    if last < to {
+        out.push_src(last, to);
     }
     seen
 }
@@ -278,48 +315,54 @@ fn default_port_of(scheme: &[u8]) -> Option<u32> {
     })
 }
 
-/// Tries the fast path; on success the canonical URL has been appended to
-/// `out` and `Some(())` is returned. On `None`, `out` may hold a partial
-/// result: the caller truncates it. `utf8_query` says whether the query
-/// encoding is UTF-8 (only then may a non-ASCII query take this path).
-pub fn try_canon<O: Sink>(input: &str, utf8_query: bool, out: &mut O) -> Option<()> {
-    let all_bytes = input.as_bytes();
+/// Tries the fast path on `input` (the bytes the sink copies ranges from);
+/// on success the canonical URL has been appended to `out` and `Some(())`
+/// is returned. On `None`, `out` may hold a partial result: the caller
+/// truncates or discards it. `utf8_query` says whether the query encoding is
+/// UTF-8 (only then may a non-ASCII query take this path). With
+/// `ascii_only`, the fast path gives up on any non-ASCII byte: the C ABI
+/// then runs it on its input before validating it as UTF-8, since the fast
+/// path looks at every byte.
+pub fn try_canon<O: Sink>(
+    input: &[u8],
+    ascii_only: bool,
+    utf8_query: bool,
+    out: &mut O,
+) -> Option<()> {
     let mut a = 0;
-    let mut z = all_bytes.len();
-    while a < z && matches!(all_bytes[a], 0x0B | 0x0C | 0x20) {
+    let mut n = input.len();
+    while a < n && matches!(input[a], 0x0B | 0x0C | 0x20) {
         a += 1;
     }
-    while z > a && matches!(all_bytes[z - 1], 0x0B | 0x0C | 0x20) {
-        z -= 1;
+    while n > a && matches!(input[n - 1], 0x0B | 0x0C | 0x20) {
+        n -= 1;
     }
-    // Trimmed bytes are ASCII, so these are character boundaries.
-    let s = &input[a..z];
-    let b = s.as_bytes();
-    let n = b.len();
-    out.reserve_more(3 * n + 8);
+    // Offsets below are into `input`; the trimmed URL is `input[a..n]`.
+    let b = input;
+    out.reserve_more(3 * (n - a) + 8);
     let base = out.len_now();
     // The OR of the classes of every octet looked at outside the host.
     let mut seen = 0;
 
     // Scheme: two or more scheme characters, then `:`, written lowercase.
     // `http` and `https` in lowercase, by far the most common, skip the scan.
-    let (mut i, file, default) = if b.starts_with(b"https:") {
+    let (mut i, file, default) = if b[a..n].starts_with(b"https:") {
         out.push_str("https://");
-        (5, false, Some(443))
-    } else if b.starts_with(b"http:") {
+        (a + 5, false, Some(443))
+    } else if b[a..n].starts_with(b"http:") {
         out.push_str("http://");
-        (4, false, Some(80))
+        (a + 4, false, Some(80))
     } else {
-        let mut i = 0;
+        let mut i = a;
         let mut upper = 0;
         while i < n && class(b[i]) & SCHEME != 0 {
             upper |= class(b[i]);
             i += 1;
         }
-        if i < 2 || i == n || b[i] != b':' {
+        if i < a + 2 || i == n || b[i] != b':' {
             return None;
         }
-        out.push_str(&s[..i]);
+        out.push_src(a, i);
         if upper & UPPER != 0 {
             out.lowercase_from(base);
         }
@@ -353,8 +396,14 @@ pub fn try_canon<O: Sink>(input: &str, utf8_query: bool, out: &mut O) -> Option<
             any = 0;
             while i < n {
                 let k = class(b[i]);
-                if k & AUTH_MARK != 0 {
-                    break;
+                if k & (AUTH_MARK | NON_ASCII) != 0 {
+                    if k & AUTH_MARK != 0 {
+                        break;
+                    }
+                    if ascii_only {
+                        // Give up early: the caller decodes and retries.
+                        return None;
+                    }
                 }
                 all &= k;
                 any |= k;
@@ -387,16 +436,15 @@ pub fn try_canon<O: Sink>(input: &str, utf8_query: bool, out: &mut O) -> Option<
                 if file {
                     return None;
                 }
-                let ui = &s[start..at];
-                let (user, password) = match ui.find(':') {
-                    Some(c) => (&ui[..c], Some(&ui[c + 1..]).filter(|p| !p.is_empty())),
-                    None => (ui, None),
+                let (user_end, password) = match b[start..at].iter().position(|&c| c == b':') {
+                    Some(c) => (start + c, Some((start + c + 1, at)).filter(|(p, q)| p < q)),
+                    None => (at, None),
                 };
-                if !user.is_empty() || password.is_some() {
-                    seen |= push_encoded(out, user, USER_ENC);
-                    if let Some(p) = password {
+                if user_end > start || password.is_some() {
+                    seen |= push_encoded(out, b, start, user_end, USER_ENC);
+                    if let Some((p, q)) = password {
                         out.push_ascii(b':');
-                        seen |= push_encoded(out, p, USER_ENC);
+                        seen |= push_encoded(out, b, p, q, USER_ENC);
                     }
                     out.push_ascii(b'@');
                 }
@@ -405,7 +453,7 @@ pub fn try_canon<O: Sink>(input: &str, utf8_query: bool, out: &mut O) -> Option<
             None => start,
         };
         let host_end = colon.unwrap_or(auth_end);
-        let host = &s[host_start..host_end];
+        let host = &b[host_start..host_end];
         let host_out = out.len_now();
         if host.is_empty() {
             // Only `scheme://` followed by the path, query or fragment.
@@ -417,28 +465,33 @@ pub fn try_canon<O: Sink>(input: &str, utf8_query: bool, out: &mut O) -> Option<
             if all & V4 != 0 {
                 return None;
             }
-            out.push_str(host);
+            out.push_src(host_start, host_end);
             if any & UPPER != 0 {
                 out.lowercase_from(host_out);
             }
         } else if !file
             && any & (NON_ASCII | BAIL) == 0
             && host
-                .bytes()
-                .all(|c| class(c) & (HOST_PLAIN | HOST_ENC) != 0)
+                .iter()
+                .all(|&c| class(c) & (HOST_PLAIN | HOST_ENC) != 0)
         {
             // ASCII with characters that step 30 percent-encodes: such a
             // host is no IPv4 address (it has a non-number character).
-            for c in host.bytes() {
+            for &c in host {
                 if class(c) & HOST_ENC != 0 {
                     escape(out, c);
                 } else {
                     out.push_ascii(c.to_ascii_lowercase());
                 }
             }
-        } else if !file && any & (BAIL | BRACKET) == 0 && out.allows_host_stage() {
+        } else if !file
+            && any & (BAIL | BRACKET) == 0
+            && !(ascii_only && any & NON_ASCII != 0)
+            && out.allows_host_stage()
+        {
             // Internationalized or percent-encoded: the CanonicalizeHost
             // stage itself.
+            let host = out.src_str(host_start, host_end)?;
             let h = crate::host::canonicalize_host(host, host_scheme).ok()?;
             if h.is_empty() {
                 // An empty host brings in the "/." path rule.
@@ -470,7 +523,7 @@ pub fn try_canon<O: Sink>(input: &str, utf8_query: bool, out: &mut O) -> Option<
                 }
             }
         }
-    } else if file && b[i..].starts_with(b"///") && (i + 3 == n || !is_slash(b[i + 3])) {
+    } else if file && b[i..n].starts_with(b"///") && (i + 3 == n || !is_slash(b[i + 3])) {
         // `file:///path`: an empty host.
         i += 2;
     } else {
@@ -481,7 +534,7 @@ pub fn try_canon<O: Sink>(input: &str, utf8_query: bool, out: &mut O) -> Option<
     if file && i < n && is_slash(b[i]) {
         // The `file:` HOSTPATH steps move hosts out of `//` paths and
         // rewrite drive letters: leave those to the stages.
-        if i + 1 < n && is_slash(b[i + 1]) || drive_spec_len_bytes(&b[i + 1..]).is_some() {
+        if i + 1 < n && is_slash(b[i + 1]) || drive_spec_len_bytes(&b[i + 1..n]).is_some() {
             return None;
         }
     }
@@ -498,16 +551,14 @@ pub fn try_canon<O: Sink>(input: &str, utf8_query: bool, out: &mut O) -> Option<
                 let k = class(c);
                 if k & PATH_COPY != 0 {
                     let run = i;
-                    i += 1 + b[i + 1..]
+                    i += 1 + b[i + 1..n]
                         .iter()
                         .take_while(|&&c| class(c) & PATH_COPY != 0)
                         .count();
-                    out.push_str(&s[run..i]);
+                    out.push_src(run, i);
                 } else if c == b'%' {
-                    match (
-                        b.get(i + 1).and_then(|&h| hex_val(h)),
-                        b.get(i + 2).and_then(|&l| hex_val(l)),
-                    ) {
+                    let hex = |j: usize| if j < n { hex_val(b[j]) } else { None };
+                    match (hex(i + 1), hex(i + 2)) {
                         // A decoded hex digit could complete a new escape
                         // with what precedes it (`%3%35`): left to the
                         // stages, which decode to a fixed point.
@@ -547,12 +598,12 @@ pub fn try_canon<O: Sink>(input: &str, utf8_query: bool, out: &mut O) -> Option<
     if i < n && b[i] == b'?' {
         let q_end = i
             + 1
-            + b[i + 1..]
+            + b[i + 1..n]
                 .iter()
                 .position(|&c| c == b'#')
                 .unwrap_or(n - i - 1);
         out.push_ascii(b'?');
-        let k = push_encoded(out, &s[i + 1..q_end], QUERY_ENC);
+        let k = push_encoded(out, b, i + 1, q_end, QUERY_ENC);
         if k & NON_ASCII != 0 && !utf8_query {
             return None;
         }
@@ -561,28 +612,25 @@ pub fn try_canon<O: Sink>(input: &str, utf8_query: bool, out: &mut O) -> Option<
     }
     if i < n {
         out.push_ascii(b'#');
-        let frag = &s[i + 1..];
-        let k = push_encoded(out, frag, FRAG_ENC);
+        let k = push_encoded(out, b, i + 1, n, FRAG_ENC);
         // C1 controls (U+0080..U+009F, UTF-8 `C2 80`..`C2 9F`) are
         // percent-encoded in fragments: left to the stages.
-        if k & NON_ASCII != 0
-            && frag
-                .as_bytes()
-                .windows(2)
-                .any(|w| w[0] == 0xC2 && w[1] < 0xA0)
-        {
+        if k & NON_ASCII != 0 && b[i + 1..n].windows(2).any(|w| w[0] == 0xC2 && w[1] < 0xA0) {
             return None;
         }
         seen |= k;
     }
-    if seen & BAIL != 0 {
+    if seen & BAIL != 0 || ascii_only && seen & NON_ASCII != 0 {
         return None;
     }
     // Preprocessing turns noncharacters into U+FFFD; they need a byte of
     // 0xEF or more, so ASCII and most text skip the check.
     if seen & NON_ASCII != 0
-        && b.iter().any(|&c| c >= 0xEF)
-        && s.chars().any(crate::preprocess::is_noncharacter)
+        && b[a..n].iter().any(|&c| c >= 0xEF)
+        && out
+            .src_str(a, n)?
+            .chars()
+            .any(crate::preprocess::is_noncharacter)
     {
         return None;
     }
@@ -611,7 +659,11 @@ mod tests {
 
     fn fast(s: &str) -> Option<String> {
         let mut v = Vec::new();
-        try_canon(s, true, &mut v).map(|()| String::from_utf8(v).unwrap())
+        let mut sink = VecSink {
+            out: &mut v,
+            src: s,
+        };
+        try_canon(s.as_bytes(), false, true, &mut sink).map(|()| String::from_utf8(v).unwrap())
     }
 
     #[test]

@@ -361,7 +361,11 @@ pub fn canon_into(
     if fast_path_applies(base, opts) {
         let start = out.len();
         let utf8_query = query_encoding(opts.charset) == encoding_rs::UTF_8;
-        if crate::bulk::try_canon(input, utf8_query, out).is_some() {
+        let mut sink = crate::bulk::StrSink {
+            out: &mut *out,
+            src: input,
+        };
+        if crate::bulk::try_canon(input.as_bytes(), false, utf8_query, &mut sink).is_some() {
             return Ok(());
         }
         out.truncate(start);
@@ -369,12 +373,15 @@ pub fn canon_into(
     canon_staged(base, input, opts, out)
 }
 
-/// The fast path of [`crate::bulk`] into any sink: `None` when it does not
-/// apply or gives up (the sink then holds nothing meaningful and the caller
-/// must use [`with_canon_buffer`]). The C ABI uses it with a stack buffer.
-pub fn canon_with_sink<O: crate::bulk::Sink>(
+/// The fast path of [`crate::bulk`] on raw input bytes, before any UTF-8
+/// validation, into any sink over those bytes: it gives up on any non-ASCII
+/// byte, so what it accepts is ASCII (valid UTF-8) and its result is the
+/// stages' result. `None` when it does not apply or gives up (the sink then
+/// holds nothing meaningful and the caller must use [`with_canon_buffer`]).
+/// The C ABI uses it with a stack buffer.
+pub fn canon_ascii_with_sink<O: crate::bulk::Sink>(
     base: Option<&Url>,
-    input: &str,
+    input: &[u8],
     opts: &CanonOptions,
     sink: &mut O,
 ) -> Option<()> {
@@ -382,7 +389,7 @@ pub fn canon_with_sink<O: crate::bulk::Sink>(
         return None;
     }
     let utf8_query = query_encoding(opts.charset) == encoding_rs::UTF_8;
-    crate::bulk::try_canon(input, utf8_query, sink)
+    crate::bulk::try_canon(input, true, utf8_query, sink)
 }
 
 /// Runs the bulk path and hands the serialization (or `None` for an invalid
@@ -394,11 +401,16 @@ pub fn with_canon_buffer<R>(
     f: impl FnOnce(Option<&[u8]>) -> R,
 ) -> R {
     with_scratch(|v| {
-        if fast_path_applies(base, opts)
-            && crate::bulk::try_canon(input, query_encoding(opts.charset) == encoding_rs::UTF_8, v)
-                .is_some()
-        {
-            return f(Some(v));
+        if fast_path_applies(base, opts) {
+            let utf8_query = query_encoding(opts.charset) == encoding_rs::UTF_8;
+            let mut sink = crate::bulk::VecSink {
+                out: &mut *v,
+                src: input,
+            };
+            if crate::bulk::try_canon(input.as_bytes(), false, utf8_query, &mut sink).is_some() {
+                return f(Some(v));
+            }
+            v.clear();
         }
         let mut s = String::new();
         match canon_staged(base, input, opts, &mut s) {

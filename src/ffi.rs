@@ -101,10 +101,26 @@ fn input_str<'a>(ptr: *const c_char, len: usize) -> Result<Cow<'a, str>, wurl_st
 
 /// [`input_str`], and whether the input is all ASCII.
 fn input_text<'a>(ptr: *const c_char, len: usize) -> Result<(Cow<'a, str>, bool), wurl_status> {
+    let bytes = input_bytes(ptr, len)?;
+    if is_ascii(bytes) {
+        // SAFETY: every ASCII byte sequence is valid UTF-8. (The ASCII check
+        // is much cheaper than full validation on short URLs, and most URLs
+        // are ASCII.)
+        return Ok((
+            Cow::Borrowed(unsafe { std::str::from_utf8_unchecked(bytes) }),
+            true,
+        ));
+    }
+    Ok((String::from_utf8_lossy(bytes), false))
+}
+
+/// The bytes of a `(ptr, len)` input, not yet decoded. `Err` carries the
+/// status to return.
+fn input_bytes<'a>(ptr: *const c_char, len: usize) -> Result<&'a [u8], wurl_status> {
     if len == 0 {
         // `(NULL, 0)` and `(p, 0)` are both the empty string; never build a
         // slice from a NULL pointer.
-        return Ok((Cow::Borrowed(""), true));
+        return Ok(&[]);
     }
     if ptr.is_null() {
         return Err(WURL_E_NULL_ARG);
@@ -116,17 +132,7 @@ fn input_text<'a>(ptr: *const c_char, len: usize) -> Result<(Cow<'a, str>, bool)
     // there (the documented contract); `len` is at most WURL_MAX_INPUT_LEN,
     // far below isize::MAX. The bytes are only read for the lifetime of the
     // call, during which the caller keeps them alive.
-    let bytes = unsafe { std::slice::from_raw_parts(ptr.cast::<u8>(), len) };
-    if is_ascii(bytes) {
-        // SAFETY: every ASCII byte sequence is valid UTF-8. (The ASCII check
-        // is much cheaper than full validation on short URLs, and most URLs
-        // are ASCII.)
-        return Ok((
-            Cow::Borrowed(unsafe { std::str::from_utf8_unchecked(bytes) }),
-            true,
-        ));
-    }
-    Ok((String::from_utf8_lossy(bytes), false))
+    Ok(unsafe { std::slice::from_raw_parts(ptr.cast::<u8>(), len) })
 }
 
 /// Whether `b` is all ASCII, eight bytes at a time (short URLs make the
@@ -323,18 +329,40 @@ const STACK_OUT: usize = 3 * STACK_INPUT_MAX + 1;
 /// call would cost more than the rest of a short URL), for the fast path.
 /// Bytes `[0, len)` are always initialized; a write that does not fit sets
 /// `overflow` instead.
-struct StackSink {
+struct StackSink<'a> {
     buf: [MaybeUninit<u8>; STACK_OUT],
     len: usize,
     overflow: bool,
+    /// The input the fast path copies ranges from.
+    src: &'a [u8],
 }
 
-impl StackSink {
-    fn new() -> Self {
+impl<'a> StackSink<'a> {
+    fn new(src: &'a [u8]) -> Self {
         StackSink {
             buf: [MaybeUninit::uninit(); STACK_OUT],
             len: 0,
             overflow: false,
+            src,
+        }
+    }
+
+    fn push_bytes(&mut self, b: &[u8]) {
+        match self.buf.get_mut(self.len..self.len + b.len()) {
+            Some(dst) => {
+                // SAFETY: `dst` is `b.len()` writable bytes of our own
+                // buffer (checked by `get_mut`), and `b` is the caller's
+                // memory, which cannot overlap it.
+                unsafe {
+                    std::ptr::copy_nonoverlapping(
+                        b.as_ptr(),
+                        dst.as_mut_ptr().cast::<u8>(),
+                        b.len(),
+                    )
+                };
+                self.len += b.len();
+            }
+            None => self.overflow = true,
         }
     }
 
@@ -344,7 +372,7 @@ impl StackSink {
     }
 }
 
-impl Sink for StackSink {
+impl Sink for StackSink<'_> {
     fn reserve_more(&mut self, _n: usize) {}
 
     fn len_now(&self) -> usize {
@@ -362,16 +390,19 @@ impl Sink for StackSink {
     }
 
     fn push_str(&mut self, s: &str) {
-        let b = s.as_bytes();
-        match self.buf.get_mut(self.len..self.len + b.len()) {
-            Some(dst) => {
-                for (d, &x) in dst.iter_mut().zip(b) {
-                    d.write(x);
-                }
-                self.len += b.len();
-            }
+        self.push_bytes(s.as_bytes());
+    }
+
+    fn push_src(&mut self, from: usize, to: usize) {
+        let src = self.src;
+        match src.get(from..to) {
+            Some(b) => self.push_bytes(b),
             None => self.overflow = true,
         }
+    }
+
+    fn src_str(&self, from: usize, to: usize) -> Option<&str> {
+        std::str::from_utf8(self.src.get(from..to)?).ok()
     }
 
     fn truncate_to(&mut self, n: usize) {
@@ -453,8 +484,8 @@ pub extern "C" fn wurl_canon_into(
         if out_len.is_null() || (buf.is_null() && buf_cap > 0) {
             return WURL_E_NULL_ARG;
         }
-        let (s, ascii) = match input_text(input, input_len) {
-            Ok(t) => t,
+        let bytes = match input_bytes(input, input_len) {
+            Ok(b) => b,
             Err(e) => return e,
         };
         let label = match charset_label(charset, charset_len) {
@@ -469,17 +500,25 @@ pub extern "C" fn wurl_canon_into(
             network_strict: flags & WURL_FLAG_NETWORK_STRICT != 0,
         };
         let base = handle(base).map(|h| &h.url);
-        // Short ASCII inputs go through the fast path into a buffer on the
-        // stack (at most 3 * len + 1 bytes come out), then to `buf` only if
-        // they fit: `buf` is never written unless the result is returned.
-        if ascii && input_len <= STACK_INPUT_MAX {
-            let mut sink = StackSink::new();
-            if canonicalize::canon_with_sink(base, &s, &opts, &mut sink).is_some() {
-                if let Some(bytes) = sink.written() {
-                    return deliver(bytes, buf, buf_cap, out_len);
+        // Short inputs first go through the fast path on the raw bytes (it
+        // looks at every byte and gives up on anything but ASCII, so no
+        // separate UTF-8 check is needed) into a buffer on the stack (at
+        // most 3 * len + 1 bytes come out), then to `buf` only if they fit:
+        // `buf` is never written unless the result is returned.
+        if input_len <= STACK_INPUT_MAX {
+            let mut sink = StackSink::new(bytes);
+            if canonicalize::canon_ascii_with_sink(base, bytes, &opts, &mut sink).is_some() {
+                if let Some(out) = sink.written() {
+                    return deliver(out, buf, buf_cap, out_len);
                 }
             }
         }
+        let s = if is_ascii(bytes) {
+            // SAFETY: every ASCII byte sequence is valid UTF-8.
+            Cow::Borrowed(unsafe { std::str::from_utf8_unchecked(bytes) })
+        } else {
+            String::from_utf8_lossy(bytes)
+        };
         canonicalize::with_canon_buffer(base, &s, &opts, |result| match result {
             None => WURL_INVALID_URL,
             Some(bytes) => deliver(bytes, buf, buf_cap, out_len),

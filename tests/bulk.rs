@@ -185,3 +185,39 @@ fn c_abi_writes_buf_only_on_success() {
         }
     }
 }
+
+/// Raw bytes through `wurl_canon_into` (whose fast path runs before UTF-8
+/// validation) give the stages' result on the lossily decoded input.
+#[test]
+fn c_abi_raw_bytes_equal_lossy_stages() {
+    use wurl::ffi::*;
+    let inputs: [&[u8]; 8] = [
+        b"http://a/\xFF\xFE?\x80#\xC3",
+        b"http://a\xC0\xAF/",
+        b"http://\xED\xA0\x80.com/",
+        b"http://example.com/caf\xC3\xA9?q=\xE6\x97\xA5#\xC2\x85",
+        b"http://ex\xC3\xA4mple.com/",
+        b"http://u\xFF:p\xFE@h.com/",
+        b"http://h.com:8\xFF/",
+        b"HTTP://H.COM/\x00\x01 \x7F",
+    ];
+    for raw in inputs {
+        let lossy = String::from_utf8_lossy(raw);
+        let want = staged(None, &lossy, None);
+        let mut buf = vec![0u8; 1024];
+        let mut len = 0usize;
+        let st = wurl_canon_into(
+            std::ptr::null(),
+            raw.as_ptr().cast(),
+            raw.len(),
+            std::ptr::null(),
+            0,
+            0,
+            buf.as_mut_ptr().cast(),
+            buf.len(),
+            &mut len,
+        );
+        let got = (st == WURL_OK).then(|| String::from_utf8(buf[..len].to_vec()).unwrap());
+        assert_eq!(got, want, "{raw:?}");
+    }
+}
