@@ -151,11 +151,6 @@ pub trait Sink {
     fn truncate_to(&mut self, n: usize);
     fn lowercase_from(&mut self, from: usize);
     fn bytes_from(&self, from: usize) -> &[u8];
-    /// Whether the CanonicalizeHost stage may be called for this sink (its
-    /// output has no simple size bound, which a fixed-size sink relies on).
-    fn allows_host_stage(&self) -> bool {
-        true
-    }
 }
 
 /// A `Vec<u8>` sink over `str` input.
@@ -484,11 +479,7 @@ pub fn try_canon<O: Sink>(
                     out.push_ascii(c.to_ascii_lowercase());
                 }
             }
-        } else if !file
-            && any & (BAIL | BRACKET) == 0
-            && !(ascii_only && any & NON_ASCII != 0)
-            && out.allows_host_stage()
-        {
+        } else if !file && any & (BAIL | BRACKET) == 0 && !(ascii_only && any & NON_ASCII != 0) {
             // Internationalized or percent-encoded: the CanonicalizeHost
             // stage itself.
             let host = out.src_str(host_start, host_end)?;

@@ -373,15 +373,17 @@ pub fn canon_into(
     canon_staged(base, input, opts, out)
 }
 
-/// The fast path of [`crate::bulk`] on raw input bytes, before any UTF-8
-/// validation, into any sink over those bytes: it gives up on any non-ASCII
-/// byte, so what it accepts is ASCII (valid UTF-8) and its result is the
-/// stages' result. `None` when it does not apply or gives up (the sink then
-/// holds nothing meaningful and the caller must use [`with_canon_buffer`]).
-/// The C ABI uses it with a stack buffer.
-pub fn canon_ascii_with_sink<O: crate::bulk::Sink>(
+/// The fast path of [`crate::bulk`] into any sink over `input`. With
+/// `ascii_only` it runs on raw bytes before any UTF-8 validation: it gives
+/// up on any non-ASCII byte, so what it accepts is ASCII (valid UTF-8) and
+/// its result is the stages' result. Without, `input` must be the bytes of
+/// a `str`. `None` when it does not apply or gives up (the sink then holds
+/// nothing meaningful and the caller must use [`with_canon_buffer`]). The
+/// C ABI uses it with a stack buffer.
+pub fn canon_with_sink<O: crate::bulk::Sink>(
     base: Option<&Url>,
     input: &[u8],
+    ascii_only: bool,
     opts: &CanonOptions,
     sink: &mut O,
 ) -> Option<()> {
@@ -389,7 +391,7 @@ pub fn canon_ascii_with_sink<O: crate::bulk::Sink>(
         return None;
     }
     let utf8_query = query_encoding(opts.charset) == encoding_rs::UTF_8;
-    crate::bulk::try_canon(input, true, utf8_query, sink)
+    crate::bulk::try_canon(input, ascii_only, utf8_query, sink)
 }
 
 /// Runs the bulk path and hands the serialization (or `None` for an invalid

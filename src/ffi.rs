@@ -328,22 +328,27 @@ const STACK_OUT: usize = 3 * STACK_INPUT_MAX + 1;
 /// An output buffer on the stack, left uninitialized (zeroing it on every
 /// call would cost more than the rest of a short URL), for the fast path.
 /// Bytes `[0, len)` are always initialized; a write that does not fit sets
-/// `overflow` instead.
+/// `overflow` instead (the caller then falls back to a growable buffer), so
+/// even the CanonicalizeHost stage, whose output has no simple bound, may
+/// write here.
 struct StackSink<'a> {
     buf: [MaybeUninit<u8>; STACK_OUT],
     len: usize,
     overflow: bool,
     /// The input the fast path copies ranges from.
     src: &'a [u8],
+    /// The same input as text, once it has been decoded.
+    text: Option<&'a str>,
 }
 
 impl<'a> StackSink<'a> {
-    fn new(src: &'a [u8]) -> Self {
+    fn new(src: &'a [u8], text: Option<&'a str>) -> Self {
         StackSink {
             buf: [MaybeUninit::uninit(); STACK_OUT],
             len: 0,
             overflow: false,
             src,
+            text,
         }
     }
 
@@ -402,7 +407,10 @@ impl Sink for StackSink<'_> {
     }
 
     fn src_str(&self, from: usize, to: usize) -> Option<&str> {
-        std::str::from_utf8(self.src.get(from..to)?).ok()
+        match self.text {
+            Some(t) => t.get(from..to),
+            None => std::str::from_utf8(self.src.get(from..to)?).ok(),
+        }
     }
 
     fn truncate_to(&mut self, n: usize) {
@@ -430,11 +438,6 @@ impl Sink for StackSink<'_> {
         unsafe {
             std::slice::from_raw_parts(self.buf.as_ptr().add(from).cast::<u8>(), self.len - from)
         }
-    }
-
-    fn allows_host_stage(&self) -> bool {
-        // The CanonicalizeHost stage has no simple output bound.
-        false
     }
 }
 
@@ -506,19 +509,26 @@ pub extern "C" fn wurl_canon_into(
         // most 3 * len + 1 bytes come out), then to `buf` only if they fit:
         // `buf` is never written unless the result is returned.
         if input_len <= STACK_INPUT_MAX {
-            let mut sink = StackSink::new(bytes);
-            if canonicalize::canon_ascii_with_sink(base, bytes, &opts, &mut sink).is_some() {
+            let mut sink = StackSink::new(bytes, None);
+            if canonicalize::canon_with_sink(base, bytes, true, &opts, &mut sink).is_some() {
                 if let Some(out) = sink.written() {
                     return deliver(out, buf, buf_cap, out_len);
                 }
             }
         }
-        let s = if is_ascii(bytes) {
-            // SAFETY: every ASCII byte sequence is valid UTF-8.
-            Cow::Borrowed(unsafe { std::str::from_utf8_unchecked(bytes) })
-        } else {
-            String::from_utf8_lossy(bytes)
-        };
+        // Then decoded (one validation pass; borrowed when valid), through
+        // the fast path again for short input (internationalized hosts),
+        // and finally through the stages.
+        let s = String::from_utf8_lossy(bytes);
+        if s.len() <= STACK_INPUT_MAX && !s.is_ascii() {
+            let mut sink = StackSink::new(s.as_bytes(), Some(&s));
+            if canonicalize::canon_with_sink(base, s.as_bytes(), false, &opts, &mut sink).is_some()
+            {
+                if let Some(out) = sink.written() {
+                    return deliver(out, buf, buf_cap, out_len);
+                }
+            }
+        }
         canonicalize::with_canon_buffer(base, &s, &opts, |result| match result {
             None => WURL_INVALID_URL,
             Some(bytes) => deliver(bytes, buf, buf_cap, out_len),
