@@ -257,6 +257,14 @@ fn has_dot_segment(p: &str) -> bool {
     p.split(['/', '\\']).any(|seg| seg == "." || seg == "..")
 }
 
+/// Whether a path has `%2F` or `%5C` (any case), which `file:` resolution
+/// decodes into separators.
+fn has_slash_escape(p: &str) -> bool {
+    p.as_bytes()
+        .windows(3)
+        .any(|w| w[0] == b'%' && matches!((w[1], w[2] | 0x20), (b'2', b'f') | (b'5', b'c')))
+}
+
 fn canonicalize_path(u: &mut Url, scheme: &str) {
     if u.hierarchical {
         match u.path.as_deref() {
@@ -267,17 +275,28 @@ fn canonicalize_path(u: &mut Url, scheme: &str) {
     }
     if u.hierarchical || scheme == "mailto" {
         let hierarchical = u.hierarchical;
+        let file = scheme == "file";
         replace(&mut u.path, |p| {
             let mut decoded = decode_unreserved(p);
-            // Nested escapes (`%2%65` is `%2e` after one decoding) can
-            // decode to a dot-segment that resolution never saw; remove it
-            // now, as resolving the output again would, so that the result
-            // is idempotent and reads the same in every later parser.
+            // Nested escapes (`%2%65` is `%2e` after one decoding) can make
+            // what resolution never saw: a dot-segment, or in a `file:` path
+            // a `%2F` or `%5C` (`%5%63`), which resolution reads as a
+            // separator. Apply those resolution steps now, as resolving the
+            // output again would, so that the result is idempotent and
+            // reads the same in every later parser.
             if hierarchical {
-                if let Some(d) = decoded.as_deref() {
-                    if has_dot_segment(d) && !has_dot_segment(p) {
-                        decoded = Some(crate::resolve::remove_dot_segments(d));
-                    }
+                if let Some(d) = decoded.take() {
+                    let new_slash = file && has_slash_escape(&d) && !has_slash_escape(p);
+                    let d = if new_slash {
+                        crate::resolve::decode_file_slashes(d)
+                    } else {
+                        d
+                    };
+                    decoded = Some(if new_slash || has_dot_segment(&d) && !has_dot_segment(p) {
+                        crate::resolve::remove_dot_segments(&d)
+                    } else {
+                        d
+                    });
                 }
             }
             let p2 = decoded.as_deref().unwrap_or(p);

@@ -70,7 +70,7 @@ fn file_decode_if(u: &Url, path: String) -> String {
     }
 }
 
-fn decode_file_slashes(path: String) -> String {
+pub(crate) fn decode_file_slashes(path: String) -> String {
     if !path.contains('%') {
         return path;
     }

@@ -2055,3 +2055,26 @@ fn regression_bulk_file_drive_pipe_host() {
         assert_eq!(abi, staged, "{x} through wurl_canon_into");
     }
 }
+
+#[test]
+fn regression_file_path_decode_creates_slash_escape() {
+    // Found by cargo fuzz in CI (`canonicalize` and `c_abi`, I3;
+    // fuzz/regressions/file-path-decode-creates-*): in a `file:` path,
+    // decoding `%5%63` gives `%5c`, which resolving the output again reads
+    // as a separator, so the output was not idempotent. Canonicalization now
+    // applies that resolution step itself.
+    for (x, want) in [
+        ("file:///a/%5%63b", "file:///a//b"),
+        ("file:///a/%2%66b/c", "file:///a//b/c"),
+        ("file:///a/%5%63../b", "file:///a/b"),
+        ("http://h/a/%2%66b", "http://h/a/%2fb"),
+    ] {
+        let y = canon(x, None, None).unwrap();
+        assert_eq!(y, want, "{x}");
+        assert_eq!(
+            canon(&y, None, None).as_deref(),
+            Some(y.as_str()),
+            "{x}: not idempotent"
+        );
+    }
+}
