@@ -153,51 +153,6 @@ pub trait Sink {
     fn bytes_from(&self, from: usize) -> &[u8];
 }
 
-/// A `Vec<u8>` sink over `str` input.
-pub struct VecSink<'a> {
-    pub out: &'a mut Vec<u8>,
-    pub src: &'a str,
-}
-
-impl Sink for VecSink<'_> {
-    #[inline]
-    fn reserve_more(&mut self, n: usize) {
-        self.out.reserve(n);
-    }
-    #[inline]
-    fn len_now(&self) -> usize {
-        self.out.len()
-    }
-    #[inline]
-    fn push_ascii(&mut self, b: u8) {
-        self.out.push(b);
-    }
-    #[inline]
-    fn push_str(&mut self, s: &str) {
-        self.out.extend_from_slice(s.as_bytes());
-    }
-    #[inline]
-    fn push_src(&mut self, from: usize, to: usize) {
-        self.out.extend_from_slice(&self.src.as_bytes()[from..to]);
-    }
-    #[inline]
-    fn src_str(&self, from: usize, to: usize) -> Option<&str> {
-        self.src.get(from..to)
-    }
-    #[inline]
-    fn truncate_to(&mut self, n: usize) {
-        self.out.truncate(n);
-    }
-    #[inline]
-    fn lowercase_from(&mut self, from: usize) {
-        self.out[from..].make_ascii_lowercase();
-    }
-    #[inline]
-    fn bytes_from(&self, from: usize) -> &[u8] {
-        &self.out[from..]
-    }
-}
-
 /// A `String` sink over `str` input.
 pub struct StrSink<'a> {
     pub out: &'a mut String,
@@ -649,12 +604,12 @@ mod tests {
     use super::*;
 
     fn fast(s: &str) -> Option<String> {
-        let mut v = Vec::new();
-        let mut sink = VecSink {
-            out: &mut v,
+        let mut out = String::new();
+        let mut sink = StrSink {
+            out: &mut out,
             src: s,
         };
-        try_canon(s.as_bytes(), false, true, &mut sink).map(|()| String::from_utf8(v).unwrap())
+        try_canon(s.as_bytes(), false, true, &mut sink).map(|()| out)
     }
 
     #[test]

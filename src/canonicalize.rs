@@ -260,9 +260,8 @@ fn has_dot_segment(p: &str) -> bool {
 /// Whether a path has `%2F` or `%5C` (any case), which `file:` resolution
 /// decodes into separators.
 fn has_slash_escape(p: &str) -> bool {
-    p.as_bytes()
-        .windows(3)
-        .any(|w| w[0] == b'%' && matches!((w[1], w[2] | 0x20), (b'2', b'f') | (b'5', b'c')))
+    let b = p.as_bytes();
+    (0..b.len()).any(|i| matches!(escape_at(b, i), Some(b'/' | b'\\')))
 }
 
 fn canonicalize_path(u: &mut Url, scheme: &str) {
@@ -310,7 +309,7 @@ fn canonicalize_path(u: &mut Url, scheme: &str) {
 thread_local! {
     /// The output buffer of the bulk path, reused so that it allocates
     /// nothing per call in steady state.
-    static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    static SCRATCH: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
 }
 
 /// Buffers larger than this are not kept between calls.
@@ -352,17 +351,17 @@ fn canon_staged(
 
 /// Runs `f` with the thread's scratch buffer (or a fresh one when it is in
 /// use), cleared.
-fn with_scratch<R>(f: impl FnOnce(&mut Vec<u8>) -> R) -> R {
+fn with_scratch<R>(f: impl FnOnce(&mut String) -> R) -> R {
     SCRATCH.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut v) => {
-            v.clear();
-            let r = f(&mut v);
-            if v.capacity() > SCRATCH_KEEP {
-                *v = Vec::new();
+        Ok(mut s) => {
+            s.clear();
+            let r = f(&mut s);
+            if s.capacity() > SCRATCH_KEEP {
+                *s = String::new();
             }
             r
         }
-        Err(_) => f(&mut Vec::new()),
+        Err(_) => f(&mut String::new()),
     })
 }
 
@@ -377,18 +376,15 @@ pub fn canon_into(
     opts: &CanonOptions,
     out: &mut String,
 ) -> Result<(), InvalidReason> {
-    if fast_path_applies(base, opts) {
-        let start = out.len();
-        let utf8_query = query_encoding(opts.charset) == encoding_rs::UTF_8;
-        let mut sink = crate::bulk::StrSink {
-            out: &mut *out,
-            src: input,
-        };
-        if crate::bulk::try_canon(input.as_bytes(), false, utf8_query, &mut sink).is_some() {
-            return Ok(());
-        }
-        out.truncate(start);
+    let start = out.len();
+    let mut sink = crate::bulk::StrSink {
+        out: &mut *out,
+        src: input,
+    };
+    if canon_with_sink(base, input.as_bytes(), false, opts, &mut sink).is_some() {
+        return Ok(());
     }
+    out.truncate(start);
     canon_staged(base, input, opts, out)
 }
 
@@ -421,23 +417,9 @@ pub fn with_canon_buffer<R>(
     opts: &CanonOptions,
     f: impl FnOnce(Option<&[u8]>) -> R,
 ) -> R {
-    with_scratch(|v| {
-        if fast_path_applies(base, opts) {
-            let utf8_query = query_encoding(opts.charset) == encoding_rs::UTF_8;
-            let mut sink = crate::bulk::VecSink {
-                out: &mut *v,
-                src: input,
-            };
-            if crate::bulk::try_canon(input.as_bytes(), false, utf8_query, &mut sink).is_some() {
-                return f(Some(v));
-            }
-            v.clear();
-        }
-        let mut s = String::new();
-        match canon_staged(base, input, opts, &mut s) {
-            Ok(()) => f(Some(s.as_bytes())),
-            Err(_) => f(None),
-        }
+    with_scratch(|s| match canon_into(base, input, opts, s) {
+        Ok(()) => f(Some(s.as_bytes())),
+        Err(_) => f(None),
     })
 }
 

@@ -94,24 +94,10 @@ pub const WURL_MAX_INPUT_LEN: usize = 16 * 1024 * 1024;
 
 const CANON_FLAGS: u32 = WURL_FLAG_NETWORK_STRICT;
 
-/// Reads a `(ptr, len)` input as text. `Err` carries the status to return.
+/// Reads a `(ptr, len)` input as text: borrowed when it is valid UTF-8,
+/// else decoded with U+FFFD replacement. `Err` carries the status to return.
 fn input_str<'a>(ptr: *const c_char, len: usize) -> Result<Cow<'a, str>, wurl_status> {
-    input_text(ptr, len).map(|(s, _)| s)
-}
-
-/// [`input_str`], and whether the input is all ASCII.
-fn input_text<'a>(ptr: *const c_char, len: usize) -> Result<(Cow<'a, str>, bool), wurl_status> {
-    let bytes = input_bytes(ptr, len)?;
-    if is_ascii(bytes) {
-        // SAFETY: every ASCII byte sequence is valid UTF-8. (The ASCII check
-        // is much cheaper than full validation on short URLs, and most URLs
-        // are ASCII.)
-        return Ok((
-            Cow::Borrowed(unsafe { std::str::from_utf8_unchecked(bytes) }),
-            true,
-        ));
-    }
-    Ok((String::from_utf8_lossy(bytes), false))
+    input_bytes(ptr, len).map(String::from_utf8_lossy)
 }
 
 /// The bytes of a `(ptr, len)` input, not yet decoded. `Err` carries the
@@ -133,23 +119,6 @@ fn input_bytes<'a>(ptr: *const c_char, len: usize) -> Result<&'a [u8], wurl_stat
     // far below isize::MAX. The bytes are only read for the lifetime of the
     // call, during which the caller keeps them alive.
     Ok(unsafe { std::slice::from_raw_parts(ptr.cast::<u8>(), len) })
-}
-
-/// Whether `b` is all ASCII, eight bytes at a time (short URLs make the
-/// standard library's alignment handling a large part of its cost).
-fn is_ascii(b: &[u8]) -> bool {
-    let mut words = b.chunks_exact(8);
-    let mut acc = 0u64;
-    for w in &mut words {
-        let mut a = [0u8; 8];
-        a.copy_from_slice(w);
-        acc |= u64::from_ne_bytes(a);
-    }
-    let mut tail = 0u8;
-    for &c in words.remainder() {
-        tail |= c;
-    }
-    (acc & 0x8080_8080_8080_8080) == 0 && tail < 0x80
 }
 
 /// Reads an optional charset label; `None` means UTF-8.

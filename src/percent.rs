@@ -1,8 +1,6 @@
 //! "Steps to percent-encode a string" (spec section "Percent-encoding") and
 //! the octet sets each component uses, as 256-bit lookup tables.
 
-use std::fmt::Write as _;
-
 /// A set of octets to percent-encode: bit `b` set means octet `b` is encoded.
 #[derive(Clone, Copy, Debug)]
 pub struct OctetSet([u64; 4]);
@@ -216,11 +214,6 @@ pub fn push_char_escaped(out: &mut String, c: char) {
     for &b in c.encode_utf8(&mut buf).as_bytes() {
         push_escape(out, b);
     }
-}
-
-/// Formats a number in decimal into `out` (shortest form).
-pub fn push_decimal(out: &mut String, n: u64) {
-    let _ = write!(out, "{n}");
 }
 
 #[cfg(test)]

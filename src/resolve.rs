@@ -4,6 +4,7 @@
 //! `\` counts as `/`, and `%2E` / `%2e` count as `.`.
 
 use crate::parse::parse_preprocessed;
+use crate::percent::escape_at;
 use crate::preprocess::preprocess;
 use crate::record::{InvalidReason, Url, is_slash};
 
@@ -79,19 +80,12 @@ pub(crate) fn decode_file_slashes(path: String) -> String {
     let mut i = 0;
     let mut last = 0;
     while i < b.len() {
-        if b[i] == b'%' && i + 3 <= b.len() {
-            let rep = match [b[i + 1].to_ascii_uppercase(), b[i + 2].to_ascii_uppercase()] {
-                [b'2', b'F'] => Some('/'),
-                [b'5', b'C'] => Some('\\'),
-                _ => None,
-            };
-            if let Some(c) = rep {
-                out.push_str(&path[last..i]);
-                out.push(c);
-                i += 3;
-                last = i;
-                continue;
-            }
+        if let Some(v @ (b'/' | b'\\')) = escape_at(b, i) {
+            out.push_str(&path[last..i]);
+            out.push(char::from(v));
+            i += 3;
+            last = i;
+            continue;
         }
         i += 1;
     }
@@ -194,36 +188,18 @@ pub(crate) fn drive_spec_len(s: &str) -> Option<usize> {
 pub(crate) fn drive_spec_len_bytes(b: &[u8]) -> Option<usize> {
     let letter = if b.first()?.is_ascii_alphabetic() {
         1
-    } else if b.len() >= 3 && b[0] == b'%' {
-        let v = hex_byte(b[1], b[2])?;
-        if v.is_ascii_alphabetic() {
-            3
-        } else {
-            return None;
-        }
+    } else if escape_at(b, 0).is_some_and(|v| v.is_ascii_alphabetic()) {
+        3
     } else {
         return None;
     };
     let rest = &b[letter..];
     let suffix = match rest.first() {
-        Some(b':') | Some(b'|') => 1,
-        Some(b'%') if rest.len() >= 3 => match hex_byte(rest[1], rest[2]) {
-            Some(b':') | Some(b'|') => 3,
-            _ => return None,
-        },
+        Some(b':' | b'|') => 1,
+        _ if matches!(escape_at(rest, 0), Some(b':' | b'|')) => 3,
         _ => return None,
     };
     Some(letter + suffix)
-}
-
-pub(crate) fn hex_byte(h: u8, l: u8) -> Option<u8> {
-    let v = |c: u8| match c {
-        b'0'..=b'9' => Some(c - b'0'),
-        b'a'..=b'f' => Some(c - b'a' + 10),
-        b'A'..=b'F' => Some(c - b'A' + 10),
-        _ => None,
-    };
-    Some(v(h)? << 4 | v(l)?)
 }
 
 /// RFC 3986 5.2.3 "merge paths", on slash characters (`/` and `\`).
