@@ -55,14 +55,13 @@ fn decode_percent_utf8(s: &str) -> Cow<'_, str> {
     let mut i = 0;
     let mut last = 0;
     while i < b.len() {
-        if let Some(v) = escape_at(b, i) {
+        if escape_at(b, i).is_some() {
             out.push_str(&s[last..i]);
             run.clear();
             while let Some(v) = escape_at(b, i) {
                 run.push(v);
                 i += 3;
             }
-            let _ = v;
             out.push_str(&String::from_utf8_lossy(&run));
             last = i;
         } else {
