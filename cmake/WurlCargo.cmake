@@ -50,7 +50,7 @@ set(WURL_CARGO_TARGET_DIR "${PROJECT_BINARY_DIR}/cargo" CACHE PATH
     "CARGO_TARGET_DIR for the cargo build (inside the build tree)")
 set(WURL_STAGE_LIB_DIR "${PROJECT_BINARY_DIR}/lib")
 
-set(_cargo_args build -p wurl --lib --manifest-path "${PROJECT_SOURCE_DIR}/Cargo.toml")
+set(_cargo_args build -p wurl-canon --lib --manifest-path "${PROJECT_SOURCE_DIR}/Cargo.toml")
 if(WURL_CARGO_PROFILE STREQUAL "release")
   list(APPEND _cargo_args --release)
   set(_profile_dir release)
