@@ -13,7 +13,8 @@
 #     (an unexported function, or anything that is not wurl_* exported);
 #   - abi/wurl.symbols is not sorted, or the version script's global: list
 #     or the functions declared in the header differ from it;
-#   - the SONAME is not SONAME; WURL_VERSION in the header is not VERSION.
+#   - the SONAME is not SONAME; WURL_VERSION (and _MAJOR, _MINOR, _PATCH) in
+#     the header is not VERSION.
 cmake_minimum_required(VERSION 3.16)
 
 set(_errors "")
@@ -99,6 +100,15 @@ endif()
 if(NOT _h_full MATCHES "#define WURL_VERSION \"${VERSION}\"")
   _fail("${HEADER} does not define WURL_VERSION \"${VERSION}\" (the Cargo.toml version)")
 endif()
+string(REPLACE "." ";" _vparts "${VERSION}")
+set(_vnames MAJOR MINOR PATCH)
+foreach(_i RANGE 2)
+  list(GET _vparts ${_i} _num)
+  list(GET _vnames ${_i} _part)
+  if(NOT _h_full MATCHES "#define WURL_VERSION_${_part} ${_num}\n")
+    _fail("${HEADER} does not define WURL_VERSION_${_part} ${_num} (the Cargo.toml version ${VERSION})")
+  endif()
+endforeach()
 
 # --- SONAME -----------------------------------------------------------------------
 if(READELF)

@@ -85,6 +85,22 @@
 #define WURL_MAX_INPUT_LEN ((16 * 1024) * 1024)
 
 /**
+ * Major version of the header (the `MAJOR` of `WURL_VERSION`). Programs
+ * can test it with the preprocessor; the SONAME is `libwurl.so.<major>`.
+ */
+#define WURL_VERSION_MAJOR 0
+
+/**
+ * Minor version of the header (the `MINOR` of `WURL_VERSION`).
+ */
+#define WURL_VERSION_MINOR 1
+
+/**
+ * Patch version of the header (the `PATCH` of `WURL_VERSION`).
+ */
+#define WURL_VERSION_PATCH 0
+
+/**
  * A parsed, resolved or canonicalized URL. Opaque; immutable once returned.
  * Free it with `wurl_free`.
  */

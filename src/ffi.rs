@@ -92,6 +92,37 @@ pub const WURL_HOST_IPV6: u32 = 4;
 /// with `WURL_E_TOO_LONG` before they are read.
 pub const WURL_MAX_INPUT_LEN: usize = 16 * 1024 * 1024;
 
+/// Major version of the header (the `MAJOR` of `WURL_VERSION`). Programs
+/// can test it with the preprocessor; the SONAME is `libwurl.so.<major>`.
+pub const WURL_VERSION_MAJOR: u32 = 0;
+/// Minor version of the header (the `MINOR` of `WURL_VERSION`).
+pub const WURL_VERSION_MINOR: u32 = 1;
+/// Patch version of the header (the `PATCH` of `WURL_VERSION`).
+pub const WURL_VERSION_PATCH: u32 = 0;
+
+/// Parses a decimal version number at compile time (used only by the
+/// assertion below, which rustc 1.88 reports as unused in test builds).
+#[allow(dead_code)]
+const fn version_number(s: &str) -> u32 {
+    let b = s.as_bytes();
+    let mut i = 0;
+    let mut v = 0u32;
+    while i < b.len() {
+        assert!(b[i].is_ascii_digit(), "version number");
+        v = v * 10 + (b[i] - b'0') as u32;
+        i += 1;
+    }
+    v
+}
+
+// cbindgen needs literals; these keep them equal to Cargo.toml's version.
+const _: () = assert!(
+    WURL_VERSION_MAJOR == version_number(env!("CARGO_PKG_VERSION_MAJOR"))
+        && WURL_VERSION_MINOR == version_number(env!("CARGO_PKG_VERSION_MINOR"))
+        && WURL_VERSION_PATCH == version_number(env!("CARGO_PKG_VERSION_PATCH")),
+    "WURL_VERSION_MAJOR/_MINOR/_PATCH in src/ffi.rs must equal the version in Cargo.toml"
+);
+
 const CANON_FLAGS: u32 = WURL_FLAG_NETWORK_STRICT;
 
 /// Reads a `(ptr, len)` input as text: borrowed when it is valid UTF-8,
