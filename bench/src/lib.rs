@@ -1,50 +1,107 @@
 //! Shared code of the `wurl-bench` and `wurl-profile` binaries: loading the
 //! datasets and running each library once over a dataset.
 //!
-//! Every runner takes the whole dataset, handles each URL the way a caller
-//! of that library would (parse, canonicalize/normalize, get the resulting
-//! string) and returns how many URLs the library accepted (gave a result
-//! for). The runners are `#[inline(never)]` so that each one is compiled on
-//! its own and shows up by name in a profile.
+//! A dataset is of one of two kinds ([`Kind`]):
+//!
+//! - a **URL list** (`.txt`, one URL per line): the operation is *canon*,
+//!   each URL handled on its own (parse, canonicalize/normalize, get the
+//!   resulting string);
+//! - a **links** file (`.tsv`, `page<TAB>link` per line, the links of one
+//!   page on adjacent lines): the operation is *links*, each link resolved
+//!   against its page and the resulting string produced, the page parsed
+//!   once per group of adjacent lines wherever the library's API allows it.
+//!
+//! Every runner takes the whole dataset and returns how many items (URLs or
+//! links) the library accepted (gave a result for). The runners are
+//! `#[inline(never)]` so that each one is compiled on its own and shows up by
+//! name in a profile.
 
 use std::ffi::c_char;
 use std::hint::black_box;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::ptr;
 
+use wurl::ffi::wurl_url;
+
 /// The datasets shipped in `bench/data/`, in the order they are run.
-pub const DATASETS: &[&str] = &["kasztp", "node_files", "idn_synth"];
+pub const DATASETS: &[&str] = &["kasztp", "node_files", "idn_synth", "links_synth"];
+
+/// The shipped datasets that are links files (`<name>.tsv`); the others are
+/// URL lists (`<name>.txt`).
+const LINK_DATASETS: &[&str] = &["links_synth"];
+
+/// What a dataset holds, hence which operation is timed on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// One URL per line; each URL is canonicalized on its own (against
+    /// itself, for wurl).
+    Urls,
+    /// `page<TAB>link` per line; each link is resolved against its page.
+    Links,
+}
+
+/// One page of a links dataset and the range of its links in
+/// [`Dataset::urls`].
+#[derive(Clone, Debug)]
+pub struct Page {
+    /// The page's URL (followed by a NUL in memory, like the links).
+    pub url: &'static str,
+    /// Its links: `&ds.urls()[links.clone()]`.
+    pub links: Range<usize>,
+}
 
 /// Where the shipped datasets are.
 pub fn default_data_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("data")
 }
 
-/// A dataset loaded into memory: one URL per line of the file.
+/// A dataset loaded into memory.
 pub struct Dataset {
     /// The name (file stem) shown in the report.
     pub name: String,
-    /// The URLs. Each slice points into one buffer and is followed there by
-    /// a NUL byte (not part of the slice), so `url.as_ptr()` is also a C
-    /// string for the libraries that want one (curl). Private so that this
-    /// holds: read them with [`Dataset::urls`].
+    /// URL list or links file.
+    kind: Kind,
+    /// The URLs of a URL list, or the links of a links file, in file order.
+    /// Each slice points into one buffer and is followed there by a NUL byte
+    /// (not part of the slice), so `url.as_ptr()` is also a C string for the
+    /// libraries that want one (curl). Private so that this holds: read them
+    /// with [`Dataset::urls`].
     urls: Vec<&'static str>,
-    /// The total length of the URLs in bytes (what MB/s is computed on).
+    /// Links files only: the pages, one per group of adjacent lines with the
+    /// same page, covering `urls` in order. Empty for a URL list.
+    pages: Vec<Page>,
+    /// The input bytes (what MB/s is computed on): the URLs of a URL list;
+    /// for a links file, every link plus each page once per group (the
+    /// bytes a caller has to hand to the library at least once).
     pub bytes: usize,
 }
 
 impl Dataset {
-    /// The URLs, in file order.
+    /// The URLs of a URL list, or the links of a links file, in file order.
     pub fn urls(&self) -> &[&'static str] {
         &self.urls
     }
 
+    /// The pages of a links file (empty for a URL list).
+    pub fn pages(&self) -> &[Page] {
+        &self.pages
+    }
+
+    /// URL list or links file.
+    pub fn kind(&self) -> Kind {
+        self.kind
+    }
+
     /// Loads `spec`: a name from [`DATASETS`] (read from `data_dir`) or the
-    /// path of any file with one URL per line. A leading UTF-8 BOM, `\r`
-    /// before `\n` and empty lines are dropped; invalid UTF-8 is replaced
-    /// with U+FFFD.
+    /// path of a file. A file whose name ends in `.tsv` is a links file
+    /// (`page<TAB>link` per line, see [`Dataset::from_links_text`]); any
+    /// other file is a URL list (one URL per line, see
+    /// [`Dataset::from_text`]). Invalid UTF-8 is replaced with U+FFFD.
     pub fn load(spec: &str, data_dir: &Path) -> Result<Dataset, String> {
-        let path = if DATASETS.contains(&spec) {
+        let path = if LINK_DATASETS.contains(&spec) {
+            data_dir.join(format!("{spec}.tsv"))
+        } else if DATASETS.contains(&spec) {
             data_dir.join(format!("{spec}.txt"))
         } else {
             PathBuf::from(spec)
@@ -53,30 +110,108 @@ impl Dataset {
         let name = path
             .file_stem()
             .map_or_else(|| spec.to_owned(), |s| s.to_string_lossy().into_owned());
-        Ok(Dataset::from_text(name, &String::from_utf8_lossy(&raw)))
+        let text = String::from_utf8_lossy(&raw);
+        if path.extension().is_some_and(|e| e == "tsv") {
+            Dataset::from_links_text(name, &text).map_err(|e| format!("{}: {e}", path.display()))
+        } else {
+            Ok(Dataset::from_text(name, &text))
+        }
     }
 
-    /// Builds a dataset from text with one URL per line (see [`Dataset::load`]).
+    /// Builds a URL list from text with one URL per line. A leading UTF-8
+    /// BOM, `\r` before `\n` and empty lines are dropped.
     pub fn from_text(name: String, text: &str) -> Dataset {
-        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let lines: Vec<&str> = text
-            .split('\n')
-            .map(|l| l.strip_suffix('\r').unwrap_or(l))
-            .filter(|l| !l.is_empty())
-            .collect();
-        // One buffer, every URL followed by a NUL. It lives as long as the
-        // process: a benchmark loads each dataset once.
-        let mut buf = String::with_capacity(text.len() + lines.len());
-        let mut spans = Vec::with_capacity(lines.len());
-        for l in &lines {
-            spans.push((buf.len(), l.len()));
-            buf.push_str(l);
-            buf.push('\0');
-        }
-        let buf: &'static str = Box::leak(buf.into_boxed_str());
-        let urls: Vec<&'static str> = spans.iter().map(|&(s, n)| &buf[s..s + n]).collect();
+        let lines = lines(text);
+        let mut store = Store::with_capacity(text.len() + lines.len());
+        let spans: Vec<Range<usize>> = lines.iter().map(|l| store.push(l)).collect();
+        let buf = store.leak();
+        let urls: Vec<&'static str> = spans.into_iter().map(|r| &buf[r]).collect();
         let bytes = urls.iter().map(|u| u.len()).sum();
-        Dataset { name, urls, bytes }
+        Dataset {
+            name,
+            kind: Kind::Urls,
+            urls,
+            pages: Vec::new(),
+            bytes,
+        }
+    }
+
+    /// Builds a links dataset from text with `page<TAB>link` per line (the
+    /// first TAB separates them; the link may be empty, which is a valid
+    /// reference). A leading UTF-8 BOM, `\r` before `\n` and empty lines
+    /// are dropped. Adjacent lines with the same page form one [`Page`]; a
+    /// page that comes back after another one starts a new group. Errors on
+    /// a line without a TAB.
+    pub fn from_links_text(name: String, text: &str) -> Result<Dataset, String> {
+        let lines = lines(text);
+        let mut store = Store::with_capacity(text.len() + lines.len());
+        let mut page_spans: Vec<(Range<usize>, Range<usize>)> = Vec::new();
+        let mut link_spans: Vec<Range<usize>> = Vec::with_capacity(lines.len());
+        let mut last_page: Option<&str> = None;
+        for (i, l) in lines.iter().enumerate() {
+            let (page, link) = l
+                .split_once('\t')
+                .ok_or_else(|| format!("line {} has no TAB (want page<TAB>link)", i + 1))?;
+            if last_page != Some(page) {
+                let span = store.push(page);
+                let first = link_spans.len();
+                page_spans.push((span, first..first));
+                last_page = Some(page);
+            }
+            link_spans.push(store.push(link));
+            if let Some((_, links)) = page_spans.last_mut() {
+                links.end = link_spans.len();
+            }
+        }
+        let buf = store.leak();
+        let urls: Vec<&'static str> = link_spans.into_iter().map(|r| &buf[r]).collect();
+        let pages: Vec<Page> = page_spans
+            .into_iter()
+            .map(|(span, links)| Page {
+                url: &buf[span],
+                links,
+            })
+            .collect();
+        let bytes = urls.iter().map(|u| u.len()).sum::<usize>()
+            + pages.iter().map(|p| p.url.len()).sum::<usize>();
+        Ok(Dataset {
+            name,
+            kind: Kind::Links,
+            urls,
+            pages,
+            bytes,
+        })
+    }
+}
+
+/// The non-empty lines of `text`, without a leading BOM or `\r` line ends.
+fn lines(text: &str) -> Vec<&str> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    text.split('\n')
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
+/// One buffer holding every string of a dataset, each followed by a NUL. It
+/// is leaked: a benchmark loads each dataset once and keeps it until exit.
+struct Store(String);
+
+impl Store {
+    fn with_capacity(n: usize) -> Store {
+        Store(String::with_capacity(n))
+    }
+
+    /// Appends `s` and a NUL; returns where `s` is.
+    fn push(&mut self, s: &str) -> Range<usize> {
+        let start = self.0.len();
+        self.0.push_str(s);
+        self.0.push('\0');
+        start..start + s.len()
+    }
+
+    fn leak(self) -> &'static str {
+        Box::leak(self.0.into_boxed_str())
     }
 }
 
@@ -89,7 +224,8 @@ pub enum Lib {
     WurlInto,
     /// `wurl_parse` + `wurl_resolve` (against its own parse) +
     /// `wurl_canonicalize` + `wurl_serialize` + 3 `wurl_free` through the C
-    /// ABI: the same work as `wurl_canon_into` with handles.
+    /// ABI: the same work as `wurl_canon_into` with handles. On links: the
+    /// page parsed once, then per link everything but the `wurl_parse`.
     WurlHandle,
     /// `wurl::canon_into` (the Rust API) into a reused `String`.
     WurlRust,
@@ -162,6 +298,50 @@ impl Lib {
         }
     }
 
+    /// What the row measures on a links dataset, for `--list`.
+    pub fn describe_links(self) -> &'static str {
+        match self {
+            Lib::Floor => "sum every byte of each page (once per page) and of each link",
+            Lib::WurlInto => {
+                "wurl C ABI: wurl_parse(page) once per page, wurl_canon_into(page, link) into a reused buffer"
+            }
+            Lib::WurlHandle => {
+                "wurl C ABI: wurl_parse(page) once per page; wurl_resolve(page, link) + wurl_canonicalize + wurl_serialize + 2x wurl_free"
+            }
+            Lib::WurlRust => {
+                "wurl Rust API: wurl::parse(page) once per page, wurl::canon_into(Some(&page), link) into a reused String"
+            }
+            Lib::Ada => {
+                "ada-url crate v4: ada_url::Url::parse(link, Some(page)) + href() (ada re-parses the page per link: no parsed-base API)"
+            }
+            Lib::RustUrl => {
+                "url crate v2.5: url::Url::parse(page) once per page, page.join(link) + as_str()"
+            }
+            #[cfg(wurl_bench_curl)]
+            Lib::Curl => "not run on links datasets",
+            #[cfg(wurl_bench_uriparser)]
+            Lib::Uriparser => "not run on links datasets",
+        }
+    }
+
+    /// Whether this row runs on datasets of `kind`. curl and uriparser have
+    /// no links runner (they could: `curl_url_dup` of a page handle, and
+    /// `uriAddBaseUriA`; not written yet), so they are left out there.
+    pub fn supports(self, kind: Kind) -> bool {
+        match kind {
+            Kind::Urls => true,
+            Kind::Links => matches!(
+                self,
+                Lib::Floor
+                    | Lib::WurlInto
+                    | Lib::WurlHandle
+                    | Lib::WurlRust
+                    | Lib::Ada
+                    | Lib::RustUrl
+            ),
+        }
+    }
+
     /// Looks a library up by [`Lib::name`].
     pub fn from_name(name: &str) -> Option<Lib> {
         Lib::ALL.iter().copied().find(|l| l.name() == name)
@@ -183,10 +363,18 @@ impl Default for Scratch {
     }
 }
 
-/// Runs `lib` once over the URLs of `ds`; returns the number of URLs it
-/// accepted.
+/// Runs `lib` once over `ds` (every URL of a URL list, or every link of a
+/// links file against its page); returns the number of URLs or links it
+/// accepted. Panics if `lib` does not [support](Lib::supports) the kind of
+/// `ds`.
 pub fn run(lib: Lib, ds: &Dataset, scratch: &mut Scratch) -> usize {
-    let urls = ds.urls();
+    match ds.kind() {
+        Kind::Urls => run_urls(lib, ds.urls(), scratch),
+        Kind::Links => run_links(lib, ds, scratch),
+    }
+}
+
+fn run_urls(lib: Lib, urls: &[&str], scratch: &mut Scratch) -> usize {
     match lib {
         Lib::Floor => run_floor(urls),
         Lib::WurlInto => run_wurl_into(urls, &mut scratch.buf),
@@ -201,12 +389,26 @@ pub fn run(lib: Lib, ds: &Dataset, scratch: &mut Scratch) -> usize {
     }
 }
 
-/// The output of `lib` for one URL (`None` when it rejects it), for the
-/// `--check` mode. Not timed.
+fn run_links(lib: Lib, ds: &Dataset, scratch: &mut Scratch) -> usize {
+    let (pages, links) = (ds.pages(), ds.urls());
+    match lib {
+        Lib::Floor => links_floor(pages, links),
+        Lib::WurlInto => links_wurl_into(pages, links, &mut scratch.buf),
+        Lib::WurlHandle => links_wurl_handle(pages, links),
+        Lib::WurlRust => links_wurl_rust(pages, links, &mut scratch.string),
+        Lib::Ada => links_ada(pages, links),
+        Lib::RustUrl => links_rust_url(pages, links),
+        #[allow(unreachable_patterns)]
+        _ => panic!("{} has no links runner (see Lib::supports)", lib.name()),
+    }
+}
+
+/// The output of `lib` for one URL of a URL list (`None` when it rejects
+/// it), for the `--check` mode. Not timed.
 pub fn output(lib: Lib, url: &str, scratch: &mut Scratch) -> Option<String> {
     match lib {
         Lib::Floor => Some(url.to_owned()),
-        Lib::WurlInto => wurl_into_one(url, &mut scratch.buf).map(lossy),
+        Lib::WurlInto => wurl_into_one(ptr::null(), url, &mut scratch.buf).map(lossy),
         Lib::WurlHandle => wurl_handle_one(url, lossy),
         Lib::WurlRust => {
             let mut s = String::new();
@@ -222,6 +424,65 @@ pub fn output(lib: Lib, url: &str, scratch: &mut Scratch) -> Option<String> {
         #[cfg(wurl_bench_uriparser)]
         Lib::Uriparser => uriparser::one(url, &mut scratch.buf).map(lossy),
     }
+}
+
+/// The outputs of `lib` for the links of one page (`None` for a link it
+/// rejects), through the same calls as the timed runner (the page parsed
+/// once), for the `--check` mode. Not timed. `None` if `lib` has no links
+/// runner.
+pub fn link_outputs(
+    lib: Lib,
+    page: &str,
+    links: &[&str],
+    scratch: &mut Scratch,
+) -> Option<Vec<Option<String>>> {
+    let outs = match lib {
+        Lib::Floor => links.iter().map(|l| Some((*l).to_owned())).collect(),
+        Lib::WurlInto => match WurlBase::parse(page) {
+            Some(base) => links
+                .iter()
+                .map(|l| wurl_into_one(base.0, l, &mut scratch.buf).map(lossy))
+                .collect(),
+            None => vec![None; links.len()],
+        },
+        Lib::WurlHandle => match WurlBase::parse(page) {
+            Some(base) => links
+                .iter()
+                .map(|l| wurl_resolve_one(base.0, l, lossy))
+                .collect(),
+            None => vec![None; links.len()],
+        },
+        Lib::WurlRust => {
+            let base = wurl::parse(page);
+            let opts = wurl::CanonOptions::default();
+            links
+                .iter()
+                .map(|l| {
+                    let mut s = String::new();
+                    wurl::canon_into(Some(&base), l, &opts, &mut s).ok()?;
+                    Some(s)
+                })
+                .collect()
+        }
+        Lib::Ada => links
+            .iter()
+            .map(|l| {
+                ada_url::Url::parse(*l, Some(page))
+                    .ok()
+                    .map(|u| u.href().to_owned())
+            })
+            .collect(),
+        Lib::RustUrl => match url::Url::parse(page) {
+            Ok(base) => links
+                .iter()
+                .map(|l| base.join(l).ok().map(String::from))
+                .collect(),
+            Err(_) => vec![None; links.len()],
+        },
+        #[allow(unreachable_patterns)]
+        _ => return None,
+    };
+    Some(outs)
 }
 
 fn lossy(b: &[u8]) -> String {
@@ -240,14 +501,15 @@ fn run_floor(urls: &[&str]) -> usize {
     n
 }
 
-/// One `wurl_canon_into` call; grows `buf` when it is too small.
+/// One `wurl_canon_into` call against `base` (NULL: the input against
+/// itself); grows `buf` when it is too small.
 #[inline(always)]
-fn wurl_into_one<'b>(u: &str, buf: &'b mut Vec<u8>) -> Option<&'b [u8]> {
+fn wurl_into_one<'b>(base: *const wurl_url, u: &str, buf: &'b mut Vec<u8>) -> Option<&'b [u8]> {
     use wurl::ffi::{WURL_E_BUFFER_TOO_SMALL, WURL_OK, wurl_canon_into};
     loop {
         let mut len = 0usize;
         let st = wurl_canon_into(
-            ptr::null(),
+            base,
             u.as_ptr().cast::<c_char>(),
             u.len(),
             ptr::null(),
@@ -269,7 +531,7 @@ fn wurl_into_one<'b>(u: &str, buf: &'b mut Vec<u8>) -> Option<&'b [u8]> {
 fn run_wurl_into(urls: &[&str], buf: &mut Vec<u8>) -> usize {
     let mut n = 0;
     for &u in urls {
-        if let Some(out) = wurl_into_one(black_box(u), buf) {
+        if let Some(out) = wurl_into_one(ptr::null(), black_box(u), buf) {
             black_box(out);
             n += 1;
         }
@@ -277,25 +539,35 @@ fn run_wurl_into(urls: &[&str], buf: &mut Vec<u8>) -> usize {
     n
 }
 
-/// The handle path through the C ABI, doing what `wurl_canon_into` (and
-/// `url_to_canon_url`) does: `wurl_parse` the input, `wurl_resolve` it
-/// against its own parse, `wurl_canonicalize`, `wurl_serialize`, and
-/// `wurl_free` the three handles. `f` sees the serialization while its
-/// handle is alive.
-#[inline(always)]
-fn wurl_handle_one<R>(u: &str, f: impl FnOnce(&[u8]) -> R) -> Option<R> {
-    use wurl::ffi::{
-        WURL_OK, wurl_canonicalize, wurl_free, wurl_parse, wurl_resolve, wurl_serialize, wurl_url,
-    };
-    let (p, n) = (u.as_ptr().cast::<c_char>(), u.len());
-    let mut parsed: *mut wurl_url = ptr::null_mut();
-    if wurl_parse(p, n, 0, &mut parsed) != WURL_OK {
-        return None;
+/// A page parsed once into a wurl handle (`wurl_parse`), freed on drop.
+struct WurlBase(*mut wurl_url);
+
+impl WurlBase {
+    /// `None` when `wurl_parse` fails (only for an input over
+    /// `WURL_MAX_INPUT_LEN`): the page's links are then all rejected.
+    #[inline(always)]
+    fn parse(page: &str) -> Option<WurlBase> {
+        let mut h: *mut wurl_url = ptr::null_mut();
+        let st = wurl::ffi::wurl_parse(page.as_ptr().cast::<c_char>(), page.len(), 0, &mut h);
+        (st == wurl::ffi::WURL_OK).then_some(WurlBase(h))
     }
+}
+
+impl Drop for WurlBase {
+    fn drop(&mut self) {
+        wurl::ffi::wurl_free(self.0);
+    }
+}
+
+/// The handle path from a base handle: `wurl_resolve(base, u)`,
+/// `wurl_canonicalize` (UTF-8 query), `wurl_serialize`, and `wurl_free` of
+/// the resolved and canonical handles. `f` sees the serialization while its
+/// handle is alive. `base` must be a live handle.
+#[inline(always)]
+fn wurl_resolve_one<R>(base: *const wurl_url, u: &str, f: impl FnOnce(&[u8]) -> R) -> Option<R> {
+    use wurl::ffi::{WURL_OK, wurl_canonicalize, wurl_free, wurl_resolve, wurl_serialize};
     let mut resolved: *mut wurl_url = ptr::null_mut();
-    let st = wurl_resolve(parsed, p, n, 0, &mut resolved);
-    wurl_free(parsed);
-    if st != WURL_OK {
+    if wurl_resolve(base, u.as_ptr().cast::<c_char>(), u.len(), 0, &mut resolved) != WURL_OK {
         return None;
     }
     let mut canon: *mut wurl_url = ptr::null_mut();
@@ -317,6 +589,16 @@ fn wurl_handle_one<R>(u: &str, f: impl FnOnce(&[u8]) -> R) -> Option<R> {
     };
     wurl_free(canon);
     r
+}
+
+/// The handle path through the C ABI, doing what `wurl_canon_into` (and
+/// `url_to_canon_url`) does with no base: `wurl_parse` the input,
+/// `wurl_resolve` it against its own parse, `wurl_canonicalize`,
+/// `wurl_serialize`, and `wurl_free` the three handles.
+#[inline(always)]
+fn wurl_handle_one<R>(u: &str, f: impl FnOnce(&[u8]) -> R) -> Option<R> {
+    let parsed = WurlBase::parse(u)?;
+    wurl_resolve_one(parsed.0, u, f)
 }
 
 #[inline(never)]
@@ -367,6 +649,114 @@ fn run_rust_url(urls: &[&str]) -> usize {
         if let Ok(p) = url::Url::parse(black_box(u)) {
             black_box(p.as_str());
             n += 1;
+        }
+    }
+    n
+}
+
+// The links runners. Each goes over the pages in order and, for each page,
+// does once what its API lets a caller do once per page (wurl and rust-url:
+// parse the page), then resolves each of the page's links against it and
+// reads the resulting string. The per-page work is inside the timed sample.
+
+#[inline(never)]
+fn links_floor(pages: &[Page], links: &[&str]) -> usize {
+    let mut n = 0;
+    let sum = |s: &str| s.bytes().fold(0u32, |a, b| a.wrapping_add(u32::from(b)));
+    for p in pages {
+        black_box(sum(black_box(p.url)));
+        for &l in &links[p.links.clone()] {
+            black_box(sum(black_box(l)));
+            n += 1;
+        }
+    }
+    n
+}
+
+#[inline(never)]
+fn links_wurl_into(pages: &[Page], links: &[&str], buf: &mut Vec<u8>) -> usize {
+    let mut n = 0;
+    for p in pages {
+        let Some(base) = WurlBase::parse(black_box(p.url)) else {
+            continue;
+        };
+        for &l in &links[p.links.clone()] {
+            if let Some(out) = wurl_into_one(base.0, black_box(l), buf) {
+                black_box(out);
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
+#[inline(never)]
+fn links_wurl_handle(pages: &[Page], links: &[&str]) -> usize {
+    let mut n = 0;
+    for p in pages {
+        let Some(base) = WurlBase::parse(black_box(p.url)) else {
+            continue;
+        };
+        for &l in &links[p.links.clone()] {
+            if wurl_resolve_one(base.0, black_box(l), |b| {
+                black_box(b);
+            })
+            .is_some()
+            {
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
+#[inline(never)]
+fn links_wurl_rust(pages: &[Page], links: &[&str], out: &mut String) -> usize {
+    let opts = wurl::CanonOptions::default();
+    let mut n = 0;
+    for p in pages {
+        let base = wurl::parse(black_box(p.url));
+        for &l in &links[p.links.clone()] {
+            out.clear();
+            if wurl::canon_into(Some(&base), black_box(l), &opts, out).is_ok() {
+                black_box(out.as_str());
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
+/// ada's only way to resolve against a base, in the crate as in its C API
+/// (`ada_parse_with_base`), takes the base as a string and parses it on
+/// every call: there is nothing to parse once per page.
+#[inline(never)]
+fn links_ada(pages: &[Page], links: &[&str]) -> usize {
+    let mut n = 0;
+    for p in pages {
+        let page = black_box(p.url);
+        for &l in &links[p.links.clone()] {
+            if let Ok(u) = ada_url::Url::parse(black_box(l), Some(page)) {
+                black_box(u.href());
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
+#[inline(never)]
+fn links_rust_url(pages: &[Page], links: &[&str]) -> usize {
+    let mut n = 0;
+    for p in pages {
+        let Ok(base) = url::Url::parse(black_box(p.url)) else {
+            continue;
+        };
+        for &l in &links[p.links.clone()] {
+            if let Ok(u) = base.join(black_box(l)) {
+                black_box(u.as_str());
+                n += 1;
+            }
         }
     }
     n
@@ -570,5 +960,88 @@ mod uriparser {
             }
         }
         n
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn links_are_grouped_by_adjacent_page() {
+        let text = "\u{feff}http://a/x\tb\r\nhttp://a/x\t\n\nhttp://b/\t#f\nhttp://a/x\t?q\n";
+        let ds = Dataset::from_links_text("t".into(), text).unwrap();
+        assert_eq!(ds.kind(), Kind::Links);
+        // The empty link is kept: it is a valid reference.
+        assert_eq!(ds.urls(), ["b", "", "#f", "?q"]);
+        let pages: Vec<(&str, Range<usize>)> = ds
+            .pages()
+            .iter()
+            .map(|p| (p.url, p.links.clone()))
+            .collect();
+        // A page that comes back after another one is a new group.
+        assert_eq!(
+            pages,
+            [
+                ("http://a/x", 0..2),
+                ("http://b/", 2..3),
+                ("http://a/x", 3..4)
+            ]
+        );
+        // Links plus each page once per group.
+        assert_eq!(ds.bytes, 1 + 2 + 2 + 10 + 9 + 10);
+        // Every string is followed by a NUL in memory (curl reads C strings).
+        for s in ds.urls().iter().chain(ds.pages().iter().map(|p| &p.url)) {
+            // SAFETY: the store puts a NUL after every string, inside the
+            // same leaked allocation.
+            assert_eq!(unsafe { *s.as_ptr().add(s.len()) }, 0);
+        }
+    }
+
+    #[test]
+    fn a_links_line_without_tab_is_an_error() {
+        let err = Dataset::from_links_text("t".into(), "http://a/\tb\nhttp://a/ c\n")
+            .err()
+            .unwrap();
+        assert!(err.contains("line 2"), "{err}");
+    }
+
+    #[test]
+    fn the_runners_agree_with_the_check_outputs() {
+        let ds = Dataset::from_links_text(
+            "t".into(),
+            "HTTP://Example.COM:80/a/b\t../c/./d?x#y\nHTTP://Example.COM:80/a/b\t//other/\n\
+             mailto:x@y\tz\n",
+        )
+        .unwrap();
+        let mut scratch = Scratch::default();
+        for &lib in Lib::ALL.iter().filter(|l| l.supports(Kind::Links)) {
+            let mut expect = 0;
+            for p in ds.pages() {
+                let outs =
+                    link_outputs(lib, p.url, &ds.urls()[p.links.clone()], &mut scratch).unwrap();
+                expect += outs.iter().filter(|o| o.is_some()).count();
+            }
+            assert_eq!(run(lib, &ds, &mut scratch), expect, "{}", lib.name());
+        }
+        let base = &ds.pages()[0];
+        let wurl_out = link_outputs(
+            Lib::WurlInto,
+            base.url,
+            &ds.urls()[base.links.clone()],
+            &mut scratch,
+        )
+        .unwrap();
+        assert_eq!(
+            wurl_out,
+            [
+                Some("http://example.com/c/d?x#y".to_owned()),
+                Some("http://other/".to_owned())
+            ]
+        );
+        for lib in [Lib::WurlHandle, Lib::WurlRust] {
+            let outs = link_outputs(lib, base.url, &ds.urls()[base.links.clone()], &mut scratch);
+            assert_eq!(outs.as_ref(), Some(&wurl_out), "{}", lib.name());
+        }
     }
 }

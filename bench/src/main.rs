@@ -3,7 +3,8 @@
 //! `bench/data/`. See `bench/README.md`.
 //!
 //! Each dataset is loaded into memory once. One *sample* is one library
-//! handling every URL of the dataset once, single-threaded. Every
+//! handling every URL of the dataset once (or, on a links dataset, resolving
+//! every link against its page), single-threaded. Every
 //! repetition takes one sample of every library, in an order that rotates
 //! from one repetition to the next (so no library always runs first or after
 //! the same neighbour); the report gives the median over the repetitions.
@@ -13,7 +14,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use wurl_bench::{DATASETS, Dataset, Lib, Scratch, default_data_dir, output, run};
+use wurl_bench::{
+    DATASETS, Dataset, Kind, Lib, Scratch, default_data_dir, link_outputs, output, run,
+};
 
 const USAGE: &str = "\
 usage: wurl-bench [options]
@@ -21,8 +24,10 @@ usage: wurl-bench [options]
   --reps N           repetitions (timed samples per library), default 11;
                      the median is reported
   --warmup N         untimed passes per library before timing, default 1
-  --dataset D[,D..]  dataset names (kasztp, node_files, idn_synth) or paths
-                     of files with one URL per line; repeatable; default all
+  --dataset D[,D..]  dataset names (kasztp, node_files, idn_synth,
+                     links_synth) or paths of files: one URL per line, or,
+                     for a file named *.tsv, page<TAB>link per line (the
+                     links operation); repeatable; default all
   --libs L[,L..]     libraries to run (see --list); default all
   --data-dir DIR     where the named datasets are (default bench/data)
   --markdown         print the tables as Markdown
@@ -95,9 +100,10 @@ fn parse_args() -> Result<Option<Args>, String> {
             "--markdown" => a.markdown = true,
             "--check" => a.check = true,
             "--list" => {
-                println!("libraries:");
+                println!("libraries (URL lists / links datasets):");
                 for &lib in Lib::ALL {
                     println!("  {:<12} {}", lib.name(), lib.describe());
+                    println!("  {:<12} links: {}", "", lib.describe_links());
                 }
                 println!("datasets: {}", DATASETS.join(", "));
                 return Ok(None);
@@ -195,8 +201,15 @@ struct LibResult {
     unstable: bool,
 }
 
+/// The libraries of `args` that run on `ds`, and the names of those left out.
+fn libs_for(args: &Args, ds: &Dataset) -> (Vec<Lib>, Vec<&'static str>) {
+    let (run, skip): (Vec<Lib>, Vec<Lib>) = args.libs.iter().partition(|l| l.supports(ds.kind()));
+    (run, skip.iter().map(|l| l.name()).collect())
+}
+
 fn bench(args: &Args, ds: &Dataset) -> Vec<LibResult> {
-    let libs = &args.libs;
+    let (libs, _) = libs_for(args, ds);
+    let libs = &libs;
     let mut scratch: Vec<Scratch> = libs.iter().map(|_| Scratch::default()).collect();
     let mut accepted: Vec<Option<usize>> = vec![None; libs.len()];
     let mut unstable = vec![false; libs.len()];
@@ -264,17 +277,18 @@ fn print_table(args: &Args, ds: &Dataset, results: &[LibResult]) {
         .iter()
         .find(|r| r.lib == Lib::RustUrl)
         .map(|r| r.median);
-    let with_url_ratio = ds.name == "idn_synth";
     let ratio = |d: Duration, to: Option<Duration>| match to {
         Some(t) if !t.is_zero() => format!("{:.2}x", d.as_secs_f64() / t.as_secs_f64()),
         _ => "-".to_owned(),
     };
 
-    let mut head = vec!["library", "ns/URL", "min ns/URL", "MB/s", "vs ada"];
-    if with_url_ratio {
-        head.push("vs url");
-    }
-    head.push("accepted");
+    let (per, min_per) = match ds.kind() {
+        Kind::Urls => ("ns/URL", "min ns/URL"),
+        Kind::Links => ("ns/link", "min ns/link"),
+    };
+    let head = vec![
+        "library", per, min_per, "MB/s", "vs ada", "vs url", "accepted",
+    ];
     let rows: Vec<Vec<String>> = results
         .iter()
         .map(|r| {
@@ -285,10 +299,8 @@ fn print_table(args: &Args, ds: &Dataset, results: &[LibResult]) {
                 format!("{:.1}", per_url(r.min)),
                 format!("{mb_s:.1}"),
                 ratio(r.median, ada),
+                ratio(r.median, rust_url),
             ];
-            if with_url_ratio {
-                row.push(ratio(r.median, rust_url));
-            }
             row.push(format!(
                 "{} ({:.1}%){}",
                 r.accepted,
@@ -300,13 +312,30 @@ fn print_table(args: &Args, ds: &Dataset, results: &[LibResult]) {
         .collect();
 
     println!();
-    println!(
-        "dataset {}: {} URLs, {} bytes ({:.1} B/URL)",
-        ds.name,
-        n,
-        ds.bytes,
-        ds.bytes as f64 / n.max(1) as f64
-    );
+    match ds.kind() {
+        Kind::Urls => println!(
+            "dataset {}: {} URLs, {} bytes ({:.1} B/URL)",
+            ds.name,
+            n,
+            ds.bytes,
+            ds.bytes as f64 / n.max(1) as f64
+        ),
+        Kind::Links => println!(
+            "dataset {} (links: each link resolved against its page): {} links on {} pages, \
+             {} bytes (links + each page once)",
+            ds.name,
+            n,
+            ds.pages().len(),
+            ds.bytes,
+        ),
+    }
+    let (_, skipped) = libs_for(args, ds);
+    if !skipped.is_empty() {
+        println!(
+            "not run here (no runner for this kind): {}",
+            skipped.join(", ")
+        );
+    }
     if args.markdown {
         println!("| {} |", head.join(" | "));
         let align: Vec<&str> = head
@@ -346,54 +375,98 @@ fn print_table(args: &Args, ds: &Dataset, results: &[LibResult]) {
 }
 
 /// `--check`: the three wurl paths must give the same output; each peer is
-/// compared with wurl-into (informative: the algorithms differ).
+/// compared with wurl-into (informative: the algorithms differ). On a links
+/// dataset each library is called as its timed runner calls it (the page
+/// parsed once, where its API allows), page by page.
 fn check(args: &Args, ds: &Dataset) {
-    let libs: Vec<Lib> = args
-        .libs
-        .iter()
-        .copied()
-        .filter(|&l| l != Lib::Floor)
-        .collect();
+    let (libs, skipped) = libs_for(args, ds);
+    let libs: Vec<Lib> = libs.into_iter().filter(|&l| l != Lib::Floor).collect();
     let mut scratch = Scratch::default();
     let wurl_paths = [Lib::WurlInto, Lib::WurlHandle, Lib::WurlRust];
     let mut wurl_disagree = 0usize;
     let mut examples = Vec::new();
     // Per library: (accepted, same output as wurl-into).
     let mut stats = vec![(0usize, 0usize); libs.len()];
-    for &u in ds.urls() {
-        let outs: Vec<Option<String>> = libs.iter().map(|&l| output(l, u, &mut scratch)).collect();
-        let reference = output(Lib::WurlInto, u, &mut scratch);
-        let paths: Vec<&Option<String>> = libs
+    // One item: what to show for it, each library's output, wurl-into's.
+    let mut compare = |shown: String, outs: &[Option<String>], reference: &Option<String>| {
+        let paths = libs
             .iter()
-            .zip(&outs)
-            .filter(|(l, _)| wurl_paths.contains(l))
-            .map(|(_, o)| o)
-            .collect();
-        if paths.iter().any(|o| **o != reference) {
+            .zip(outs)
+            .filter(|(l, _)| wurl_paths.contains(l));
+        if paths.clone().any(|(_, o)| o != reference) {
             wurl_disagree += 1;
             if examples.len() < args.examples {
-                let shown: Vec<String> = libs
-                    .iter()
-                    .zip(&outs)
-                    .filter(|(l, _)| wurl_paths.contains(l))
+                let lines: Vec<String> = paths
                     .map(|(l, o)| format!("    {:<12} {o:?}", l.name()))
                     .collect();
-                examples.push(format!("  {u:?}\n{}", shown.join("\n")));
+                examples.push(format!("  {shown}\n{}", lines.join("\n")));
             }
         }
         for (i, o) in outs.iter().enumerate() {
             if o.is_some() {
                 stats[i].0 += 1;
-                if *o == reference {
+                if o == reference {
                     stats[i].1 += 1;
+                }
+            }
+        }
+    };
+    match ds.kind() {
+        Kind::Urls => {
+            for &u in ds.urls() {
+                let outs: Vec<Option<String>> =
+                    libs.iter().map(|&l| output(l, u, &mut scratch)).collect();
+                let reference = output(Lib::WurlInto, u, &mut scratch);
+                compare(format!("{u:?}"), &outs, &reference);
+            }
+        }
+        Kind::Links => {
+            for p in ds.pages() {
+                let links = &ds.urls()[p.links.clone()];
+                let mut outs_by_lib: Vec<Vec<Option<String>>> = libs
+                    .iter()
+                    .map(|&l| {
+                        link_outputs(l, p.url, links, &mut scratch)
+                            .expect("libs_for keeps only libraries with a links runner")
+                    })
+                    .collect();
+                let reference = link_outputs(Lib::WurlInto, p.url, links, &mut scratch)
+                    .expect("wurl-into has a links runner");
+                for (k, &link) in links.iter().enumerate() {
+                    let outs: Vec<Option<String>> = outs_by_lib
+                        .iter_mut()
+                        .map(|o| std::mem::take(&mut o[k]))
+                        .collect();
+                    compare(
+                        format!("page {:?} link {link:?}", p.url),
+                        &outs,
+                        &reference[k],
+                    );
                 }
             }
         }
     }
     let n = ds.urls().len();
+    let what = match ds.kind() {
+        Kind::Urls => "URL(s)",
+        Kind::Links => "link(s)",
+    };
     println!();
-    println!("dataset {}: {} URLs", ds.name, n);
-    println!("  wurl paths (into / handle / rust) disagree on {wurl_disagree} URL(s)");
+    match ds.kind() {
+        Kind::Urls => println!("dataset {}: {n} URLs", ds.name),
+        Kind::Links => println!(
+            "dataset {} (links): {n} links on {} pages",
+            ds.name,
+            ds.pages().len()
+        ),
+    }
+    if !skipped.is_empty() {
+        println!(
+            "  not run here (no runner for this kind): {}",
+            skipped.join(", ")
+        );
+    }
+    println!("  wurl paths (into / handle / rust) disagree on {wurl_disagree} {what}");
     for e in &examples {
         println!("{e}");
     }

@@ -1,5 +1,6 @@
 //! `wurl-profile`: runs one wurl entry point (by default `wurl_canon_into`
-//! through the C ABI) over one dataset N times and nothing else, for use
+//! through the C ABI) over one dataset N times and nothing else (on a links
+//! dataset, each link resolved against its page), for use
 //! under `perf record` or `valgrind --tool=callgrind`. See `bench/README.md`.
 
 use std::process::ExitCode;
@@ -10,8 +11,9 @@ use wurl_bench::{Dataset, Lib, Scratch, default_data_dir, run};
 const USAGE: &str = "\
 usage: wurl-profile [options]
 
-  --dataset D     a dataset name (kasztp, node_files, idn_synth) or a path of
-                  a file with one URL per line; default kasztp
+  --dataset D     a dataset name (kasztp, node_files, idn_synth, links_synth)
+                  or a path of a file with one URL per line (or, named *.tsv,
+                  page<TAB>link per line); default kasztp
   --iters N       passes over the dataset, default 20
   --lib L         what to run: wurl-into (default), wurl-handle, wurl-rust,
                   or any other library of wurl-bench --list
@@ -54,6 +56,14 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    if !lib.supports(ds.kind()) {
+        eprintln!(
+            "wurl-profile: {} has no runner for the links dataset {}",
+            lib.name(),
+            ds.name
+        );
+        return ExitCode::from(2);
+    }
     let mut scratch = Scratch::default();
     let t = Instant::now();
     let mut accepted = 0;
@@ -61,6 +71,7 @@ fn main() -> ExitCode {
         accepted = run(lib, &ds, &mut scratch);
     }
     let dt = t.elapsed();
+    // URLs, or links of a links dataset.
     let calls = ds.urls().len() * iters;
     println!(
         "{}: {} x {} URLs ({} bytes) with {}: {:.3} s, {:.1} ns/URL, {} accepted per pass",
