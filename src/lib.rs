@@ -5,11 +5,11 @@
 //! The stages of the algorithm each live in a module named after them:
 //!
 //! * [`preprocess`] — "steps to preprocess a string";
-//! * [`parse`] — "steps to parse a URL" (drive, `file:`, UNC, `mailto:`,
+//! * [`parse`](mod@parse) — "steps to parse a URL" (drive, `file:`, UNC, `mailto:`,
 //!   hierarchical and non-hierarchical URLs);
-//! * [`resolve`] — "steps to resolve a URL", "merge path", "remove
+//! * [`resolve`](mod@resolve) — "steps to resolve a URL", "merge path", "remove
 //!   dot-segments";
-//! * [`canonicalize`] — "steps to canonicalize a URL", with [`host`]
+//! * [`canonicalize`](mod@canonicalize) — "steps to canonicalize a URL", with [`host`]
 //!   (CanonicalizeHost), [`ipv4`], [`ipv6`], [`nameprep`] and [`percent`];
 //! * [`serialize`] — "steps to serialize a parsed URL".
 //!
