@@ -1,0 +1,786 @@
+//! The `wurl._wurl` extension module: Python bindings of the wurl Rust API
+//! (not of its C ABI), built by maturin as an abi3 wheel for CPython >= 3.9.
+//!
+//! Every function works on `str`: a `str` is read as its UTF-8 bytes without
+//! a copy where the interpreter allows it. A lone surrogate, which has no
+//! UTF-8 form, is read as U+FFFD (what the conformance suite's `NAME8`
+//! fields expect, and what the C ABI does with invalid UTF-8). Inputs longer
+//! than 16 MiB (the C ABI's `WURL_MAX_INPUT_LEN`) raise `ValueError` in the
+//! scalar functions and give `None` (null) in the batch functions.
+//!
+//! The batch functions read all their input while holding the GIL, then
+//! release it for the work itself, and write every result into one buffer.
+//! `canonicalize_arrow` reads and writes Arrow arrays through the Arrow C
+//! data interface (PyCapsule protocol); the only `unsafe` code of this crate
+//! is that interface.
+
+#![deny(unsafe_op_in_unsafe_fn)]
+
+use std::borrow::Cow;
+use std::cell::RefCell;
+use std::ffi::CString;
+
+use arrow_array::ffi::{FFI_ArrowArray, FFI_ArrowSchema, from_ffi, to_ffi};
+use arrow_array::{Array, LargeStringArray, StringArray};
+use arrow_buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
+use arrow_data::ArrayData;
+use arrow_schema::DataType;
+use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::pybacked::PyBackedStr;
+use pyo3::types::{PyBytes, PyCapsule, PyList, PyString, PyTuple};
+use wurl::host::HostKind;
+use wurl::{CanonOptions, Url};
+
+/// Inputs longer than this many UTF-8 bytes are refused, as by the C ABI.
+const MAX_INPUT_LEN: usize = 16 * 1024 * 1024;
+
+// ---------------------------------------------------------------------------
+// Reading Python strings.
+
+/// The UTF-8 form of a string whose strict encoding failed: lone surrogates
+/// become U+FFFD. With `surrogatepass`, a surrogate is encoded as the three
+/// bytes `ED A0..BF 80..BF`; U+FFFD is the three bytes `EF BF BD`, so the
+/// replacement happens in place.
+fn lossy(s: &Bound<'_, PyString>) -> PyResult<String> {
+    let enc = s.call_method1("encode", ("utf-8", "surrogatepass"))?;
+    let mut b = enc.cast::<PyBytes>()?.as_bytes().to_vec();
+    let mut i = 0;
+    while i + 2 < b.len() {
+        if b[i] == 0xED && (0xA0..=0xBF).contains(&b[i + 1]) && (0x80..=0xBF).contains(&b[i + 2]) {
+            b[i..i + 3].copy_from_slice("\u{FFFD}".as_bytes());
+            i += 3;
+        } else {
+            i += 1;
+        }
+    }
+    String::from_utf8(b).map_err(|e| PyValueError::new_err(format!("cannot read string: {e}")))
+}
+
+fn too_long(what: &str, len: usize) -> PyErr {
+    PyValueError::new_err(format!(
+        "{what} is {len} bytes long in UTF-8; wurl refuses inputs longer than {MAX_INPUT_LEN} bytes (16 MiB)"
+    ))
+}
+
+fn type_error(what: &str, obj: &Bound<'_, PyAny>, want: &str) -> PyErr {
+    let t = obj
+        .get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "?".to_owned());
+    PyTypeError::new_err(format!("{what} must be {want}, not {t}"))
+}
+
+/// A `str` argument as text: borrowed when it is valid UTF-8, U+FFFD for
+/// lone surrogates; `ValueError` when longer than 16 MiB, `TypeError` when
+/// not a `str`.
+fn text<'a>(obj: &'a Bound<'_, PyAny>, what: &str) -> PyResult<Cow<'a, str>> {
+    let s = obj
+        .cast::<PyString>()
+        .map_err(|_| type_error(what, obj, "str"))?;
+    let t = match s.to_cow() {
+        Ok(t) => t,
+        Err(_) => Cow::Owned(lossy(s)?),
+    };
+    if t.len() > MAX_INPUT_LEN {
+        return Err(too_long(what, t.len()));
+    }
+    Ok(t)
+}
+
+fn opt_text<'a>(obj: Option<&'a Bound<'_, PyAny>>, what: &str) -> PyResult<Option<Cow<'a, str>>> {
+    match obj {
+        None => Ok(None),
+        Some(o) if o.is_none() => Ok(None),
+        Some(o) => text(o, what).map(Some),
+    }
+}
+
+/// One string of a batch, held without the GIL.
+enum Item {
+    Null,
+    Text(PyBackedStr),
+    Owned(String),
+    /// Longer than 16 MiB: the result is `None`.
+    TooLong,
+}
+
+impl Item {
+    fn from_py(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Item> {
+        if obj.is_none() {
+            return Ok(Item::Null);
+        }
+        let s = obj
+            .cast::<PyString>()
+            .map_err(|_| type_error(what, obj, "str or None"))?;
+        let item = match PyBackedStr::try_from(s.clone()) {
+            Ok(b) => Item::Text(b),
+            Err(_) => Item::Owned(lossy(s)?),
+        };
+        Ok(match item.get() {
+            Some(t) if t.len() > MAX_INPUT_LEN => Item::TooLong,
+            _ => item,
+        })
+    }
+
+    fn get(&self) -> Option<&str> {
+        match self {
+            Item::Text(s) => Some(s),
+            Item::Owned(s) => Some(s),
+            Item::Null | Item::TooLong => None,
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The URL object.
+
+/// A parsed, resolved or canonicalized URL (immutable).
+///
+/// Components are `None` when absent and `""` when present and empty:
+/// `parse("http://h/p?")` has `query == ""`, `parse("http://h/p")` has
+/// `query is None`. An invalid URL keeps the components the algorithm had
+/// found; `invalid_reason` says which rule failed.
+#[pyclass(name = "URL", module = "wurl", frozen, eq)]
+#[derive(PartialEq)]
+struct PyUrl {
+    inner: Url,
+}
+
+fn host_kind_name(u: &Url) -> &'static str {
+    match wurl::host::host_kind(u) {
+        HostKind::None => "none",
+        HostKind::Empty => "empty",
+        HostKind::Domain => "domain",
+        HostKind::Ipv4 => "ipv4",
+        HostKind::Ipv6 => "ipv6",
+    }
+}
+
+fn options<'a>(charset: Option<&'a str>, strict: bool) -> CanonOptions<'a> {
+    CanonOptions {
+        charset,
+        network_strict: strict,
+    }
+}
+
+#[pymethods]
+impl PyUrl {
+    /// The scheme (as written by parsing; lowercase after canonicalization).
+    #[getter]
+    fn scheme(&self) -> Option<&str> {
+        self.inner.scheme()
+    }
+    #[getter]
+    fn user(&self) -> Option<&str> {
+        self.inner.user()
+    }
+    #[getter]
+    fn password(&self) -> Option<&str> {
+        self.inner.password()
+    }
+    #[getter]
+    fn host(&self) -> Option<&str> {
+        self.inner.host()
+    }
+    /// The port as text (`None` when absent or, after canonicalization, the
+    /// scheme's default).
+    #[getter]
+    fn port(&self) -> Option<&str> {
+        self.inner.port()
+    }
+    #[getter]
+    fn path(&self) -> Option<&str> {
+        self.inner.path()
+    }
+    #[getter]
+    fn query(&self) -> Option<&str> {
+        self.inner.query()
+    }
+    #[getter]
+    fn fragment(&self) -> Option<&str> {
+        self.inner.fragment()
+    }
+    /// Whether the URL is invalid.
+    #[getter]
+    fn invalid(&self) -> bool {
+        self.inner.is_invalid()
+    }
+    /// Why the URL is invalid (an English description of the rule), or
+    /// `None` when it is valid.
+    #[getter]
+    fn invalid_reason(&self) -> Option<&'static str> {
+        self.inner.invalid_reason().map(|r| r.as_str())
+    }
+    /// `"none"`, `"empty"`, `"domain"`, `"ipv4"` or `"ipv6"`.
+    #[getter]
+    fn host_kind(&self) -> &'static str {
+        host_kind_name(&self.inner)
+    }
+    /// The spec's hierarchical flag.
+    #[getter]
+    fn hierarchical(&self) -> bool {
+        self.inner.is_hierarchical()
+    }
+    /// The serialization, or `None` for an invalid URL.
+    fn serialize(&self) -> Option<String> {
+        self.inner.serialize()
+    }
+    /// Canonicalizes this URL (query encoded with `charset`, default UTF-8;
+    /// `strict` is the network-strict mode) and returns the new `URL`.
+    #[pyo3(signature = (charset=None, strict=false))]
+    fn canonicalize(&self, charset: Option<&Bound<'_, PyAny>>, strict: bool) -> PyResult<PyUrl> {
+        let cs = opt_text(charset, "charset")?;
+        Ok(PyUrl {
+            inner: wurl::canonicalize_with(&self.inner, &options(cs.as_deref(), strict)),
+        })
+    }
+    /// Resolves the reference `ref` against this URL (no canonicalization).
+    fn resolve(&self, r#ref: &Bound<'_, PyAny>) -> PyResult<PyUrl> {
+        let r = text(r#ref, "ref")?;
+        Ok(PyUrl {
+            inner: wurl::resolve(&self.inner, &r),
+        })
+    }
+    /// The serialization; `ValueError` (with the reason) for an invalid URL.
+    fn __str__(&self) -> PyResult<String> {
+        match self.inner.serialize() {
+            Some(s) => Ok(s),
+            None => Err(PyValueError::new_err(format!(
+                "invalid URL: {}",
+                self.invalid_reason().unwrap_or("invalid")
+            ))),
+        }
+    }
+    fn __repr__(&self) -> String {
+        match self.inner.serialize() {
+            Some(s) => format!("URL({s:?})"),
+            None => {
+                let mut parts = vec![format!(
+                    "invalid_reason={:?}",
+                    self.invalid_reason().unwrap_or("")
+                )];
+                for c in wurl::Component::ALL {
+                    if let Some(v) = self.inner.get(c) {
+                        parts.push(format!("{}={v:?}", c.name()));
+                    }
+                }
+                format!("URL({})", parts.join(", "))
+            }
+        }
+    }
+}
+
+/// A base argument: a `URL` (used as it is) or a `str` (parsed).
+fn base_url(obj: &Bound<'_, PyAny>) -> PyResult<Cow<'static, Url>> {
+    if let Ok(u) = obj.cast::<PyUrl>() {
+        return Ok(Cow::Owned(u.get().inner.clone()));
+    }
+    let s = obj
+        .cast::<PyString>()
+        .map_err(|_| type_error("base", obj, "str, URL or None"))?;
+    Ok(Cow::Owned(wurl::parse(&text(s.as_any(), "base")?)))
+}
+
+// ---------------------------------------------------------------------------
+// Scalar functions.
+
+thread_local! {
+    static SCRATCH: RefCell<String> = const { RefCell::new(String::new()) };
+}
+
+/// Parses `url` (no resolution, no canonicalization).
+#[pyfunction]
+fn parse(url: &Bound<'_, PyAny>) -> PyResult<PyUrl> {
+    let u = text(url, "url")?;
+    Ok(PyUrl {
+        inner: wurl::parse(&u),
+    })
+}
+
+/// Resolves the reference `ref` against `base` (a `str` or a `URL`), without
+/// canonicalization.
+#[pyfunction]
+fn resolve(base: &Bound<'_, PyAny>, r#ref: &Bound<'_, PyAny>) -> PyResult<PyUrl> {
+    let r = text(r#ref, "ref")?;
+    if let Ok(u) = base.cast::<PyUrl>() {
+        return Ok(PyUrl {
+            inner: wurl::resolve(&u.get().inner, &r),
+        });
+    }
+    let b = text(base, "base")?;
+    Ok(PyUrl {
+        inner: wurl::resolve(&wurl::parse(&b), &r),
+    })
+}
+
+/// Canonicalizes `url` and returns its serialization, or `None` when the
+/// result is invalid.
+#[pyfunction]
+#[pyo3(signature = (url, base=None, charset=None, strict=false))]
+fn canonicalize<'py>(
+    py: Python<'py>,
+    url: &Bound<'py, PyAny>,
+    base: Option<&Bound<'py, PyAny>>,
+    charset: Option<&Bound<'py, PyAny>>,
+    strict: bool,
+) -> PyResult<Option<Bound<'py, PyString>>> {
+    let cs = opt_text(charset, "charset")?;
+    let opts = options(cs.as_deref(), strict);
+    if let Ok(u) = url.cast::<PyUrl>() {
+        if base.is_some_and(|b| !b.is_none()) {
+            return Err(PyTypeError::new_err(
+                "base= applies to a str url; a URL object is canonicalized as it is (use resolve() first)",
+            ));
+        }
+        let c = wurl::canonicalize_with(&u.get().inner, &opts);
+        return Ok(c.serialize().map(|s| PyString::new(py, &s)));
+    }
+    let input = text(url, "url")?;
+    let base = match base {
+        Some(b) if !b.is_none() => Some(base_url(b)?),
+        _ => None,
+    };
+    SCRATCH.with(|cell| {
+        let mut guard = cell.try_borrow_mut();
+        let mut fresh = String::new();
+        let out: &mut String = match guard.as_mut() {
+            Ok(s) => s,
+            Err(_) => &mut fresh,
+        };
+        out.clear();
+        let r = match wurl::canon_into(base.as_deref(), &input, &opts, out) {
+            Ok(()) => Some(PyString::new(py, out)),
+            Err(_) => None,
+        };
+        if out.capacity() > 1 << 20 {
+            *out = String::new();
+        }
+        Ok(r)
+    })
+}
+
+/// Like `canonicalize`, but returns the canonical `URL` record (with its
+/// components, or with `invalid_reason` when invalid).
+#[pyfunction]
+#[pyo3(signature = (url, base=None, charset=None, strict=false))]
+fn canonical_url(
+    url: &Bound<'_, PyAny>,
+    base: Option<&Bound<'_, PyAny>>,
+    charset: Option<&Bound<'_, PyAny>>,
+    strict: bool,
+) -> PyResult<PyUrl> {
+    let cs = opt_text(charset, "charset")?;
+    let opts = options(cs.as_deref(), strict);
+    let input = text(url, "url")?;
+    let base = match base {
+        Some(b) if !b.is_none() => base_url(b)?,
+        _ => Cow::Owned(wurl::parse(&input)),
+    };
+    let resolved = wurl::resolve(&base, &input);
+    Ok(PyUrl {
+        inner: wurl::canonicalize_with(&resolved, &opts),
+    })
+}
+
+// ---------------------------------------------------------------------------
+// The batch core.
+
+/// Where each row's base comes from.
+enum Bases<'a> {
+    /// Each URL is its own base.
+    None,
+    /// One base for every row.
+    One(&'a Url),
+    /// A base per row; a null base means the row is its own base.
+    PerRow(&'a (dyn Fn(usize) -> Option<Cow<'a, str>> + Sync)),
+}
+
+/// The results of a batch: every serialization back to back in `out`;
+/// row `i` is `out[ends[i-1]..ends[i]]` when `valid[i]`.
+struct Batch {
+    out: String,
+    ends: Vec<usize>,
+    valid: Vec<bool>,
+}
+
+fn run_batch<'a>(
+    n: usize,
+    url_at: &(dyn Fn(usize) -> Option<Cow<'a, str>> + Sync),
+    bases: &Bases<'a>,
+    opts: &CanonOptions,
+) -> Batch {
+    let mut b = Batch {
+        out: String::new(),
+        ends: Vec::with_capacity(n),
+        valid: Vec::with_capacity(n),
+    };
+    // Pages come with their links adjacent: parse a base once per run.
+    let mut cached: Option<(String, Url)> = None;
+    for i in 0..n {
+        let ok = match url_at(i) {
+            None => false,
+            Some(u) => {
+                let base: Option<&Url> = match bases {
+                    Bases::None => None,
+                    Bases::One(b) => Some(b),
+                    Bases::PerRow(f) => match f(i) {
+                        None => None,
+                        Some(s) => {
+                            if cached.as_ref().is_none_or(|(k, _)| *k != *s) {
+                                let parsed = wurl::parse(&s);
+                                cached = Some((s.into_owned(), parsed));
+                            }
+                            cached.as_ref().map(|(_, u)| u)
+                        }
+                    },
+                };
+                let start = b.out.len();
+                let r = wurl::canon_into(base, &u, opts, &mut b.out);
+                if r.is_err() {
+                    b.out.truncate(start);
+                }
+                r.is_ok()
+            }
+        };
+        b.ends.push(b.out.len());
+        b.valid.push(ok);
+    }
+    b
+}
+
+/// Canonicalizes every string of `urls` (an iterable of `str` or `None`)
+/// with the GIL released; returns a list of the same length.
+#[pyfunction]
+#[pyo3(signature = (urls, base=None, charset=None, strict=false))]
+fn canonicalize_many<'py>(
+    py: Python<'py>,
+    urls: &Bound<'py, PyAny>,
+    base: Option<&Bound<'py, PyAny>>,
+    charset: Option<&Bound<'py, PyAny>>,
+    strict: bool,
+) -> PyResult<Bound<'py, PyList>> {
+    if urls.is_instance_of::<PyString>() {
+        return Err(PyTypeError::new_err(
+            "urls must be an iterable of str, not a str (use canonicalize())",
+        ));
+    }
+    let cs: Option<String> = opt_text(charset, "charset")?.map(Cow::into_owned);
+    let mut items = Vec::new();
+    for obj in urls.try_iter()? {
+        items.push(Item::from_py(&obj?, "each url")?);
+    }
+    // The base: None, one str/URL, or an iterable of str/None of the same length.
+    let mut one: Option<Url> = None;
+    let mut per_row: Option<Vec<Item>> = None;
+    if let Some(b) = base.filter(|b| !b.is_none()) {
+        if b.is_instance_of::<PyString>() || b.cast::<PyUrl>().is_ok() {
+            one = Some(base_url(b)?.into_owned());
+        } else {
+            let mut v = Vec::with_capacity(items.len());
+            for obj in b.try_iter()? {
+                v.push(Item::from_py(&obj?, "each base")?);
+            }
+            if v.len() != items.len() {
+                return Err(PyValueError::new_err(format!(
+                    "base has {} items but urls has {}",
+                    v.len(),
+                    items.len()
+                )));
+            }
+            per_row = Some(v);
+        }
+    }
+    let batch = py.detach(|| {
+        let opts = options(cs.as_deref(), strict);
+        let url_at = |i: usize| items[i].get().map(Cow::Borrowed);
+        let row_base = |i: usize| per_row.as_ref().and_then(|v| v[i].get()).map(Cow::Borrowed);
+        let bases = match (&one, &per_row) {
+            (Some(u), _) => Bases::One(u),
+            (None, Some(_)) => Bases::PerRow(&row_base),
+            (None, None) => Bases::None,
+        };
+        // A base that is longer than 16 MiB gives None, like its URL would.
+        let url_at2 = |i: usize| {
+            if per_row
+                .as_ref()
+                .is_some_and(|v| matches!(v[i], Item::TooLong))
+            {
+                return None;
+            }
+            url_at(i)
+        };
+        run_batch(items.len(), &url_at2, &bases, &opts)
+    });
+    let mut start = 0;
+    let list = PyList::empty(py);
+    for (end, ok) in batch.ends.iter().zip(&batch.valid) {
+        if *ok {
+            list.append(PyString::new(py, &batch.out[start..*end]))?;
+        } else {
+            list.append(py.None())?;
+        }
+        start = *end;
+    }
+    Ok(list)
+}
+
+// ---------------------------------------------------------------------------
+// Arrow through the C data interface (PyCapsule protocol).
+
+/// Imports an array from an object with `__arrow_c_array__`; the returned
+/// `ArrayData` shares the producer's buffers (no copy).
+fn import_arrow(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<ArrayData> {
+    if !obj.hasattr("__arrow_c_array__")? {
+        return Err(type_error(
+            what,
+            obj,
+            "an Arrow array (pyarrow.Array or any object with __arrow_c_array__)",
+        ));
+    }
+    let pair = obj.call_method0("__arrow_c_array__")?;
+    let pair = pair.cast::<PyTuple>()?;
+    if pair.len() != 2 {
+        return Err(PyTypeError::new_err(
+            "__arrow_c_array__ must return (schema capsule, array capsule)",
+        ));
+    }
+    let schema_cap = pair.get_item(0)?;
+    let array_cap = pair.get_item(1)?;
+    let schema_cap = schema_cap.cast::<PyCapsule>()?;
+    let array_cap = array_cap.cast::<PyCapsule>()?;
+    let schema_ptr = schema_cap
+        .pointer_checked(Some(c"arrow_schema"))?
+        .cast::<FFI_ArrowSchema>();
+    let array_ptr = array_cap
+        .pointer_checked(Some(c"arrow_array"))?
+        .cast::<FFI_ArrowArray>();
+    // SAFETY: by the Arrow PyCapsule interface, a capsule named
+    // "arrow_array" points to a valid `ArrowArray` struct that the consumer
+    // may move out of; `from_raw` moves it and marks the original released,
+    // so the capsule's destructor will not release it again. The capsule is
+    // alive (we hold `array_cap`) while the pointer is read.
+    let array = unsafe { FFI_ArrowArray::from_raw(array_ptr.as_ptr()) };
+    // SAFETY: a capsule named "arrow_schema" points to a valid `ArrowSchema`
+    // owned by the capsule, which we hold for the whole use of the reference.
+    let schema = unsafe { schema_ptr.as_ref() };
+    // SAFETY: `array` and `schema` describe the same array (they come from
+    // one `__arrow_c_array__` call, as the protocol requires). The buffers
+    // are not trusted beyond their sizes: values are read below with
+    // bounds-checked slicing and UTF-8 validation.
+    let data = unsafe { from_ffi(array, schema) }
+        .map_err(|e| PyValueError::new_err(format!("cannot import {what}: {e}")))?;
+    data.validate()
+        .map_err(|e| PyValueError::new_err(format!("malformed Arrow array for {what}: {e}")))?;
+    Ok(data)
+}
+
+/// A string column: offsets (as `i64`) and values, read with bounds checks.
+struct StrColumn {
+    data: ArrayData,
+    large: bool,
+}
+
+impl StrColumn {
+    fn new(data: ArrayData, what: &str) -> PyResult<StrColumn> {
+        let large = match data.data_type() {
+            DataType::Utf8 => false,
+            DataType::LargeUtf8 => true,
+            DataType::Null => false,
+            t => {
+                return Err(PyTypeError::new_err(format!(
+                    "{what} must be an Arrow string or large_string array, not {t}"
+                )));
+            }
+        };
+        let col = StrColumn { data, large };
+        // Check every offset once, so that `get` cannot fail later.
+        for i in 0..col.data.len() {
+            if !col.is_null(i) && col.bytes(i).is_none() {
+                return Err(PyValueError::new_err(format!(
+                    "malformed Arrow array for {what}: offsets of row {i} are out of bounds"
+                )));
+            }
+        }
+        Ok(col)
+    }
+
+    fn is_null(&self, i: usize) -> bool {
+        self.data.data_type() == &DataType::Null || self.data.is_null(i)
+    }
+
+    fn bytes(&self, i: usize) -> Option<&[u8]> {
+        let bufs = self.data.buffers();
+        let (offs, values) = (bufs.first()?, bufs.get(1)?);
+        let k = self.data.offset() + i;
+        let (a, b) = if self.large {
+            let o: &[i64] = offs.typed_data::<i64>();
+            (*o.get(k)?, *o.get(k + 1)?)
+        } else {
+            let o: &[i32] = offs.typed_data::<i32>();
+            (i64::from(*o.get(k)?), i64::from(*o.get(k + 1)?))
+        };
+        let (a, b) = (usize::try_from(a).ok()?, usize::try_from(b).ok()?);
+        values.as_slice().get(a..b)
+    }
+
+    /// Row `i` as text (`None` for null or longer than 16 MiB); invalid
+    /// UTF-8 from a non-conforming producer is read with U+FFFD replacement.
+    fn get(&self, i: usize) -> Option<Cow<'_, str>> {
+        if self.is_null(i) {
+            return None;
+        }
+        let b = self.bytes(i)?;
+        if b.len() > MAX_INPUT_LEN {
+            return None;
+        }
+        Some(String::from_utf8_lossy(b))
+    }
+}
+
+/// An Arrow string array made by `canonicalize_arrow`, exported through
+/// `__arrow_c_array__` (pyarrow.array(obj) imports it without a copy).
+#[pyclass(name = "ArrowStringArray", module = "wurl", frozen)]
+struct ArrowOut {
+    data: ArrayData,
+}
+
+#[pymethods]
+impl ArrowOut {
+    #[pyo3(signature = (requested_schema=None))]
+    fn __arrow_c_array__<'py>(
+        &self,
+        py: Python<'py>,
+        requested_schema: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        // The requested schema may be ignored (the protocol allows it): the
+        // array is exported as the type it has.
+        let _ = requested_schema;
+        let (array, schema) =
+            to_ffi(&self.data).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let schema_cap = PyCapsule::new(py, schema, Some(CString::from(c"arrow_schema")))?;
+        let array_cap = PyCapsule::new(py, array, Some(CString::from(c"arrow_array")))?;
+        PyTuple::new(py, [schema_cap.into_any(), array_cap.into_any()])
+    }
+    fn __len__(&self) -> usize {
+        self.data.len()
+    }
+    #[getter]
+    fn type_name(&self) -> String {
+        self.data.data_type().to_string()
+    }
+}
+
+fn build_arrow(batch: Batch, large: bool) -> PyResult<ArrayData> {
+    let Batch { out, ends, valid } = batch;
+    let nulls = if valid.iter().all(|v| *v) {
+        None
+    } else {
+        Some(NullBuffer::from(valid))
+    };
+    let values = Buffer::from_vec(out.into_bytes());
+    if large {
+        let mut offs = Vec::with_capacity(ends.len() + 1);
+        offs.push(0i64);
+        for e in &ends {
+            offs.push(i64::try_from(*e).map_err(|_| PyOverflowError::new_err("output too large"))?);
+        }
+        // SAFETY: the offsets are the lengths of `out` after each row, so
+        // they start at 0, never decrease, end at `values.len()` and fall on
+        // the boundaries between complete UTF-8 strings (each row's
+        // serialization was appended to a `String` whole).
+        let offsets = unsafe { OffsetBuffer::new_unchecked(ScalarBuffer::from(offs)) };
+        // SAFETY: as above: valid offsets into valid UTF-8; one null entry per row.
+        let a = unsafe { LargeStringArray::new_unchecked(offsets, values, nulls) };
+        Ok(a.into_data())
+    } else {
+        let mut offs = Vec::with_capacity(ends.len() + 1);
+        offs.push(0i32);
+        for e in &ends {
+            offs.push(i32::try_from(*e).map_err(|_| {
+                PyOverflowError::new_err(
+                    "the results exceed 2 GiB, too much for a string array: pass a large_string array or smaller batches",
+                )
+            })?);
+        }
+        // SAFETY: as for the large array above.
+        let offsets = unsafe { OffsetBuffer::new_unchecked(ScalarBuffer::from(offs)) };
+        // SAFETY: as for the large array above.
+        let a = unsafe { StringArray::new_unchecked(offsets, values, nulls) };
+        Ok(a.into_data())
+    }
+}
+
+/// Canonicalizes an Arrow string array with the GIL released; returns an
+/// array of the same length and type (string or large_string) with null
+/// for null or invalid inputs.
+#[pyfunction]
+#[pyo3(signature = (urls, bases=None, charset=None, strict=false))]
+fn canonicalize_arrow<'py>(
+    py: Python<'py>,
+    urls: &Bound<'py, PyAny>,
+    bases: Option<&Bound<'py, PyAny>>,
+    charset: Option<&Bound<'py, PyAny>>,
+    strict: bool,
+) -> PyResult<ArrowOut> {
+    let cs: Option<String> = opt_text(charset, "charset")?.map(Cow::into_owned);
+    let col = StrColumn::new(import_arrow(urls, "urls")?, "urls")?;
+    let n = col.data.len();
+    let mut one: Option<Url> = None;
+    let mut per_row: Option<StrColumn> = None;
+    if let Some(b) = bases.filter(|b| !b.is_none()) {
+        if b.is_instance_of::<PyString>() || b.cast::<PyUrl>().is_ok() {
+            one = Some(base_url(b)?.into_owned());
+        } else {
+            let c = StrColumn::new(import_arrow(b, "bases")?, "bases")?;
+            if c.data.len() != n {
+                return Err(PyValueError::new_err(format!(
+                    "bases has {} rows but urls has {n}",
+                    c.data.len()
+                )));
+            }
+            per_row = Some(c);
+        }
+    }
+    let data = py.detach(|| {
+        let opts = options(cs.as_deref(), strict);
+        let url_at = |i: usize| {
+            // A base longer than 16 MiB makes its row null.
+            if per_row
+                .as_ref()
+                .is_some_and(|c| !c.is_null(i) && c.get(i).is_none())
+            {
+                return None;
+            }
+            col.get(i)
+        };
+        let row_base = |i: usize| per_row.as_ref().and_then(|c| c.get(i));
+        let bases = match (&one, &per_row) {
+            (Some(u), _) => Bases::One(u),
+            (None, Some(_)) => Bases::PerRow(&row_base),
+            (None, None) => Bases::None,
+        };
+        let batch = run_batch(n, &url_at, &bases, &opts);
+        build_arrow(batch, col.large)
+    })?;
+    Ok(ArrowOut { data })
+}
+
+/// The wurl library version.
+const VERSION: &str = wurl::VERSION;
+
+#[pymodule]
+fn _wurl(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyUrl>()?;
+    m.add_class::<ArrowOut>()?;
+    m.add_function(wrap_pyfunction!(parse, m)?)?;
+    m.add_function(wrap_pyfunction!(resolve, m)?)?;
+    m.add_function(wrap_pyfunction!(canonicalize, m)?)?;
+    m.add_function(wrap_pyfunction!(canonical_url, m)?)?;
+    m.add_function(wrap_pyfunction!(canonicalize_many, m)?)?;
+    m.add_function(wrap_pyfunction!(canonicalize_arrow, m)?)?;
+    m.add("LIBRARY_VERSION", VERSION)?;
+    m.add("MAX_INPUT_LEN", MAX_INPUT_LEN)?;
+    Ok(())
+}
