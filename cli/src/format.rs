@@ -6,19 +6,22 @@
 //!
 //! JSON is one object per line with the same fields; absent values are
 //! `null`.
+//!
+//! Each record ends with `end`: a line feed, or NUL with `-z`.
 
 use std::fmt::Write as _;
 
-use wurl::{Component, InvalidReason, Url};
+use wurl::{Component, Url};
 
 /// The TSV header row.
-pub fn tsv_header() -> String {
+pub fn tsv_header(end: char) -> String {
     let mut h = String::from("url");
     for c in Component::ALL {
         h.push('\t');
         h.push_str(c.name());
     }
-    h.push_str("\tinvalid\n");
+    h.push_str("\tinvalid");
+    h.push(end);
     h
 }
 
@@ -43,16 +46,17 @@ pub fn tsv_field(out: &mut String, v: Option<&str>) {
 }
 
 /// One TSV row: the serialization (`\N` when invalid), the components and
-/// the invalid reason `why` (`\N` when valid).
-pub fn tsv_row(out: &mut String, url: &Url, why: Option<InvalidReason>) {
-    tsv_field(out, url.serialize().as_deref());
+/// the invalid reason `why` (`\N` when valid). Without a URL (an input
+/// that was not processed: too long), every component is absent.
+pub fn tsv_row(out: &mut String, url: Option<&Url>, why: Option<&str>, end: char) {
+    tsv_field(out, url.and_then(|u| u.serialize()).as_deref());
     for c in Component::ALL {
         out.push('\t');
-        tsv_field(out, url.get(c));
+        tsv_field(out, url.and_then(|u| u.get(c)));
     }
     out.push('\t');
-    tsv_field(out, why.map(InvalidReason::as_str));
-    out.push('\n');
+    tsv_field(out, why);
+    out.push(end);
 }
 
 /// A JSON string literal, or `null`.
@@ -83,20 +87,21 @@ pub fn json_string(out: &mut String, v: Option<&str>) {
 
 /// One JSON object and a newline:
 /// `{"url":…,"scheme":…,…,"fragment":…,"invalid":bool,"reason":…}`.
-pub fn json_row(out: &mut String, url: &Url, why: Option<InvalidReason>) {
+pub fn json_row(out: &mut String, url: Option<&Url>, why: Option<&str>, end: char) {
     out.push_str("{\"url\":");
-    json_string(out, url.serialize().as_deref());
+    json_string(out, url.and_then(|u| u.serialize()).as_deref());
     for c in Component::ALL {
         out.push_str(",\"");
         out.push_str(c.name());
         out.push_str("\":");
-        json_string(out, url.get(c));
+        json_string(out, url.and_then(|u| u.get(c)));
     }
     out.push_str(",\"invalid\":");
     out.push_str(if why.is_some() { "true" } else { "false" });
     out.push_str(",\"reason\":");
-    json_string(out, why.map(InvalidReason::as_str));
-    out.push_str("}\n");
+    json_string(out, why);
+    out.push('}');
+    out.push(end);
 }
 
 #[cfg(test)]

@@ -1,6 +1,11 @@
-//! Input: URLs from the arguments or from a byte stream, one per line, cut
-//! into chunks of lines so that memory stays bounded and chunks can be
-//! processed on several threads.
+//! Input: URLs from the arguments or from a byte stream, one per line (or
+//! NUL-terminated with `-z`), cut into chunks of lines so that memory stays
+//! bounded and chunks can be processed on several threads.
+//!
+//! A line longer than [`MAX_INPUT_LEN`] is not read into memory whole: at
+//! most `MAX_INPUT_LEN + 1` bytes of it are kept while it is read (to tell
+//! whether it is too long), the rest is read and discarded, and only its
+//! first [`QUOTE_MAX`] bytes stay in the chunk, for the message.
 
 use std::borrow::Cow;
 use std::ffi::{OsStr, OsString};
@@ -11,8 +16,13 @@ use std::path::Path;
 /// At most this many lines in a chunk...
 const CHUNK_LINES: usize = 2048;
 /// ...and a chunk stops growing after this many bytes (a single longer line
-/// is still read whole).
+/// is still read, up to the limit below).
 const CHUNK_BYTES: usize = 256 * 1024;
+/// The longest input accepted, in bytes (the C ABI's `WURL_MAX_INPUT_LEN`,
+/// 16 MiB); a longer line is refused as invalid.
+pub const MAX_INPUT_LEN: usize = wurl::ffi::WURL_MAX_INPUT_LEN;
+/// Messages quote at most this many bytes of an input.
+pub const QUOTE_MAX: usize = 200;
 /// Read buffer size.
 const READ_BUFFER: usize = 128 * 1024;
 
@@ -38,15 +48,51 @@ pub fn bytes_to_string(b: &[u8]) -> Cow<'_, str> {
     String::from_utf8_lossy(b)
 }
 
+/// An input as messages quote it: at most its first [`QUOTE_MAX`] bytes (cut
+/// at a character boundary), as a Rust string literal; when cut, followed by
+/// `…` and the input's length in bytes.
+pub fn quote(bytes: &[u8], len: u64) -> String {
+    let mut cut = bytes.len().min(QUOTE_MAX);
+    if cut < bytes.len() {
+        // Do not split a UTF-8 sequence: back up over continuation bytes.
+        let mut back = 0;
+        while back < 3 && cut > 0 && bytes[cut] & 0xC0 == 0x80 {
+            cut -= 1;
+            back += 1;
+        }
+        if back == 3 && bytes[cut] & 0xC0 == 0x80 {
+            cut += back;
+        }
+    }
+    let shown = format!("{:?}", bytes_to_string(&bytes[..cut]));
+    if (cut as u64) < len {
+        format!("{shown}… ({len} bytes)")
+    } else {
+        shown
+    }
+}
+
+/// One input of a chunk.
+#[derive(Clone, Copy, Debug)]
+pub struct Line {
+    /// Its range in the chunk's data, without the line end. For a line that
+    /// is too long, only its first bytes (for the message).
+    pub start: usize,
+    pub end: usize,
+    /// Its length in bytes (without the line end).
+    pub len: u64,
+    /// Longer than [`MAX_INPUT_LEN`].
+    pub too_long: bool,
+}
+
 /// A run of consecutive input lines.
 #[derive(Debug, Default)]
 pub struct Chunk {
     /// The number of the first line (or argument), from 1.
     pub first_line: u64,
-    /// The lines' bytes, line ends included.
+    /// The lines' bytes.
     pub data: Vec<u8>,
-    /// Each line's range in `data`, without its line end.
-    pub spans: Vec<(usize, usize)>,
+    pub lines: Vec<Line>,
     /// Input bytes this chunk stands for (for the progress bar).
     pub bytes: u64,
     /// The chunk ended because no more input was buffered: the output
@@ -57,13 +103,28 @@ pub struct Chunk {
 impl Chunk {
     pub fn clear(&mut self) {
         self.data.clear();
-        self.spans.clear();
+        self.lines.clear();
         self.bytes = 0;
         self.flush = false;
     }
 
-    pub fn lines(&self) -> impl Iterator<Item = &[u8]> {
-        self.spans.iter().map(|&(s, e)| &self.data[s..e])
+    pub fn bytes_of(&self, l: &Line) -> &[u8] {
+        &self.data[l.start..l.end]
+    }
+
+    /// Adds an input whose bytes are `data[start..]`, of length `len`.
+    fn push_line(&mut self, start: usize, len: u64) {
+        let too_long = len > MAX_INPUT_LEN as u64;
+        if too_long {
+            self.data
+                .truncate(start + QUOTE_MAX.min(self.data.len() - start));
+        }
+        self.lines.push(Line {
+            start,
+            end: self.data.len(),
+            len,
+            too_long,
+        });
     }
 }
 
@@ -78,6 +139,8 @@ pub enum Source {
         /// The input size when known (a regular file).
         size: Option<u64>,
         next_number: u64,
+        /// The terminator: `\n` (CR before it dropped too) or NUL (`-z`).
+        sep: u8,
     },
 }
 
@@ -89,37 +152,38 @@ impl Source {
         }
     }
 
-    pub fn file(path: &Path) -> io::Result<Source> {
+    pub fn file(path: &Path, sep: u8) -> io::Result<Source> {
         let f = File::open(path)?;
-        Ok(Self::from_file(f))
+        Ok(Self::from_file(f, sep))
     }
 
-    fn from_file(f: File) -> Source {
+    fn from_file(f: File, sep: u8) -> Source {
         let size = f.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
-        Self::reader(Box::new(f), size)
+        Self::reader(Box::new(f), size, sep)
     }
 
-    fn reader(r: Box<dyn Read + Send>, size: Option<u64>) -> Source {
+    fn reader(r: Box<dyn Read + Send>, size: Option<u64>, sep: u8) -> Source {
         Source::Lines {
             reader: BufReader::with_capacity(READ_BUFFER, r),
             size,
             next_number: 1,
+            sep,
         }
     }
 
     /// Standard input. On Unix it is read through a duplicate of its file
     /// descriptor, so that its size is known when it is a regular file
     /// (`wurl canon < file`).
-    pub fn stdin() -> io::Result<Source> {
+    pub fn stdin(sep: u8) -> io::Result<Source> {
         #[cfg(unix)]
         {
             use std::os::fd::AsFd;
             let fd = io::stdin().as_fd().try_clone_to_owned()?;
-            Ok(Self::from_file(File::from(fd)))
+            Ok(Self::from_file(File::from(fd), sep))
         }
         #[cfg(not(unix))]
         {
-            Ok(Self::reader(Box::new(io::stdin()), None))
+            Ok(Self::reader(Box::new(io::stdin()), None, sep))
         }
     }
 
@@ -146,10 +210,11 @@ impl Source {
                     // An argument is one input as it is: no line splitting,
                     // no CR stripping.
                     let start = c.data.len();
-                    c.data.extend_from_slice(&os_bytes(&a));
-                    c.spans.push((start, c.data.len()));
+                    let b = os_bytes(&a);
+                    c.data.extend_from_slice(&b);
+                    c.push_line(start, b.len() as u64);
                     *next_number += 1;
-                    if c.spans.len() >= CHUNK_LINES || c.data.len() >= CHUNK_BYTES {
+                    if c.lines.len() >= CHUNK_LINES || c.data.len() >= CHUNK_BYTES {
                         break;
                     }
                 }
@@ -157,39 +222,131 @@ impl Source {
             Source::Lines {
                 reader,
                 next_number,
+                sep,
                 ..
             } => {
                 c.first_line = *next_number;
                 loop {
                     let start = c.data.len();
-                    let n = reader.read_until(b'\n', &mut c.data)?;
-                    if n == 0 {
+                    let r = read_record(reader, *sep, MAX_INPUT_LEN + 1, &mut c.data)?;
+                    if r.consumed == 0 {
                         break;
                     }
-                    c.bytes += n as u64;
+                    c.bytes += r.consumed;
                     let mut s = start;
-                    let mut e = c.data.len();
-                    if c.data[e - 1] == b'\n' {
-                        e -= 1;
+                    let mut len = r.len;
+                    // CR before LF: only when the whole line was kept (a
+                    // longer one is too long either way).
+                    if *sep == b'\n'
+                        && r.found
+                        && len as usize == c.data.len() - start
+                        && c.data.last() == Some(&b'\r')
+                    {
+                        c.data.pop();
+                        len -= 1;
                     }
-                    if e > s && c.data[e - 1] == b'\r' {
-                        e -= 1;
-                    }
-                    if *next_number == 1 && c.data[s..e].starts_with(b"\xEF\xBB\xBF") {
+                    if *next_number == 1 && c.data[s..].starts_with(b"\xEF\xBB\xBF") {
                         s += 3;
+                        len -= 3;
                     }
-                    c.spans.push((s, e));
+                    c.push_line(s, len);
                     *next_number += 1;
                     if reader.buffer().is_empty() {
                         c.flush = true;
                         break;
                     }
-                    if c.spans.len() >= CHUNK_LINES || c.data.len() >= CHUNK_BYTES {
+                    if c.lines.len() >= CHUNK_LINES || c.data.len() >= CHUNK_BYTES {
                         break;
                     }
                 }
             }
         }
-        Ok(!c.spans.is_empty())
+        Ok(!c.lines.is_empty())
+    }
+}
+
+/// What [`read_record`] read.
+struct Record {
+    /// Bytes consumed from the reader, terminator included (0: end of input).
+    consumed: u64,
+    /// Length of the record without its terminator.
+    len: u64,
+    /// The record ended with the terminator (not at the end of the input).
+    found: bool,
+}
+
+/// Reads one record ending in `sep` (or at the end of the input), appending
+/// at most `keep` of its bytes to `out` (without the terminator) and
+/// discarding the rest, so that memory stays bounded whatever its length.
+fn read_record<R: BufRead + ?Sized>(
+    reader: &mut R,
+    sep: u8,
+    keep: usize,
+    out: &mut Vec<u8>,
+) -> io::Result<Record> {
+    let mut r = Record {
+        consumed: 0,
+        len: 0,
+        found: false,
+    };
+    loop {
+        let buf = match reader.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            return Ok(r);
+        }
+        let (content, used) = match buf.iter().position(|&b| b == sep) {
+            Some(i) => {
+                r.found = true;
+                (i, i + 1)
+            }
+            None => (buf.len(), buf.len()),
+        };
+        let room = keep.saturating_sub(usize::try_from(r.len).unwrap_or(usize::MAX));
+        out.extend_from_slice(&buf[..content.min(room)]);
+        r.len += content as u64;
+        r.consumed += used as u64;
+        reader.consume(used);
+        if r.found {
+            return Ok(r);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn read_record_keeps_at_most_keep_bytes() {
+        let mut input: &[u8] = b"abcdefgh\nxy";
+        let mut out = Vec::new();
+        let r = read_record(&mut input, b'\n', 3, &mut out).unwrap();
+        assert_eq!((r.consumed, r.len, r.found), (9, 8, true));
+        assert_eq!(out, b"abc");
+        out.clear();
+        let r = read_record(&mut input, b'\n', 3, &mut out).unwrap();
+        assert_eq!((r.consumed, r.len, r.found), (2, 2, false));
+        assert_eq!(out, b"xy");
+        let r = read_record(&mut input, b'\n', 3, &mut out).unwrap();
+        assert_eq!(r.consumed, 0);
+    }
+
+    #[test]
+    fn quote_cuts_at_200_bytes_and_a_character_boundary() {
+        assert_eq!(quote(b"a b", 3), "\"a b\"");
+        let long = vec![b'a'; 300];
+        let q = quote(&long, 300);
+        assert_eq!(q, format!("{:?}… (300 bytes)", "a".repeat(200)));
+        // 199 ASCII bytes, then a 3-byte character across the cut.
+        let mut s = vec![b'a'; 199];
+        s.extend_from_slice("€€".as_bytes());
+        let q = quote(&s, s.len() as u64);
+        assert_eq!(q, format!("{:?}… (205 bytes)", "a".repeat(199)));
+        // A chunk holds only the first bytes of a too-long line.
+        assert_eq!(quote(b"abc", 1 << 30), "\"abc\"… (1073741824 bytes)");
     }
 }

@@ -1,35 +1,52 @@
 //! `wurl`: URL canonicalization, parsing and resolution on the command line,
 //! one URL per line, streaming, optionally in parallel.
+//!
+//! On Unix the program starts in `sys.rs` (its own C `main`, to see which
+//! standard streams were closed at start); elsewhere in `main` below.
+
+#![cfg_attr(all(unix, not(test)), no_main)]
 
 mod format;
+mod generate;
 mod input;
+mod output;
 mod pipeline;
+mod sys;
 
 use std::ffi::OsString;
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, IsTerminal};
 use std::path::PathBuf;
-use std::process::ExitCode;
+use std::sync::Arc;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 use crate::input::Source;
-use crate::pipeline::{Ctx, Mode, Outcome};
+use crate::output::{Diag, Output};
+use crate::pipeline::{Ctx, Mode};
 
-/// Exit status: every input was valid.
+/// Exit status: every input was valid (or `--allow-invalid`), all output
+/// and all messages were written.
 const EXIT_OK: u8 = 0;
 /// Exit status: at least one input was invalid (with `--invalid fail`: the
 /// run stopped at the first one).
 const EXIT_INVALID: u8 = 1;
-/// Exit status: usage error (clap also exits with 2) or I/O error.
+/// Exit status: usage error, unknown `--charset`, unreadable input, or
+/// standard output could not be written (closed, full, broken pipe).
 const EXIT_ERROR: u8 = 2;
+/// Exit status: the output is complete, but some message (diagnostic,
+/// warning, `--stats`, progress bar) could not be written to standard error.
+const EXIT_STDERR: u8 = 3;
 
 const MAIN_HELP: &str = "\
 Input:
   URLs are taken from the arguments or, when there are none, from standard
-  input (or --input FILE), one per line. LF and CRLF line ends are accepted,
-  a UTF-8 byte order mark at the start of the input is dropped, and invalid
-  UTF-8 is decoded with U+FFFD replacement. Every input line gives one output
-  line (or none, with --invalid skip), in input order, also with -j N.
+  input (or --input FILE; -i - is standard input), one per line. LF and CRLF
+  line ends are accepted, a UTF-8 byte order mark at the start of the input
+  is dropped, and invalid UTF-8 is decoded with U+FFFD replacement. With -z,
+  inputs and outputs end with NUL instead (CR and LF are then ordinary
+  bytes). Every input line gives one output line (or none, with --invalid
+  skip), in input order, also with -j N. A line longer than 16 MiB is not
+  read into memory: it is an invalid input (\"input longer than 16 MiB\").
 
 Output formats (--format):
   text  the serialization, one URL per line (the default)
@@ -42,21 +59,33 @@ Output formats (--format):
 
 Invalid URLs (--invalid):
   blank  (default) text: an empty line; tsv/json: the record with its reason.
-         The reason goes to standard error with the line number, so output
-         lines stay aligned with input lines.
+         The reason goes to standard error with the line number and the
+         input (at most its first 200 bytes), so output lines stay aligned
+         with input lines.
   skip   no output line; the reason still goes to standard error.
   fail   stop at the first invalid URL (what came before it is written).
+  --allow-invalid: invalid inputs do not make the exit status 1.
+
+Output is written in whole lines. A run that was cut short (killed, or
+standard output failed) can be told by its exit status, and by the last
+line having no line end; --stats counts the records written.
 
 Exit status:
-  0  every URL was valid
-  1  at least one URL was invalid
-  2  usage error or I/O error
+  0  every URL was valid (or --allow-invalid), and everything was written
+  1  at least one URL was invalid (--invalid fail: the run stopped at it)
+  2  usage error, unknown --charset, input not readable, or standard output
+     could not be written (closed, full, broken pipe): output incomplete
+  3  the output is complete, but some message could not be written to
+     standard error (closed, full, broken pipe); takes precedence over 0
+     and 1
 
 Examples:
   wurl canon 'HTTP://Example.COM:80/a/./b/../c?q=%C3%A9#f'
   wurl canon --base http://example.com/dir/ ../x ?q '#frag'
   wurl canon -j 4 --stats < urls.txt > canonical.txt
   wurl canon --format json --invalid skip < urls.txt | jq .host
+  wurl canon --base http://a/ --invalid skip --allow-invalid -q < links.txt
+  find . -print0 | wurl parse -z -f json
   wurl canon --charset shift_jis --base http://example.jp/ < links.txt
   wurl parse --format tsv 'http://user:@host/p?#'
   wurl resolve --base http://a/b/c/d --format json '../g'";
@@ -65,7 +94,7 @@ Examples:
 /// per line.
 #[derive(Parser, Debug)]
 #[command(name = "wurl", version, about, after_help = MAIN_HELP)]
-struct Cli {
+pub struct Cli {
     #[command(subcommand)]
     command: Command,
 }
@@ -91,6 +120,13 @@ enum Command {
   wurl resolve --base http://a/b/c/d ../g ?y '#s'
   wurl resolve --base http://a/b/c/d --format json < refs.txt")]
     Resolve(ResolveArgs),
+    /// Print the man page or a shell completion script to standard output
+    /// (used by the build; hidden).
+    #[command(hide = true)]
+    Generate {
+        #[arg(value_enum)]
+        what: generate::What,
+    },
 }
 
 #[derive(Args, Debug)]
@@ -99,7 +135,8 @@ struct CanonArgs {
     /// its own base).
     #[arg(long, value_name = "URL")]
     base: Option<OsString>,
-    /// Encoding label for the query (the document's encoding; default UTF-8).
+    /// Encoding label for the query (the document's encoding; default
+    /// UTF-8). A WHATWG Encoding Standard label; an unknown one is an error.
     #[arg(long, value_name = "LABEL")]
     charset: Option<String>,
     /// Network-strict mode: also reject hosts that other parsers
@@ -131,19 +168,28 @@ struct Common {
     /// --input), one per line.
     #[arg(value_name = "URL")]
     urls: Vec<OsString>,
-    /// Read URLs from this file instead of standard input.
+    /// Read URLs from this file instead of standard input (- is standard
+    /// input).
     #[arg(short, long, value_name = "FILE", conflicts_with = "urls")]
     input: Option<PathBuf>,
+    /// Inputs and outputs end with NUL instead of a line end.
+    #[arg(short = 'z', long = "null")]
+    null: bool,
     /// Output format.
     #[arg(short, long, value_enum, default_value_t = Format::Text)]
     format: Format,
     /// What to do with an invalid URL.
     #[arg(long, value_enum, default_value_t = InvalidPolicy::Blank, value_name = "POLICY")]
     invalid: InvalidPolicy,
+    /// Invalid inputs are expected: they do not make the exit status 1
+    /// (not with --invalid fail).
+    #[arg(long)]
+    allow_invalid: bool,
     /// Worker threads (0 = one per CPU). Output order is the input order.
     #[arg(short, long, value_name = "N", default_value_t = 1)]
     jobs: usize,
-    /// Print counts and URLs/s to standard error at the end.
+    /// Print counts, URLs/s and the records written to standard error at
+    /// the end.
     #[arg(long)]
     stats: bool,
     /// Do not report invalid URLs on standard error.
@@ -179,44 +225,130 @@ fn lossy(s: &OsString) -> String {
     input::bytes_to_string(&input::os_bytes(s)).into_owned()
 }
 
-fn main() -> ExitCode {
-    let cli = Cli::parse();
+/// The Rust entry point, where `sys.rs` does not provide one.
+#[cfg(not(all(unix, not(test))))]
+fn main() -> std::process::ExitCode {
+    std::process::ExitCode::from(run(sys::args(), sys::Streams::default()))
+}
+
+/// Writes `text` to standard output; false when it could not be written.
+fn print_stdout(text: &[u8], streams: sys::Streams) -> bool {
+    if streams.stdout_closed {
+        return false;
+    }
+    let mut out = Output::stdout(b'\n');
+    out.push(text).is_ok() && out.flush().is_ok()
+}
+
+/// The whole program; returns the exit status. Never panics: a panic (a bug)
+/// is caught and gives exit status 2.
+pub fn run(args: Vec<OsString>, streams: sys::Streams) -> u8 {
+    let diag = Diag::new(streams.stderr_closed);
+    let status = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        run_checked(args, streams, &diag)
+    }));
+    let status = status.unwrap_or_else(|_| {
+        diag.write("wurl: internal error (please report it)\n");
+        EXIT_ERROR
+    });
+    if status != EXIT_ERROR && diag.failed() {
+        EXIT_STDERR
+    } else {
+        status
+    }
+}
+
+fn run_checked(args: Vec<OsString>, streams: sys::Streams, diag: &Arc<Diag>) -> u8 {
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            // --help and --version go to standard output, errors to
+            // standard error, both checked (clap's own printing ignores
+            // write errors).
+            let text = e.render().to_string();
+            let code = u8::try_from(e.exit_code()).unwrap_or(EXIT_ERROR);
+            let written = if e.use_stderr() {
+                diag.write(&text)
+            } else {
+                print_stdout(text.as_bytes(), streams)
+            };
+            return if written || e.use_stderr() {
+                code
+            } else {
+                EXIT_ERROR
+            };
+        }
+    };
     let (mode, base, charset, strict, common) = match cli.command {
         Command::Canon(a) => (Mode::Canon, a.base, a.charset, a.strict, a.common),
         Command::Parse(a) => (Mode::Parse, None, None, false, a.common),
         Command::Resolve(a) => (Mode::Resolve, Some(a.base), None, false, a.common),
+        Command::Generate { what } => {
+            let text = generate::generate(what, Cli::command());
+            return if print_stdout(&text, streams) {
+                EXIT_OK
+            } else {
+                diag.write("wurl: writing standard output failed\n");
+                EXIT_ERROR
+            };
+        }
     };
+    if common.allow_invalid && common.invalid == InvalidPolicy::Fail {
+        let e = Cli::command().error(
+            clap::error::ErrorKind::ArgumentConflict,
+            "--allow-invalid cannot be used with --invalid fail",
+        );
+        diag.write(&e.render().to_string());
+        return EXIT_ERROR;
+    }
+    let unknown = charset
+        .as_ref()
+        .filter(|l| encoding_rs::Encoding::for_label(l.as_bytes()).is_none());
+    if let Some(label) = unknown {
+        diag.write(&format!(
+            "wurl: unknown --charset label {label:?} (a WHATWG Encoding Standard label, e.g. utf-8, shift_jis, windows-1252)\n"
+        ));
+        return EXIT_ERROR;
+    }
+    if streams.stdout_closed {
+        diag.write("wurl: standard output is closed: nothing can be written\n");
+        return EXIT_ERROR;
+    }
     let base = base.as_ref().map(|b| wurl::parse(&lossy(b)));
     if let Some(why) = base.as_ref().and_then(wurl::Url::invalid_reason) {
-        eprintln!(
-            "wurl: warning: --base is invalid ({why}): every URL resolved against it is invalid"
-        );
+        diag.write(&format!(
+            "wurl: warning: --base is invalid ({why}): every URL resolved against it is invalid\n"
+        ));
     }
     let jobs = if common.jobs == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     } else {
         common.jobs
     };
+    let sep = if common.null { b'\0' } else { b'\n' };
     let source = if !common.urls.is_empty() {
         Source::args(common.urls)
-    } else if let Some(path) = &common.input {
-        match Source::file(path) {
+    } else if let Some(path) = common.input.as_ref().filter(|p| p.as_os_str() != "-") {
+        match Source::file(path, sep) {
             Ok(s) => s,
             Err(e) => {
-                eprintln!("wurl: {}: {e}", path.display());
-                return ExitCode::from(EXIT_ERROR);
+                diag.write(&format!("wurl: {}: {e}\n", path.display()));
+                return EXIT_ERROR;
             }
         }
+    } else if streams.stdin_closed {
+        diag.write("wurl: standard input is closed\n");
+        return EXIT_ERROR;
     } else {
-        match Source::stdin() {
+        match Source::stdin(sep) {
             Ok(s) => s,
             Err(e) => {
-                eprintln!("wurl: standard input: {e}");
-                return ExitCode::from(EXIT_ERROR);
+                diag.write(&format!("wurl: standard input: {e}\n"));
+                return EXIT_ERROR;
             }
         }
     };
-    let progress = !common.no_progress && io::stderr().is_terminal();
+    let progress = !common.no_progress && !streams.stderr_closed && io::stderr().is_terminal();
     let ctx = Ctx {
         mode,
         base,
@@ -226,18 +358,26 @@ fn main() -> ExitCode {
         invalid: common.invalid,
         quiet: common.quiet,
         arg_numbers: source.is_args(),
+        end: char::from(sep),
     };
-    let outcome = pipeline::run(ctx, source, jobs, progress);
+    let outcome = pipeline::run(ctx, source, jobs, progress, Output::stdout(sep), diag);
     if common.stats {
-        outcome.counts.print_stats(outcome.elapsed);
+        diag.write(&outcome.stats_line());
     }
-    match outcome {
-        Outcome { error: Some(e), .. } => {
-            let _ = io::stdout().flush();
-            eprintln!("wurl: {e}");
-            ExitCode::from(EXIT_ERROR)
-        }
-        Outcome { counts, .. } if counts.invalid > 0 => ExitCode::from(EXIT_INVALID),
-        _ => ExitCode::from(EXIT_OK),
+    if let Some(e) = &outcome.error {
+        diag.write(&format!("wurl: {e}\n"));
+        return EXIT_ERROR;
+    }
+    if diag.lost() > 0 {
+        // Standard error may work again (a full disk that was freed).
+        diag.write(&format!(
+            "wurl: {} messages could not be written to standard error\n",
+            diag.lost()
+        ));
+    }
+    if outcome.counts.invalid > 0 && !common.allow_invalid {
+        EXIT_INVALID
+    } else {
+        EXIT_OK
     }
 }

@@ -8,18 +8,24 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::io::{self, BufWriter, Write};
+use std::io;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use wurl::{CanonOptions, InvalidReason, Url};
 
 use crate::format;
-use crate::input::{Chunk, Source, bytes_to_string};
+use crate::input::{Chunk, MAX_INPUT_LEN, Source, bytes_to_string, quote};
+use crate::output::{CheckedTerm, Diag, Output, OutputError};
 use crate::{Format, InvalidPolicy};
+
+/// The reason given for a line longer than [`MAX_INPUT_LEN`].
+pub const TOO_LONG: &str = "input longer than 16 MiB";
+const _: () = assert!(MAX_INPUT_LEN == 16 << 20, "TOO_LONG names the limit");
 
 /// Chunks in flight per worker.
 const IN_FLIGHT_PER_WORKER: usize = 4;
@@ -43,6 +49,8 @@ pub struct Ctx {
     pub quiet: bool,
     /// Inputs are arguments (diagnostics say "argument N", not "line N").
     pub arg_numbers: bool,
+    /// The output record terminator: `\n`, or NUL with `-z`.
+    pub end: char,
 }
 
 impl Ctx {
@@ -86,7 +94,10 @@ impl Ctx {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Counts {
     pub total: u64,
+    /// Invalid inputs, too long ones included.
     pub invalid: u64,
+    /// Inputs longer than [`MAX_INPUT_LEN`].
+    pub too_long: u64,
     /// Bytes of the inputs (line ends excluded).
     pub bytes: u64,
 }
@@ -95,20 +106,8 @@ impl Counts {
     fn add(&mut self, o: &Counts) {
         self.total += o.total;
         self.invalid += o.invalid;
+        self.too_long += o.too_long;
         self.bytes += o.bytes;
-    }
-
-    pub fn print_stats(&self, elapsed: Duration) {
-        let secs = elapsed.as_secs_f64().max(1e-9);
-        eprintln!(
-            "wurl: {} URLs ({} valid, {} invalid) in {:.3} s: {:.0} URLs/s, {:.1} MB/s",
-            self.total,
-            self.total - self.invalid,
-            self.invalid,
-            secs,
-            self.total as f64 / secs,
-            self.bytes as f64 / secs / 1e6,
-        );
     }
 }
 
@@ -116,8 +115,43 @@ impl Counts {
 pub struct Outcome {
     pub counts: Counts,
     pub elapsed: Duration,
-    /// An I/O error that stopped the run.
+    /// Complete output records written.
+    pub records: u64,
+    /// What stopped the run (input, output or internal error); `None` when
+    /// it ran to the end or stopped at an invalid input (`--invalid fail`).
     pub error: Option<String>,
+    /// Standard output failed: the output is incomplete.
+    pub output_failed: bool,
+}
+
+impl Outcome {
+    /// The `--stats` line.
+    pub fn stats_line(&self) -> String {
+        let c = &self.counts;
+        let secs = self.elapsed.as_secs_f64().max(1e-9);
+        let mut s = format!(
+            "wurl: {} URLs ({} valid, {} invalid",
+            c.total,
+            c.total - c.invalid,
+            c.invalid
+        );
+        if c.too_long > 0 {
+            let _ = write!(s, ", {} of them too long", c.too_long);
+        }
+        let _ = write!(
+            s,
+            ") in {:.3} s: {:.0} URLs/s, {:.1} MB/s; {} records written",
+            secs,
+            c.total as f64 / secs,
+            c.bytes as f64 / secs / 1e6,
+            self.records,
+        );
+        if self.output_failed {
+            s.push_str(", output INCOMPLETE");
+        }
+        s.push('\n');
+        s
+    }
 }
 
 /// The processed form of a chunk.
@@ -150,50 +184,75 @@ fn process_chunk(ctx: &Ctx, chunk: &Chunk, d: &mut Done) {
     d.flush = chunk.flush;
     let opts = ctx.opts();
     let text = ctx.format == Format::Text;
-    for (i, line) in chunk.lines().enumerate() {
-        let input = bytes_to_string(line);
+    for (i, line) in chunk.lines.iter().enumerate() {
+        let bytes = chunk.bytes_of(line);
         d.counts.total += 1;
-        d.counts.bytes += line.len() as u64;
-        let result: Result<(), InvalidReason> = if text {
-            if ctx.mode == Mode::Canon {
-                wurl::canon_into(ctx.base.as_ref(), &input, &opts, &mut d.out)
-                    .map_err(|why| ctx.explain(&input, why))
+        d.counts.bytes += line.len;
+        let result: Result<(), &'static str> = if line.too_long {
+            d.counts.too_long += 1;
+            if !text && ctx.invalid == InvalidPolicy::Blank {
+                match ctx.format {
+                    Format::Tsv => format::tsv_row(&mut d.out, None, Some(TOO_LONG), ctx.end),
+                    _ => format::json_row(&mut d.out, None, Some(TOO_LONG), ctx.end),
+                }
+            }
+            Err(TOO_LONG)
+        } else {
+            let input = bytes_to_string(bytes);
+            if text {
+                if ctx.mode == Mode::Canon {
+                    wurl::canon_into(ctx.base.as_ref(), &input, &opts, &mut d.out)
+                        .map_err(|why| ctx.explain(&input, why).as_str())
+                } else {
+                    let u = ctx.record(&input);
+                    if wurl::serialize::serialize_into(&u, &mut d.out) {
+                        Ok(())
+                    } else {
+                        // An unserializable URL is invalid.
+                        Err(u
+                            .invalid_reason()
+                            .map_or("invalid URL", InvalidReason::as_str))
+                    }
+                }
             } else {
                 let u = ctx.record(&input);
-                if wurl::serialize::serialize_into(&u, &mut d.out) {
-                    Ok(())
-                } else {
-                    Err(u
-                        .invalid_reason()
-                        .expect("an unserializable URL is invalid"))
+                let why = u
+                    .invalid_reason()
+                    .map(|why| ctx.explain(&input, why).as_str());
+                if why.is_none() || ctx.invalid == InvalidPolicy::Blank {
+                    match ctx.format {
+                        Format::Tsv => format::tsv_row(&mut d.out, Some(&u), why, ctx.end),
+                        _ => format::json_row(&mut d.out, Some(&u), why, ctx.end),
+                    }
                 }
+                why.map_or(Ok(()), Err)
             }
-        } else {
-            let u = ctx.record(&input);
-            let why = u.invalid_reason().map(|why| ctx.explain(&input, why));
-            if why.is_none() || ctx.invalid == InvalidPolicy::Blank {
-                match ctx.format {
-                    Format::Tsv => format::tsv_row(&mut d.out, &u, why),
-                    _ => format::json_row(&mut d.out, &u, why),
-                }
-            }
-            why.map_or(Ok(()), Err)
         };
         match result {
             Ok(()) => {
                 if text {
-                    d.out.push('\n');
+                    d.out.push(ctx.end);
                 }
             }
             Err(why) => {
                 d.counts.invalid += 1;
                 if !ctx.quiet || ctx.invalid == InvalidPolicy::Fail {
-                    let what = if ctx.arg_numbers { "argument" } else { "line" };
+                    let what = if ctx.arg_numbers {
+                        "argument"
+                    } else if ctx.end == '\0' {
+                        "record"
+                    } else {
+                        "line"
+                    };
                     let n = chunk.first_line + i as u64;
-                    let _ = writeln!(d.diag, "wurl: {what} {n}: {why}: {input:?}");
+                    let _ = writeln!(
+                        d.diag,
+                        "wurl: {what} {n}: {why}: {}",
+                        quote(bytes, line.len)
+                    );
                 }
                 match ctx.invalid {
-                    InvalidPolicy::Blank if text => d.out.push('\n'),
+                    InvalidPolicy::Blank if text => d.out.push(ctx.end),
                     InvalidPolicy::Blank | InvalidPolicy::Skip => {}
                     InvalidPolicy::Fail => {
                         d.failed = true;
@@ -205,88 +264,99 @@ fn process_chunk(ctx: &Ctx, chunk: &Chunk, d: &mut Done) {
     }
 }
 
+/// Processes a chunk; a panic (a bug) becomes an error instead of a crash
+/// or, with worker threads, a hang.
+fn process_chunk_caught(ctx: &Ctx, chunk: &Chunk, d: &mut Done) -> Result<(), Stop> {
+    catch_unwind(AssertUnwindSafe(|| process_chunk(ctx, chunk, d))).map_err(|_| {
+        let last = chunk.first_line + chunk.lines.len() as u64 - 1;
+        Stop::Internal(format!(
+            "internal error while processing inputs {}..={last} (please report it)",
+            chunk.first_line
+        ))
+    })
+}
+
 enum Stop {
-    /// Stop quietly (`--invalid fail`, or the reader of the output went away).
-    Quiet,
-    Error(String),
+    /// `--invalid fail` met an invalid input.
+    Invalid,
+    Output(OutputError),
+    Read(io::Error),
+    Internal(String),
 }
 
 /// Writes processed chunks in order.
-struct Sink<W: Write> {
-    out: BufWriter<W>,
+struct Sink {
+    out: Output,
+    diag: Arc<Diag>,
     bar: Option<ProgressBar>,
     counts: Counts,
 }
 
-impl<W: Write> Sink<W> {
-    fn write_str(&mut self, s: &str) -> Result<(), Stop> {
-        self.out.write_all(s.as_bytes()).map_err(write_error)
-    }
-
+impl Sink {
     fn emit(&mut self, d: &Done) -> Result<(), Stop> {
         self.counts.add(&d.counts);
-        self.write_str(&d.out)?;
+        self.out.push(d.out.as_bytes()).map_err(Stop::Output)?;
         if !d.diag.is_empty() {
             // Output before diagnostics, so that a terminal shows them in
             // order.
-            self.out.flush().map_err(write_error)?;
+            self.out.flush().map_err(Stop::Output)?;
             match &self.bar {
-                Some(bar) => bar.suspend(|| eprint!("{}", d.diag)),
-                None => eprint!("{}", d.diag),
-            }
+                Some(bar) => bar.suspend(|| self.diag.write(&d.diag)),
+                None => self.diag.write(&d.diag),
+            };
         }
         if let Some(bar) = &self.bar {
             bar.inc(d.input_bytes);
         }
         if d.failed {
-            return Err(Stop::Quiet);
+            return Err(Stop::Invalid);
         }
         if d.flush {
-            self.out.flush().map_err(write_error)?;
+            self.out.flush().map_err(Stop::Output)?;
         }
         Ok(())
     }
 }
 
-fn write_error(e: io::Error) -> Stop {
-    if e.kind() == io::ErrorKind::BrokenPipe {
-        Stop::Quiet
-    } else {
-        Stop::Error(format!("writing output: {e}"))
-    }
-}
-
-fn read_error(e: io::Error) -> Stop {
-    Stop::Error(format!("reading input: {e}"))
-}
-
-fn progress_bar(size: u64) -> ProgressBar {
-    let bar = ProgressBar::new(size);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{spinner} [{elapsed_precise}] {wide_bar} {bytes}/{total_bytes} ({bytes_per_sec}, ETA {eta})",
-        )
-        .expect("valid template"),
+fn progress_bar(size: u64, diag: &Arc<Diag>) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(
+        Some(size),
+        ProgressDrawTarget::term_like(Box::new(CheckedTerm::stderr(Arc::clone(diag)))),
     );
+    if let Ok(style) = ProgressStyle::with_template(
+        "{spinner} [{elapsed_precise}] {wide_bar} {bytes}/{total_bytes} ({bytes_per_sec}, ETA {eta})",
+    ) {
+        bar.set_style(style);
+    }
     bar
 }
 
-/// Runs `ctx` over `source` with `jobs` workers, writing to standard output.
-pub fn run(ctx: Ctx, source: Source, jobs: usize, progress: bool) -> Outcome {
+/// Runs `ctx` over `source` with `jobs` workers, writing to `out` and
+/// reporting to `diag`.
+pub fn run(
+    ctx: Ctx,
+    source: Source,
+    jobs: usize,
+    progress: bool,
+    out: Output,
+    diag: &Arc<Diag>,
+) -> Outcome {
     let start = Instant::now();
     let bar = if progress {
-        source.size().map(progress_bar)
+        source.size().map(|size| progress_bar(size, diag))
     } else {
         None
     };
-    let stdout = io::stdout();
     let mut sink = Sink {
-        out: BufWriter::with_capacity(64 * 1024, stdout.lock()),
+        out,
+        diag: Arc::clone(diag),
         bar,
         counts: Counts::default(),
     };
     let mut result = if ctx.format == Format::Tsv {
-        sink.write_str(&format::tsv_header())
+        sink.out
+            .push(format::tsv_header(ctx.end).as_bytes())
+            .map_err(Stop::Output)
     } else {
         Ok(())
     };
@@ -297,27 +367,36 @@ pub fn run(ctx: Ctx, source: Source, jobs: usize, progress: bool) -> Outcome {
             run_parallel(ctx, source, jobs, &mut sink)
         };
     }
-    let flushed = sink.out.flush().map_err(write_error);
+    // What was processed before a stop is written.
+    let flushed = sink.out.flush().map_err(Stop::Output);
     if let Some(bar) = &sink.bar {
         bar.finish_and_clear();
     }
-    let error = match result.and(flushed) {
-        Err(Stop::Error(e)) => Some(e),
-        _ => None,
+    let stop = match (result, flushed) {
+        (Err(e @ Stop::Output(_)), _) | (_, Err(e)) | (Err(e), Ok(())) => Some(e),
+        (Ok(()), Ok(())) => None,
+    };
+    let (error, output_failed) = match stop {
+        None | Some(Stop::Invalid) => (None, false),
+        Some(Stop::Output(e)) => (Some(e.to_string()), true),
+        Some(Stop::Read(e)) => (Some(format!("reading input: {e}")), false),
+        Some(Stop::Internal(e)) => (Some(e), false),
     };
     Outcome {
         counts: sink.counts,
         elapsed: start.elapsed(),
+        records: sink.out.records(),
         error,
+        output_failed,
     }
 }
 
-fn run_serial<W: Write>(ctx: &Ctx, mut source: Source, sink: &mut Sink<W>) -> Result<(), Stop> {
+fn run_serial(ctx: &Ctx, mut source: Source, sink: &mut Sink) -> Result<(), Stop> {
     let mut chunk = Chunk::default();
     let mut done = Done::default();
-    while source.next_chunk(&mut chunk).map_err(read_error)? {
+    while source.next_chunk(&mut chunk).map_err(Stop::Read)? {
         done.clear();
-        process_chunk(ctx, &chunk, &mut done);
+        process_chunk_caught(ctx, &chunk, &mut done)?;
         sink.emit(&done)?;
     }
     Ok(())
@@ -326,21 +405,17 @@ fn run_serial<W: Write>(ctx: &Ctx, mut source: Source, sink: &mut Sink<W>) -> Re
 enum Msg {
     Done(u64, Done),
     ReadError(u64, io::Error),
+    Internal(u64, Stop),
 }
 
-fn run_parallel<W: Write>(
-    ctx: Ctx,
-    mut source: Source,
-    jobs: usize,
-    sink: &mut Sink<W>,
-) -> Result<(), Stop> {
+fn run_parallel(ctx: Ctx, mut source: Source, jobs: usize, sink: &mut Sink) -> Result<(), Stop> {
     let ctx = Arc::new(ctx);
     let in_flight = jobs * IN_FLIGHT_PER_WORKER;
     // A chunk may be read only with a token; the writer gives it back once
     // the chunk is written.
     let (token_tx, token_rx) = mpsc::sync_channel::<()>(in_flight);
     for _ in 0..in_flight {
-        token_tx.send(()).expect("the token channel has room");
+        let _ = token_tx.send(());
     }
     let (work_tx, work_rx) = mpsc::sync_channel::<(u64, Chunk)>(in_flight);
     let work_rx = Arc::new(Mutex::new(work_rx));
@@ -380,8 +455,11 @@ fn run_parallel<W: Write>(
                 let job = work_rx.lock().map(|rx| rx.recv());
                 let Ok(Ok((seq, chunk))) = job else { return };
                 let mut d = Done::default();
-                process_chunk(&ctx, &chunk, &mut d);
-                if done_tx.send(Msg::Done(seq, d)).is_err() {
+                let msg = match process_chunk_caught(&ctx, &chunk, &mut d) {
+                    Ok(()) => Msg::Done(seq, d),
+                    Err(e) => Msg::Internal(seq, e),
+                };
+                if done_tx.send(msg).is_err() {
                     return;
                 }
             }
@@ -393,7 +471,7 @@ fn run_parallel<W: Write>(
     let mut next = 0u64;
     for msg in done_rx {
         let seq = match &msg {
-            Msg::Done(s, _) | Msg::ReadError(s, _) => *s,
+            Msg::Done(s, _) | Msg::ReadError(s, _) | Msg::Internal(s, _) => *s,
         };
         pending.insert(seq, msg);
         while let Some(msg) = pending.remove(&next) {
@@ -403,7 +481,8 @@ fn run_parallel<W: Write>(
                     let _ = token_tx.send(());
                     next += 1;
                 }
-                Msg::ReadError(_, e) => return Err(read_error(e)),
+                Msg::ReadError(_, e) => return Err(Stop::Read(e)),
+                Msg::Internal(_, e) => return Err(e),
             }
         }
     }
