@@ -116,8 +116,11 @@ impl Chunk {
     fn push_line(&mut self, start: usize, len: u64) {
         let too_long = len > MAX_INPUT_LEN as u64;
         if too_long {
+            // Keep its first bytes for the message, and give back the
+            // memory it took while being read.
             self.data
                 .truncate(start + QUOTE_MAX.min(self.data.len() - start));
+            self.data.shrink_to(2 * CHUNK_BYTES);
         }
         self.lines.push(Line {
             start,

@@ -153,7 +153,7 @@ impl Diag {
         Arc::new(Diag {
             closed,
             lost: AtomicU64::new(0),
-            failed: AtomicBool::new(closed),
+            failed: AtomicBool::new(false),
         })
     }
 
@@ -177,7 +177,8 @@ impl Diag {
         self.lost.load(Ordering::Relaxed)
     }
 
-    /// Some write to standard error failed, or it was closed.
+    /// Some write to standard error failed (or was not attempted: it was
+    /// closed at start).
     pub fn failed(&self) -> bool {
         self.failed.load(Ordering::Relaxed)
     }
