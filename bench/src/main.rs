@@ -201,15 +201,8 @@ struct LibResult {
     unstable: bool,
 }
 
-/// The libraries of `args` that run on `ds`, and the names of those left out.
-fn libs_for(args: &Args, ds: &Dataset) -> (Vec<Lib>, Vec<&'static str>) {
-    let (run, skip): (Vec<Lib>, Vec<Lib>) = args.libs.iter().partition(|l| l.supports(ds.kind()));
-    (run, skip.iter().map(|l| l.name()).collect())
-}
-
 fn bench(args: &Args, ds: &Dataset) -> Vec<LibResult> {
-    let (libs, _) = libs_for(args, ds);
-    let libs = &libs;
+    let libs = &args.libs;
     let mut scratch: Vec<Scratch> = libs.iter().map(|_| Scratch::default()).collect();
     let mut accepted: Vec<Option<usize>> = vec![None; libs.len()];
     let mut unstable = vec![false; libs.len()];
@@ -329,13 +322,6 @@ fn print_table(args: &Args, ds: &Dataset, results: &[LibResult]) {
             ds.bytes,
         ),
     }
-    let (_, skipped) = libs_for(args, ds);
-    if !skipped.is_empty() {
-        println!(
-            "not run here (no runner for this kind): {}",
-            skipped.join(", ")
-        );
-    }
     if args.markdown {
         println!("| {} |", head.join(" | "));
         let align: Vec<&str> = head
@@ -379,8 +365,12 @@ fn print_table(args: &Args, ds: &Dataset, results: &[LibResult]) {
 /// dataset each library is called as its timed runner calls it (the page
 /// parsed once, where its API allows), page by page.
 fn check(args: &Args, ds: &Dataset) {
-    let (libs, skipped) = libs_for(args, ds);
-    let libs: Vec<Lib> = libs.into_iter().filter(|&l| l != Lib::Floor).collect();
+    let libs: Vec<Lib> = args
+        .libs
+        .iter()
+        .copied()
+        .filter(|&l| l != Lib::Floor)
+        .collect();
     let mut scratch = Scratch::default();
     let wurl_paths = [Lib::WurlInto, Lib::WurlHandle, Lib::WurlRust];
     let mut wurl_disagree = 0usize;
@@ -425,13 +415,9 @@ fn check(args: &Args, ds: &Dataset) {
                 let links = &ds.urls()[p.links.clone()];
                 let mut outs_by_lib: Vec<Vec<Option<String>>> = libs
                     .iter()
-                    .map(|&l| {
-                        link_outputs(l, p.url, links, &mut scratch)
-                            .expect("libs_for keeps only libraries with a links runner")
-                    })
+                    .map(|&l| link_outputs(l, p.url, links, &mut scratch))
                     .collect();
-                let reference = link_outputs(Lib::WurlInto, p.url, links, &mut scratch)
-                    .expect("wurl-into has a links runner");
+                let reference = link_outputs(Lib::WurlInto, p.url, links, &mut scratch);
                 for (k, &link) in links.iter().enumerate() {
                     let outs: Vec<Option<String>> = outs_by_lib
                         .iter_mut()
@@ -459,12 +445,6 @@ fn check(args: &Args, ds: &Dataset) {
             ds.name,
             ds.pages().len()
         ),
-    }
-    if !skipped.is_empty() {
-        println!(
-            "  not run here (no runner for this kind): {}",
-            skipped.join(", ")
-        );
     }
     println!("  wurl paths (into / handle / rust) disagree on {wurl_disagree} {what}");
     for e in &examples {

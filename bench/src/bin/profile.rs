@@ -56,14 +56,6 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    if !lib.supports(ds.kind()) {
-        eprintln!(
-            "wurl-profile: {} has no runner for the links dataset {}",
-            lib.name(),
-            ds.name
-        );
-        return ExitCode::from(2);
-    }
     let mut scratch = Scratch::default();
     let t = Instant::now();
     let mut accepted = 0;
