@@ -362,7 +362,9 @@ fn canonicalize<'py>(
 }
 
 /// Like `canonicalize`, but returns the canonical `URL` record (with its
-/// components, or with `invalid_reason` when invalid).
+/// components, or with `invalid_reason` when invalid). Without `base`, an
+/// input that does not parse is returned as parsed, with its parse failure
+/// as the reason.
 #[pyfunction]
 #[pyo3(signature = (url, base=None, charset=None, strict=false))]
 fn canonical_url(
@@ -376,7 +378,15 @@ fn canonical_url(
     let input = text(url, "url")?;
     let base = match base {
         Some(b) if !b.is_none() => base_url(b)?,
-        _ => Cow::Owned(wurl::parse(&input)),
+        _ => {
+            // The input is its own base: when it does not parse, its own
+            // parse failure says more than "base URL is invalid".
+            let parsed = wurl::parse(&input);
+            if parsed.is_invalid() {
+                return Ok(PyUrl { inner: parsed });
+            }
+            Cow::Owned(parsed)
+        }
     };
     let resolved = wurl::resolve(&base, &input);
     Ok(PyUrl {

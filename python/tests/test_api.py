@@ -1,0 +1,328 @@
+"""The Python API: absent vs empty, invalid reasons, batch functions equal to
+the scalar call on every dataset line, the GIL released, bad input."""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+
+import pyarrow as pa
+import pytest
+
+import wurl
+from conftest import read_lines, read_pairs
+
+MIB16 = 16 * 1024 * 1024
+
+
+# --- absent vs empty -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "url, comp, want",
+    [
+        ("http://h/p?", "query", ""),
+        ("http://h/p", "query", None),
+        ("http://h/p#", "fragment", ""),
+        ("http://h/p", "fragment", None),
+        ("http://u:@h/", "password", ""),
+        ("http://u@h/", "password", None),
+        ("http://@h/", "user", ""),
+        ("http://h/", "user", None),
+        ("http://h:/", "port", ""),
+        ("http://h/", "port", None),
+        ("http:///x", "host", ""),
+        ("mailto:a@b", "host", None),
+    ],
+)
+def test_absent_vs_empty_parse(url, comp, want):
+    assert getattr(wurl.parse(url), comp) == want
+
+
+def test_absent_vs_empty_canonical():
+    assert wurl.canonicalize("http://h/p?") == "http://h/p?"
+    assert wurl.canonicalize("http://h/p") == "http://h/p"
+    assert wurl.canonicalize("http://h/p#") == "http://h/p#"
+    # Canonicalization drops an empty password (the spec), keeps "" query/fragment.
+    assert wurl.parse("http://u:@h/p?#").password == ""
+    c = wurl.canonical_url("http://u:@h/p?#")
+    assert (c.user, c.password, c.query, c.fragment) == ("u", None, "", "")
+    c = wurl.canonical_url("http://h/p")
+    assert (c.user, c.password, c.query, c.fragment) == (None, None, None, None)
+    # The host kinds.
+    assert wurl.canonical_url("http:///x").host_kind in ("empty", "none")
+    assert wurl.canonical_url("http://1.2.3.4/").host_kind == "ipv4"
+    assert wurl.canonical_url("http://[::1]/").host_kind == "ipv6"
+    assert wurl.canonical_url("http://example.com/").host_kind == "domain"
+    assert wurl.parse("mailto:x").host_kind == "none"
+    assert wurl.canonical_url("file:///x").host_kind == "empty"
+
+
+# --- invalid reasons -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "url, base, reason",
+    [
+        ("http://a:99999/", None, "port out of range"),
+        ("http://a:x/", None, "port is not a number"),
+        ("//h/x", None, "no scheme (relative reference without a base)"),
+        ("x", "nope", "base URL is invalid"),
+        ("x", "mailto:a", "relative reference against a non-hierarchical base"),
+        ("http://xn--\u00fc/", None, "host label begins with xn-- but is not ASCII"),
+        ("http://a\x00b/", None, "forbidden character in host (NUL, '/', '%' or '\\')"),
+        ("http://a\u2028b/", None, "prohibited character in host"),
+        ("http://" + "a" * 64 + "\u00e9/", None, "host label longer than 63 characters"),
+    ],
+)
+def test_invalid_reasons(url, base, reason):
+    c = wurl.canonical_url(url, base=base)
+    assert c.invalid
+    assert c.invalid_reason == reason
+    assert c.serialize() is None
+    assert wurl.canonicalize(url, base=base) is None
+    with pytest.raises(ValueError, match="invalid URL: "):
+        str(c)
+    assert "invalid_reason=" in repr(c)
+
+
+def test_strict_mode():
+    assert wurl.canonicalize("http://0x7f.1/") == "http://127.0.0.1/"
+    assert wurl.canonicalize("http:///x") is not None
+    assert wurl.canonicalize("http:///x", strict=True) is None
+    c = wurl.canonical_url("http:///x", strict=True)
+    assert c.invalid_reason == "network-strict: empty host"
+
+
+def test_charset():
+    assert wurl.canonicalize("http://h/?q=\u00e9") == "http://h/?q=%C3%A9"
+    assert wurl.canonicalize("http://h/?q=\u00e9", charset="iso-8859-1") == "http://h/?q=%E9"
+    assert wurl.canonicalize_many(["http://h/?q=\u00e9"], charset="iso-8859-1") == ["http://h/?q=%E9"]
+
+
+def test_url_object():
+    u = wurl.parse("HTTP://Example.COM:80/a/../b")
+    assert u.scheme == "HTTP" and u.port == "80"
+    c = u.canonicalize()
+    assert str(c) == "http://example.com/b" and c.port is None
+    assert str(wurl.resolve(c, "?q")) == str(wurl.resolve("http://example.com/b", "?q")) == "http://example.com/b?q"
+    assert wurl.parse("http://a/") == wurl.parse("http://a/") and wurl.parse("http://a/") != wurl.parse("http://b/")
+    assert str(c.resolve("x").canonicalize()) == "http://example.com/x"
+    assert c.hierarchical
+    assert repr(c) == "URL('http://example.com/b')" or repr(c) == 'URL("http://example.com/b")'
+    with pytest.raises(TypeError):
+        wurl.canonicalize(c, base="http://x/")
+    assert wurl.canonicalize(u) == "http://example.com/b"
+    with pytest.raises((AttributeError, TypeError)):
+        c.host = "x"
+
+
+# --- batch functions == scalar on every dataset line -----------------------
+
+
+DATASETS = ["kasztp.txt", "node_files.txt", "idn_synth.txt"]
+
+
+@pytest.mark.parametrize("name", DATASETS)
+def test_batches_equal_scalar(name):
+    urls = read_lines(name)
+    assert len(urls) > 10000
+    want = [wurl.canonicalize(u) for u in urls]
+    assert wurl.canonicalize_many(urls) == want
+    for t in (pa.string(), pa.large_string()):
+        got = wurl.canonicalize_arrow(pa.array(urls, type=t))
+        assert got.type == t
+        assert got.to_pylist() == want
+    # Through the capsule protocol from another producer than pyarrow.Array.
+    chunked = pa.chunked_array([urls[:5000], urls[5000:]])
+    assert wurl.canonicalize_arrow(chunked).to_pylist() == want
+
+
+def test_links_batches_equal_scalar():
+    pairs = read_pairs()
+    assert len(pairs) == 24120
+    pages = [p for p, _ in pairs]
+    links = [l for _, l in pairs]
+    want = [wurl.canonicalize(l, base=p) for p, l in pairs]
+    assert sum(w is None for w in want) < len(want) // 100
+    assert wurl.canonicalize_many(links, base=pages) == want
+    got = wurl.canonicalize_arrow(pa.array(links), bases=pa.array(pages))
+    assert got.to_pylist() == want
+    got = wurl.canonicalize_arrow(
+        pa.array(links, type=pa.large_string()), bases=pa.array(pages, type=pa.large_string())
+    )
+    assert got.to_pylist() == want
+    # One scalar base for every row.
+    want1 = [wurl.canonicalize(l, base=pages[0]) for l in links]
+    assert wurl.canonicalize_many(links, base=pages[0]) == want1
+    assert wurl.canonicalize_arrow(pa.array(links), bases=pages[0]).to_pylist() == want1
+    assert wurl.canonicalize_arrow(pa.array(links), bases=wurl.parse(pages[0])).to_pylist() == want1
+
+
+def test_arrow_nulls_slices_and_null_bases():
+    urls = pa.array(["http://A/", None, "x/y", "//nope", "../z", ""])
+    bases = pa.array(["http://b/c/d", "http://b/", None, None, "http://b/c/d", None])
+    got = wurl.canonicalize_arrow(urls, bases=bases).to_pylist()
+    assert got == [
+        wurl.canonicalize("http://A/", base="http://b/c/d"),
+        None,
+        wurl.canonicalize("x/y"),
+        None,
+        "http://b/z",
+        None,
+    ]
+    # A sliced array (non-zero offset) on both sides.
+    got = wurl.canonicalize_arrow(urls.slice(2), bases=bases.slice(2)).to_pylist()
+    assert got == [wurl.canonicalize("x/y"), None, "http://b/z", None]
+    # Length is preserved for an empty and an all-null array.
+    assert wurl.canonicalize_arrow(pa.array([], pa.string())).to_pylist() == []
+    assert wurl.canonicalize_arrow(pa.array([None, None], pa.string())).to_pylist() == [None, None]
+    assert wurl.canonicalize_arrow(pa.array([None, None])).to_pylist() == [None, None]
+
+
+def test_arrow_errors():
+    with pytest.raises(TypeError, match="Arrow"):
+        wurl.canonicalize_arrow(["http://a/"])
+    with pytest.raises(TypeError, match="string"):
+        wurl.canonicalize_arrow(pa.array([1, 2]))
+    with pytest.raises(ValueError, match="rows"):
+        wurl.canonicalize_arrow(pa.array(["a"]), bases=pa.array(["b", "c"]))
+
+
+def test_arrow_result_exports_capsules():
+    out = wurl._wurl.canonicalize_arrow(pa.array(["http://A/", "//x"]), None, None, False)
+    assert isinstance(out, wurl.ArrowStringArray) and len(out) == 2
+    a = pa.array(out)
+    b = pa.array(out)  # exported twice: each export is independent
+    assert a.to_pylist() == b.to_pylist() == ["http://a/", None]
+    del out
+    assert a.to_pylist() == ["http://a/", None]
+
+
+# --- the GIL is released ----------------------------------------------------
+
+
+def test_gil_released_two_threads():
+    urls = read_lines("kasztp.txt") * 8  # ~380,000 URLs
+    arr = pa.array(urls)
+    # How long one batch takes alone.
+    t0 = time.perf_counter()
+    wurl.canonicalize_arrow(arr)
+    one = time.perf_counter() - t0
+
+    spans = {}
+
+    def work(name, fn):
+        a = time.perf_counter()
+        fn()
+        spans[name] = (a, time.perf_counter())
+
+    # While a batch runs in another thread, this thread keeps running Python
+    # code: that is possible only if the batch does not hold the GIL.
+    ticks = 0
+    th = threading.Thread(target=work, args=("bg", lambda: wurl.canonicalize_arrow(arr)))
+    th.start()
+    while th.is_alive():
+        ticks += 1
+        time.sleep(0)
+    th.join()
+    assert ticks > 100, f"main thread made {ticks} steps during a {one:.2f} s batch"
+
+    # Two threads, each a batch: their times overlap, and on this 2-core
+    # machine the pair takes clearly less than twice one batch. (Printed,
+    # not asserted: other processes share the cores.)
+    t0 = time.perf_counter()
+    a = threading.Thread(target=work, args=("a", lambda: wurl.canonicalize_arrow(arr)))
+    b = threading.Thread(target=work, args=("b", lambda: wurl.canonicalize_many(urls)))
+    a.start()
+    b.start()
+    a.join()
+    b.join()
+    both = time.perf_counter() - t0
+    (a0, a1), (b0, b1) = spans["a"], spans["b"]
+    overlap = min(a1, b1) - max(a0, b0)
+    print(f"one batch {one:.3f} s, two in threads {both:.3f} s, overlap {overlap:.3f} s", file=sys.stderr)
+    assert overlap > 0.5 * min(a1 - a0, b1 - b0)
+
+
+def test_canonicalize_many_gil_released():
+    urls = read_lines("kasztp.txt") * 8
+    ticks = 0
+    th = threading.Thread(target=lambda: wurl.canonicalize_many(urls))
+    th.start()
+    while th.is_alive():
+        ticks += 1
+        time.sleep(0)
+    th.join()
+    assert ticks > 100
+
+
+# --- bad input ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("bad", [3, b"http://a/", 3.5, object(), ["http://a/"]])
+def test_non_str_raises_type_error(bad):
+    with pytest.raises(TypeError, match="must be str"):
+        wurl.canonicalize(bad)
+    with pytest.raises(TypeError):
+        wurl.parse(bad)
+    with pytest.raises(TypeError):
+        wurl.canonicalize_many(["http://a/", bad])
+    with pytest.raises(TypeError):
+        wurl.canonicalize("http://a/", base=bad)
+
+
+def test_none_input():
+    with pytest.raises(TypeError):
+        wurl.canonicalize(None)
+    assert wurl.canonicalize_many([None, "http://a/"]) == [None, "http://a/"]
+    with pytest.raises(TypeError, match="not a str"):
+        wurl.canonicalize_many("http://a/")
+
+
+def test_lone_surrogates_read_as_replacement_character():
+    assert wurl.canonicalize("http://h/\ud800") == wurl.canonicalize("http://h/\ufffd") == "http://h/%EF%BF%BD"
+    assert wurl.canonicalize("http://h/?\udcff#\udc80") == "http://h/?%EF%BF%BD#\ufffd"
+    # A high and a low surrogate in a row are two lone surrogates in a str.
+    assert wurl.canonicalize("http://h/\ud83d\ude00") == "http://h/%EF%BF%BD%EF%BF%BD"
+    assert wurl.parse("http://h\udc00/").host == "h\ufffd"
+    assert wurl.canonicalize_many(["http://h/\ud800", None]) == ["http://h/%EF%BF%BD", None]
+    assert wurl.canonicalize("http://h/x", base="http://\ud800/") == wurl.canonicalize("http://h/x", base="http://\ufffd/")
+
+
+def test_sixteen_mib():
+    ok = "http://h/" + "a" * (MIB16 - len("http://h/"))
+    too = ok + "a"
+    assert len(ok.encode()) == MIB16
+    assert wurl.canonicalize(ok) == ok
+    with pytest.raises(ValueError, match="16 MiB"):
+        wurl.canonicalize(too)
+    with pytest.raises(ValueError, match="16 MiB"):
+        wurl.parse(too)
+    with pytest.raises(ValueError, match="16 MiB"):
+        wurl.resolve(too, "x")
+    with pytest.raises(ValueError, match="16 MiB"):
+        wurl.canonicalize("x", base=too)
+    # Multi-byte: 16 MiB of UTF-8 is fewer characters.
+    wide = "http://h/" + "\u00e9" * (MIB16 // 2)
+    with pytest.raises(ValueError, match="16 MiB"):
+        wurl.canonicalize(wide)
+    # In batches the row is None / null, the others are unaffected.
+    assert wurl.canonicalize_many([too, "http://a/"]) == [None, "http://a/"]
+    assert wurl.canonicalize_arrow(pa.array([too, "http://a/"])).to_pylist() == [None, "http://a/"]
+    assert wurl.canonicalize_many(["x", "y"], base=[too, "http://a/"]) == [None, "http://a/y"]
+    assert wurl.canonicalize_arrow(pa.array(["x", "y"]), bases=pa.array([too, "http://a/"])).to_pylist() == [
+        None,
+        "http://a/y",
+    ]
+
+
+def test_nul_and_controls():
+    assert wurl.canonicalize("http://h/\x00") == "http://h/%00"
+    assert wurl.canonicalize("http://h/a\nb") == wurl.canonicalize_many(["http://h/a\nb"])[0]
+
+
+def test_versions():
+    assert wurl.LIBRARY_VERSION
+    assert wurl.MAX_INPUT_LEN == MIB16
