@@ -91,4 +91,28 @@ fn man(cmd: clap::Command, out: &mut Vec<u8>) {
         out.extend_from_slice(b".fi\n");
     }
     let _ = page.render_version_section(out);
+    // Each render call starts with the same two-line preamble: keep the
+    // first.
+    let text = String::from_utf8_lossy(out).into_owned();
+    let mut seen = false;
+    let mut kept = String::with_capacity(text.len());
+    let mut lines = text.lines().peekable();
+    while let Some(line) = lines.next() {
+        if line.starts_with(".ie \\n(.g .ds Aq")
+            && lines.peek().is_some_and(|n| n.starts_with(".el .ds Aq"))
+        {
+            lines.next();
+            if seen {
+                continue;
+            }
+            seen = true;
+            kept.push_str(line);
+            kept.push('\n');
+            kept.push_str(".el .ds Aq '\n");
+            continue;
+        }
+        kept.push_str(line);
+        kept.push('\n');
+    }
+    *out = kept.into_bytes();
 }

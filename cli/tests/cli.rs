@@ -613,3 +613,181 @@ fn answers_each_line_before_the_end_of_input() {
         assert_eq!(child.wait().unwrap().code(), Some(1));
     }
 }
+
+// ---- issue 13: -z, -i -, --allow-invalid, --charset, generated files -------
+
+#[test]
+fn null_separated_records() {
+    // A raw href holding a line feed passes as one input with -z (the
+    // algorithm's preprocessing drops the LF); output records end in NUL.
+    let input = b"http://a/b\nc\0HTTP://B/\0bad\0http://c/";
+    let r = wurl(&["canon", "-z"], Some(input));
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert_eq!(r.stdout, b"http://a/bc\0http://b/\0\0http://c/\0");
+    assert!(r.stderr.starts_with("wurl: record 3: "), "{}", r.stderr);
+    // CR is an ordinary byte with -z (it is not a line end there).
+    let r = wurl(&["parse", "-z", "-f", "json"], Some(b"http://a/\r\0"));
+    assert_eq!(r.stdout.last(), Some(&0u8));
+    assert_eq!(r.stdout.iter().filter(|&&b| b == 0).count(), 1);
+    let v: Value = serde_json::from_slice(&r.stdout[..r.stdout.len() - 1]).unwrap();
+    assert_eq!(v["url"], "http://a/");
+    let r = wurl(&["parse", "--null", "-f", "tsv"], Some(b"http://a/\0"));
+    assert_eq!(
+        r.stdout.iter().filter(|&&b| b == 0).count(),
+        2,
+        "header and row"
+    );
+    assert!(!r.stdout.contains(&b'\n'));
+}
+
+#[test]
+fn input_dash_is_standard_input() {
+    let r = wurl(&["canon", "-i", "-"], Some(b"HTTP://A/x/../y\n"));
+    assert_eq!((r.code, r.out()), (0, "http://a/y\n".to_owned()));
+    let r = wurl(&["canon", "--input", "-", "-z"], Some(b"HTTP://A/\0"));
+    assert_eq!(r.stdout, b"http://a/\0");
+}
+
+#[test]
+fn allow_invalid_exit_0() {
+    let r = wurl(
+        &["canon", "--invalid", "skip", "--allow-invalid"],
+        Some(MIXED),
+    );
+    assert_eq!(r.code, 0);
+    assert_eq!(r.lines(), ["http://a/1", "http://a/3"]);
+    assert!(r.stderr.contains("not a url"), "still reported without -q");
+    let r = wurl(&["canon", "--allow-invalid", "--stats"], Some(MIXED));
+    assert_eq!(r.code, 0);
+    assert_eq!(r.lines().len(), 3, "blank line kept");
+    assert!(r.stderr.contains("1 invalid"), "{}", r.stderr);
+    // It means nothing with --invalid fail: a usage error.
+    let r = wurl(
+        &["canon", "--allow-invalid", "--invalid", "fail"],
+        Some(MIXED),
+    );
+    assert_eq!(r.code, 2);
+    assert!(r.stdout.is_empty());
+}
+
+#[test]
+fn unknown_charset_is_an_error() {
+    for label in ["shiftjis", "utf8x", ""] {
+        let r = wurl(&["canon", "--charset", label, "http://a/?é"], NONE);
+        assert_eq!(r.code, 2, "{label:?}");
+        assert!(r.stdout.is_empty());
+        assert!(r.stderr.contains("unknown --charset label"), "{}", r.stderr);
+    }
+    // WHATWG labels, case and surrounding spaces as the standard allows.
+    for label in ["shift_jis", "Shift_JIS", " sjis ", "utf-8", "latin1"] {
+        let r = wurl(&["canon", "--charset", label, "http://a/?x"], NONE);
+        assert_eq!(r.code, 0, "{label:?}: {}", r.stderr);
+    }
+}
+
+#[test]
+fn help_documents_every_exit_status_and_the_new_options() {
+    let out = wurl(&["--help"], NONE).out();
+    for s in [
+        "  0  ",
+        "  1  ",
+        "  2  ",
+        "  3  ",
+        "no line end",
+        "-i -",
+        "-z",
+    ] {
+        assert!(out.contains(s), "--help lacks {s:?}:\n{out}");
+    }
+    assert!(!out.contains("generate"), "generate is hidden");
+    let out = wurl(&["canon", "--help"], NONE).out();
+    for s in ["--null", "--allow-invalid", "--input"] {
+        assert!(out.contains(s), "canon --help lacks {s:?}");
+    }
+}
+
+#[test]
+fn generated_man_page_and_completions() {
+    let man = wurl(&["generate", "man"], NONE);
+    assert_eq!(man.code, 0);
+    let man = man.out();
+    assert!(
+        man.contains("\n.TH WURL 1 "),
+        "{}",
+        &man[..man.len().min(300)]
+    );
+    assert_eq!(man.matches(".ds Aq").count(), 2, "one preamble");
+    for s in [
+        ".SH \"WURL CANON\"",
+        ".SH \"WURL PARSE\"",
+        ".SH \"WURL RESOLVE\"",
+        "allow\\-invalid",
+        ".SH DETAILS",
+        "Exit status:",
+    ] {
+        assert!(man.contains(s), "man page lacks {s:?}");
+    }
+    assert!(!man.contains("generate"), "hidden command in the man page");
+    for (shell, marker) in [
+        ("bash", "_wurl()"),
+        ("zsh", "#compdef wurl"),
+        ("fish", "complete -c wurl"),
+    ] {
+        let r = wurl(&["generate", shell], NONE);
+        assert_eq!(r.code, 0);
+        let out = r.out();
+        assert!(out.contains(marker), "{shell}: lacks {marker:?}");
+        assert!(out.contains("allow-invalid"), "{shell}: lacks the options");
+    }
+    assert_eq!(wurl(&["generate", "tcsh"], NONE).code, 2);
+}
+
+#[test]
+fn readme_pipeline_is_clean_under_pipefail() {
+    // The top-level README's "A crawler pipeline" block, run verbatim by
+    // bash with `set -euo pipefail` on links with invalid ones among them.
+    let readme = std::fs::read_to_string(common::data_path("../README.md")).unwrap();
+    let start = readme
+        .find("A crawler pipeline")
+        .expect("the pipeline section");
+    let block = &readme[start..];
+    let block = &block[block.find("```sh\n").unwrap() + 6..];
+    let block = &block[..block.find("```").unwrap()];
+    let dir = std::env::temp_dir().join(format!("wurl-readme-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("links.txt"),
+        "../a.html\nhttp://%zz/\n\n/b?x=1\n../a.html\nhttp://a:99999/\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("urls.txt"), "HTTP://A/\nnot a url\nhttp://b/./c\n").unwrap();
+    let bin_dir = std::path::Path::new(env!("CARGO_BIN_EXE_wurl"))
+        .parent()
+        .unwrap()
+        .to_owned();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = std::process::Command::new("bash")
+        .args(["-euo", "pipefail", "-c", block])
+        .current_dir(&dir)
+        .env("PATH", path)
+        .output()
+        .unwrap();
+    let unique = std::fs::read_to_string(dir.join("unique.txt")).unwrap_or_default();
+    let canonical = std::fs::read_to_string(dir.join("canonical.txt")).unwrap_or_default();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        unique,
+        "https://example.com/a.html\nhttps://example.com/b?x=1\nhttps://example.com/news/today.html\n"
+    );
+    assert_eq!(canonical, "http://a/\nhttp://b/c\n");
+}
