@@ -1,0 +1,112 @@
+#!/bin/sh
+# Runs the code snippets of README.md as a reader would.
+#
+#   readme_snippets.sh LANG README SOURCE_DIR WORK_DIR [LIBWURL]
+#
+# LANG c: every ```c block is saved as app.c and built with the README's own
+#   command (the line starting `cc -Iinclude app.c target/release/libwurl.a`,
+#   run verbatim in WORK_DIR, where include/ and target/release/libwurl.a
+#   point to SOURCE_DIR/include and LIBWURL, the built static library);
+#   then ./app runs and must exit 0.
+# LANG perl / ruby: every ```perl / ```ruby block runs from SOURCE_DIR (as
+#   the README's "from the repository" instructions say) with WURL_LIB=LIBWURL
+#   (the built libwurl.so) and must exit 0.
+#
+# When a block is followed (blank lines apart) by a ```text block, that block
+# is the expected standard output and must match exactly. Fails when README
+# has no block of LANG, so a renamed fence cannot pass silently.
+set -eu
+
+lang="$1" readme="$2" src="$3" work="$4" lib="${5:-}"
+
+rm -rf "$work"
+mkdir -p "$work/blocks"
+
+# Split README into blocks/NN.<lang> and, when a ```text block directly
+# follows one (blank lines apart), blocks/NN.expected.
+awk -v dir="$work/blocks" -v want="$lang" '
+  BEGIN { n = 0; state = "out"; pending = 0 }
+  state == "out" && /^```/ {
+    tag = substr($0, 4)
+    if (tag == want) {
+      n++; file = sprintf("%s/%02d.%s", dir, n, want); printf "" > file
+      state = "code"; next
+    }
+    if (tag == "text" && pending) {
+      file = sprintf("%s/%02d.expected", dir, n); printf "" > file
+      state = "expect"; pending = 0; next
+    }
+    state = "other"; pending = 0; next
+  }
+  state != "out" && /^```[ \t]*$/ {
+    if (state == "code" || state == "expect") close(file)
+    pending = (state == "code"); state = "out"; next
+  }
+  state == "code" || state == "expect" { print > file; next }
+  state != "out" { next }
+  /^[ \t]*$/ { next }
+  { pending = 0 }
+' "$readme"
+
+count=$(ls "$work"/blocks/*."$lang" 2>/dev/null | wc -l)
+if [ "$count" -eq 0 ]; then
+  echo "no \`\`\`$lang block in $readme" >&2
+  exit 1
+fi
+
+case "$lang" in
+  c)
+    cmd=$(grep -m1 '^cc -Iinclude app\.c target/release/libwurl\.a' "$readme" | sed 's/[ \t]*#.*$//')
+    if [ -z "$cmd" ]; then
+      echo "README has no 'cc -Iinclude app.c target/release/libwurl.a ...' line" >&2
+      exit 1
+    fi
+    mkdir -p "$work/target/release"
+    ln -s "$src/include" "$work/include"
+    ln -s "$lib" "$work/target/release/libwurl.a"
+    echo "build command (from README): $cmd"
+    ;;
+esac
+
+failed=0
+for f in "$work"/blocks/*."$lang"; do
+  base="${f%.*}"
+  name=$(basename "$base")
+  out="$base.out"
+  case "$lang" in
+    c)
+      cp "$f" "$work/app.c"
+      rm -f "$work/app"
+      if ! (cd "$work" && sh -c "$cmd"); then
+        echo "snippet $name: does not build:"; cat -n "$f"; failed=1; continue
+      fi
+      if ! (cd "$work" && ./app > "$out"); then
+        echo "snippet $name: exit status not 0:"; cat -n "$f"; failed=1; continue
+      fi
+      ;;
+    perl)
+      if ! (cd "$src" && WURL_LIB="$lib" perl "$f" > "$out"); then
+        echo "snippet $name: perl failed:"; cat -n "$f"; failed=1; continue
+      fi
+      ;;
+    ruby)
+      if ! (cd "$src" && WURL_LIB="$lib" ruby "$f" > "$out"); then
+        echo "snippet $name: ruby failed:"; cat -n "$f"; failed=1; continue
+      fi
+      ;;
+    *) echo "unknown language $lang" >&2; exit 2 ;;
+  esac
+  if [ -f "$base.expected" ]; then
+    if ! cmp -s "$out" "$base.expected"; then
+      echo "snippet $name: output differs from the README's:"
+      diff "$base.expected" "$out" || true
+      failed=1
+      continue
+    fi
+    echo "snippet $name: ok (output as in the README)"
+  else
+    echo "snippet $name: ok (runs; the README shows no output block)"
+  fi
+done
+echo "$count $lang snippet(s) of $readme checked"
+exit $failed
