@@ -39,22 +39,33 @@ sub components { @COMPONENTS }
 # ---------------------------------------------------------------------------
 # Finding the library
 
-# The repository root, seen from this file (bindings/perl/lib/Wurl.pm).
+# The repository root, seen from this file when it is the checkout's
+# bindings/perl/lib/Wurl.pm; undef for an installed copy (or a copy of the
+# distribution), which must not pick up a libwurl.so that happens to lie
+# three directories above it.
 sub _repo_root {
     my $lib = File::Basename::dirname(File::Spec->rel2abs(__FILE__));
     my $root = File::Spec->catdir($lib, File::Spec->updir, File::Spec->updir,
         File::Spec->updir);
-    return Cwd::abs_path($root) // $root;
+    $root = Cwd::abs_path($root) // $root;
+    return undef
+      unless -f File::Spec->catfile($root, 'include', 'wurl.h')
+      && -f File::Spec->catfile($root, 'bindings', 'perl', 'lib', 'Wurl.pm');
+    return $root;
 }
 
 # Where the library is looked for after $ENV{WURL_LIB}, in order: the usual
-# build outputs of this checkout, then $CARGO_TARGET_DIR.
+# build outputs of this checkout (when this file is in one), then
+# $CARGO_TARGET_DIR.
 sub library_candidates {
     my $root = _repo_root();
     my @c;
     # cargo at the root; then the CMake build in build/ (its staged copy in
     # build/lib, and cargo's output in build/cargo).
-    for my $rel (qw(target/release target/debug build/lib build/cargo/release build/cargo/debug)) {
+    for my $rel (defined $root
+        ? qw(target/release target/debug build/lib build/cargo/release build/cargo/debug)
+        : ())
+    {
         push @c, File::Spec->catfile($root, split(m{/}, $rel), 'libwurl.so');
     }
     if (defined $ENV{CARGO_TARGET_DIR} && length $ENV{CARGO_TARGET_DIR}) {
@@ -125,37 +136,73 @@ sub library_version { _version() }
 # ---------------------------------------------------------------------------
 # Strings in and out
 
-# A Perl string as the UTF-8 bytes the C ABI takes. The string is read as
-# characters (Perl's own semantics): a string without the UTF8 flag is
-# Latin-1, so "\xE9" is U+00E9 and goes out as C3 A9. A surrogate or a code
-# point above U+10FFFF goes out in Perl's (lax) encoding and the library
-# replaces it: "\x{D800}" is ED A0 80, three U+FFFD.
-sub _to_utf8 {
-    my $s = "$_[0]";
-    utf8::encode($s);
-    return $s;
+# Scratch buffers larger than this are released when the call returns (the C
+# library's own cap for its per-thread buffer is the same).
+use constant SCRATCH_CAP => 64 * 1024;
+
+# Turns the string in $_[0] (a private copy: callers pass one) into the UTF-8
+# bytes the C ABI takes, in place. The rule:
+#
+# - a string with the UTF8 flag is characters: it goes out as their UTF-8
+#   (a surrogate or a code point above U+10FFFF in Perl's lax encoding,
+#   which the library reads as U+FFFD per byte of the sequence);
+# - a string without the flag is bytes: when they are well-formed UTF-8
+#   (RFC 3629: no overlong form, no surrogate, nothing above U+10FFFF) they
+#   go out as they are, so "http://\xE4\xB8\x80.com/" read from a file
+#   without a layer is U+4E00; otherwise each byte is a Latin-1 character,
+#   as Perl itself upgrades such a string, so "\xE9" is U+00E9.
+#
+# Large strings: the caller undefs its copy after the call, so no buffer of
+# the size of the input stays in a pad.
+sub _utf8_in_place {
+    if (utf8::is_utf8($_[0])) {
+        utf8::encode($_[0]);
+        return;
+    }
+    return unless $_[0] =~ /[\x80-\xFF]/;    # ASCII
+    my $c = $_[0];
+    my $valid = utf8::decode($c) && $c !~ /[^\x{0}-\x{D7FF}\x{E000}-\x{10FFFF}]/;
+    undef $c;
+    utf8::encode($_[0]) unless $valid;
+    return;
 }
 
-# A byte string, passed on as it is (invalid UTF-8 included).
-sub _to_bytes {
-    my $s = "$_[0]";
-    utf8::downgrade($s, 1)
-      or Carp::croak('Wurl: a byte string cannot hold characters above U+00FF');
-    return $s;
+# _input($out, $in, $raw, $what): sets $out to a private copy of the string
+# $in as UTF-8 bytes (see _utf8_in_place), or as raw bytes with $raw.
+#
+# Memory: a lexical keeps its string buffer after its scope ends (and a
+# copy-on-write copy keeps the original's), so large strings are never
+# copied into a lexical here or in the public functions (they read $_[n]);
+# the caller's $out is undef'd after the call.
+sub _input {
+    Carp::croak("$_[3]: input is undef") unless defined $_[1];
+    $_[0] = "$_[1]";
+    if ($_[2]) {
+        utf8::downgrade($_[0], 1)
+          or Carp::croak("$_[3]: a byte string cannot hold characters above U+00FF");
+    } else {
+        _utf8_in_place($_[0]);
+    }
+    return;
 }
 
-# A view (pointer, length) into a handle, as a Perl character string.
+# A view (pointer, length) into a handle or buffer, as a Perl character
+# string (the library writes valid UTF-8 only).
 sub _view {
-    my ($ptr, $len) = @_;
-    my $s = $len ? buffer_to_scalar($ptr, $len) : '';
-    utf8::decode($s);    # the library writes valid UTF-8 only
+    my $s = $_[1] ? buffer_to_scalar($_[0], $_[1]) : '';
+    utf8::decode($s);
     return $s;
+}
+
+sub _status_error {
+    my ($status, $what) = @_;
+    return "Wurl: $what: " . _status_str($status) . " (status $status)";
 }
 
 sub _check {
     my ($status, $what) = @_;
     return if $status == WURL_OK;
-    Carp::croak("Wurl: $what: " . _status_str($status) . " (status $status)");
+    Carp::croak(_status_error($status, $what));
 }
 
 sub status_string { _status_str($_[-1]) }
@@ -173,51 +220,86 @@ sub parse_bytes {
     return Wurl::URL->parse_bytes($input);
 }
 
-# The per-interpreter output buffer of canonicalize(); only ever written by
-# the library and read with buffer_to_scalar, so it is never shared
-# copy-on-write with another scalar. (Each thread has its own copy.) Its
-# length is its capacity (grow sets it).
+# The per-interpreter output buffer of canonicalize(), at most SCRATCH_CAP
+# bytes; a larger result goes through a temporary buffer that is freed
+# before the call returns. Only ever written by the library and read with
+# buffer_to_scalar, so it is never shared copy-on-write with another
+# scalar. (Each thread has its own copy.) Its length is its capacity (grow
+# sets it).
 my $CANON_BUF;
 
 # Wurl->canonicalize($input, base => $base, charset => $label, strict => 1,
 # bytes => 1): the one-call path (wurl_canon_into). $base is a string or a
 # Wurl::URL; without it, $input is its own base. Returns the serialization,
-# or undef for an invalid URL.
+# or undef for an invalid URL; croaks when the call fails (an input over
+# WURL_MAX_INPUT_LEN bytes).
 sub canonicalize {
-    my (undef, $input, %opt) = @_;
-    Carp::croak('Wurl->canonicalize: input is undef') unless defined $input;
-    my $bytes = $opt{bytes} ? _to_bytes($input) : _to_utf8($input);
-    my $base = $opt{base};
-    my $base_ptr;
-    if (defined $base) {
-        $base = ($opt{bytes} ? Wurl::URL->parse_bytes($base) : Wurl::URL->parse($base))
-          unless Scalar::Util::blessed($base) && $base->isa('Wurl::URL');
-        $base_ptr = $$base;
-    }
-    my $cs = defined $opt{charset} ? _to_utf8($opt{charset}) : undef;
-    my $flags = $opt{strict} ? WURL_FLAG_NETWORK_STRICT : 0;
-    return _canon_into_bytes($base_ptr, $bytes, $cs, $flags);
+    my @r = _canonicalize_status(@_[ 1 .. $#_ ]);
+    return $r[1] if $r[0] == WURL_OK || $r[0] == WURL_INVALID_URL;
+    Carp::croak(_status_error($r[0], 'wurl_canon_into'));
 }
 
-# wurl_canon_into with bytes in; growing the buffer when it is too small.
-sub _canon_into_bytes {
-    my ($base_ptr, $bytes, $cs, $flags) = @_;
-    grow($CANON_BUF, 256) unless defined $CANON_BUF && length($CANON_BUF) >= 256;
-    for (1 .. 2) {
-        my ($buf_ptr, $cap) = scalar_to_buffer($CANON_BUF);
-        my $len = 0;
-        my $st = _canon_into($base_ptr, $bytes, length($bytes), $cs,
-            defined $cs ? length($cs) : 0,
-            $flags, $buf_ptr, $cap, \$len);
-        return _view($buf_ptr, $len) if $st == WURL_OK;
-        return undef if $st == WURL_INVALID_URL;
-        if ($st == WURL_E_BUFFER_TOO_SMALL) {
-            grow($CANON_BUF, $len + 1);
-            next;
+# canonicalize() without the croak for a failed call: (status, result),
+# the result only with WURL_OK. Still croaks on programming errors (undef
+# input, a destroyed base object, characters above U+00FF with bytes => 1).
+sub _canonicalize_status {
+    my (undef, %opt) = @_;
+    my $what = 'Wurl->canonicalize';
+    _input(my $bytes, $_[0], $opt{bytes}, $what);
+    my $cs;
+    _input($cs, $opt{charset}, 0, $what) if defined $opt{charset};
+    my $flags = $opt{strict} ? WURL_FLAG_NETWORK_STRICT : 0;
+    my $base = $opt{base};
+    my ($base_ptr, $own_base);
+    if (defined $base) {
+        if (Scalar::Util::blessed($base) && $base->isa('Wurl::URL')) {
+            $base_ptr = $base->_ptr;
+        } else {
+            _input(my $b, $base, $opt{bytes}, $what);
+            my $st = _parse($b, length($b), 0, \$base_ptr);
+            undef $b;
+            if ($st != WURL_OK) {
+                undef $bytes;
+                return ($st);
+            }
+            $own_base = 1;
         }
-        _check($st, 'wurl_canon_into');
     }
-    Carp::croak('Wurl: wurl_canon_into: buffer still too small after growing');
+    my @r = _canon_into_bytes($base_ptr, $bytes, $cs, $flags);
+    undef $bytes;
+    undef $cs;
+    _free($base_ptr) if $own_base;
+    return @r;
+}
+
+# wurl_canon_into with bytes in: (status, string). $_[1] holds the input's
+# bytes (not copied: see _input).
+sub _canon_into_bytes {
+    my ($base_ptr, undef, $cs, $flags) = @_;
+    grow($CANON_BUF, 256) unless defined $CANON_BUF && length($CANON_BUF) >= 256;
+    my ($buf_ptr, $cap) = scalar_to_buffer($CANON_BUF);
+    my $len = 0;
+    my $st = _canon_into($base_ptr, $_[1], length($_[1]), $cs, defined $cs ? length($cs) : 0,
+        $flags, $buf_ptr, $cap, \$len);
+    return ($st, _view($buf_ptr, $len)) if $st == WURL_OK;
+    return ($st) unless $st == WURL_E_BUFFER_TOO_SMALL;
+    my $need = $len + 1;
+    if ($need <= SCRATCH_CAP) {
+        grow($CANON_BUF, $need);
+        ($buf_ptr, $cap) = scalar_to_buffer($CANON_BUF);
+        $st = _canon_into($base_ptr, $_[1], length($_[1]), $cs, defined $cs ? length($cs) : 0,
+            $flags, $buf_ptr, $cap, \$len);
+        return ($st, $st == WURL_OK ? _view($buf_ptr, $len) : ());
+    }
+    # Larger than the cap: a buffer for this call only.
+    my $big;
+    grow($big, $need);
+    ($buf_ptr, $cap) = scalar_to_buffer($big);
+    $st = _canon_into($base_ptr, $_[1], length($_[1]), $cs, defined $cs ? length($cs) : 0,
+        $flags, $buf_ptr, $cap, \$len);
+    my @r = ($st, $st == WURL_OK ? _view($buf_ptr, $len) : ());
+    undef $big;
+    return @r;
 }
 
 # ---------------------------------------------------------------------------
@@ -226,78 +308,164 @@ package Wurl::URL;
 use strict;
 use warnings;
 
-# A Wurl::URL is a blessed scalar holding the handle's address. Handles are
-# immutable; every operation returns a new object.
+# A Wurl::URL is a blessed array:
+#
+#   [0] the handle's address, undef once DESTROY has freed it;
+#   [1] the thread (threads->tid) that owns that handle;
+#   [2] its recipe: how to make the handle again, as plain Perl data:
+#         ['p', $bytes]                          wurl_parse
+#         ['r', $base_recipe, $bytes]            wurl_resolve
+#         ['c', $url_recipe, $charset, $flags]   wurl_canonicalize
+#
+# Handles are immutable; every operation returns a new object. The recipe is
+# what Storable freezes (STORABLE_freeze/STORABLE_thaw replay it, so an
+# invalid URL survives too), and what a new thread replays the first time it
+# uses an object it inherited: the parent's handle is never used or freed by
+# another thread. A forked child has its own copy of every handle.
 
-sub _wrap {
-    my ($class, $ptr) = @_;
-    return bless \$ptr, ref($class) || $class;
+# The thread whose handles this interpreter owns (0: the main thread). CLONE
+# runs in each new thread.
+our $OWNER = 0;
+
+sub CLONE { $OWNER = threads->tid }
+
+sub CLONE_SKIP { 0 }
+
+# Makes the handle a recipe describes, from the handle of its parent (the
+# base, or the URL being canonicalized). Returns (status, handle).
+sub _apply {
+    my ($r, $parent) = @_;
+    my $op = $r->[0];
+    my $out;
+    my $st;
+    if ($op eq 'p') {
+        $st = Wurl::_parse($r->[1], length($r->[1]), 0, \$out);
+    } elsif ($op eq 'r') {
+        $st = Wurl::_resolve($parent, $r->[2], length($r->[2]), 0, \$out);
+    } elsif ($op eq 'c') {
+        my $cs = $r->[2];
+        $st = Wurl::_canonicalize($parent, $cs, defined $cs ? length($cs) : 0, $r->[3], \$out);
+    } else {
+        Carp::croak("Wurl::URL: unknown recipe step '$op'");
+    }
+    return ($st, $st == Wurl::WURL_OK ? $out : undef);
+}
+
+# Makes a handle from a recipe alone (for thaw and new threads).
+sub _build {
+    my ($r) = @_;
+    Carp::croak('Wurl::URL: not a recipe') unless ref $r eq 'ARRAY' && defined $r->[0];
+    my $parent = $r->[0] eq 'p' ? undef : _build($r->[1]);
+    my ($st, $ptr) = _apply($r, $parent);
+    Wurl::_free($parent) if defined $parent;
+    Wurl::_check($st, 'Wurl::URL: re-making a handle');
+    return $ptr;
+}
+
+# A new object for a recipe, from the parent's handle.
+sub _make {
+    my ($r, $parent, $what) = @_;
+    my ($st, $ptr) = _apply($r, $parent);
+    Wurl::_check($st, $what);
+    return bless [ $ptr, $OWNER, $r ], __PACKAGE__;
+}
+
+# The handle, for this thread: a destroyed object croaks; an object this
+# thread inherited from another gets its own handle, made from the recipe.
+sub _ptr {
+    my ($self) = @_;
+    Carp::croak('Wurl::URL: not a Wurl::URL object')
+      unless Scalar::Util::reftype($self) eq 'ARRAY' && @$self == 3;
+    my $ptr = $self->[0];
+    return $ptr if defined $ptr && $self->[1] == $OWNER;
+    Carp::croak('Wurl::URL: the object was destroyed (its handle is freed)')
+      unless defined $ptr;
+    # Another thread's handle: leave it to that thread.
+    $self->[0] = undef;
+    $self->[0] = _build($self->[2]);
+    $self->[1] = $OWNER;
+    return $self->[0];
 }
 
 sub parse {
-    my ($class, $input) = @_;
-    Carp::croak('Wurl::URL->parse: input is undef') unless defined $input;
-    return $class->_parse_raw(Wurl::_to_utf8($input));
+    Wurl::_input(my $b, $_[1], 0, 'Wurl::URL->parse');
+    my $self = _make([ 'p', $b ], undef, 'wurl_parse');
+    undef $b;
+    return $self;
 }
 
 sub parse_bytes {
-    my ($class, $input) = @_;
-    Carp::croak('Wurl::URL->parse_bytes: input is undef') unless defined $input;
-    return $class->_parse_raw(Wurl::_to_bytes($input));
-}
-
-sub _parse_raw {
-    my ($class, $bytes) = @_;
-    my $out;
-    Wurl::_check(Wurl::_parse($bytes, length($bytes), 0, \$out), 'wurl_parse');
-    return __PACKAGE__->_wrap($out);
+    Wurl::_input(my $b, $_[1], 1, 'Wurl::URL->parse_bytes');
+    my $self = _make([ 'p', $b ], undef, 'wurl_parse');
+    undef $b;
+    return $self;
 }
 
 sub resolve {
-    my ($self, $input) = @_;
-    Carp::croak('Wurl::URL->resolve: input is undef') unless defined $input;
-    return $self->_resolve_raw(Wurl::_to_utf8($input));
+    my $self = $_[0];
+    Wurl::_input(my $b, $_[1], 0, 'Wurl::URL->resolve');
+    my $url = _make([ 'r', $self->[2], $b ], $self->_ptr, 'wurl_resolve');
+    undef $b;
+    return $url;
 }
 
 sub resolve_bytes {
-    my ($self, $input) = @_;
-    Carp::croak('Wurl::URL->resolve_bytes: input is undef') unless defined $input;
-    return $self->_resolve_raw(Wurl::_to_bytes($input));
+    my $self = $_[0];
+    Wurl::_input(my $b, $_[1], 1, 'Wurl::URL->resolve_bytes');
+    my $url = _make([ 'r', $self->[2], $b ], $self->_ptr, 'wurl_resolve');
+    undef $b;
+    return $url;
 }
 
-sub _resolve_raw {
-    my ($self, $bytes) = @_;
-    my $out;
-    Wurl::_check(Wurl::_resolve($$self, $bytes, length($bytes), 0, \$out), 'wurl_resolve');
-    return __PACKAGE__->_wrap($out);
+# The same without the croak for a failed call (for Wurl::Compat, whose
+# contract is an undef or invalid result): (status, object or undef).
+sub _parse_status {
+    my $r = [ 'p', undef ];
+    Wurl::_input($r->[1], $_[1], 0, 'Wurl::URL->parse');
+    my ($st, $ptr) = _apply($r, undef);
+    return ($st, defined $ptr ? bless([ $ptr, $OWNER, $r ], __PACKAGE__) : undef);
+}
+
+sub _resolve_status {
+    my $self = $_[0];
+    my $r = [ 'r', $self->[2], undef ];
+    Wurl::_input($r->[2], $_[1], 0, 'Wurl::URL->resolve');
+    my ($st, $ptr) = _apply($r, $self->_ptr);
+    return ($st, defined $ptr ? bless([ $ptr, $OWNER, $r ], __PACKAGE__) : undef);
+}
+
+sub _canonicalize_status {
+    my ($self, $charset) = @_;
+    my $cs;
+    Wurl::_input($cs, $charset, 0, 'Wurl::URL->canonicalize') if defined $charset;
+    my $r = [ 'c', $self->[2], $cs, 0 ];
+    my ($st, $ptr) = _apply($r, $self->_ptr);
+    return ($st, defined $ptr ? bless([ $ptr, $OWNER, $r ], __PACKAGE__) : undef);
 }
 
 # $url->canonicalize(charset => $label, strict => 1)
 sub canonicalize {
     my ($self, %opt) = @_;
-    my $cs = defined $opt{charset} ? Wurl::_to_utf8($opt{charset}) : undef;
+    my $cs;
+    Wurl::_input($cs, $opt{charset}, 0, 'Wurl::URL->canonicalize') if defined $opt{charset};
     my $flags = $opt{strict} ? Wurl::WURL_FLAG_NETWORK_STRICT : 0;
-    my $out;
-    Wurl::_check(Wurl::_canonicalize($$self, $cs, defined $cs ? length($cs) : 0, $flags, \$out),
-        'wurl_canonicalize');
-    return __PACKAGE__->_wrap($out);
+    return _make([ 'c', $self->[2], $cs, $flags ], $self->_ptr, 'wurl_canonicalize');
 }
 
 # The serialization, or undef for an invalid URL.
 sub serialize {
-    my ($self) = @_;
     my ($ptr, $len);
-    return undef unless Wurl::_serialize($$self, \$ptr, \$len);
+    return undef unless Wurl::_serialize($_[0]->_ptr, \$ptr, \$len);
     return Wurl::_view($ptr, $len);
 }
 
 # A component: undef when absent, '' when present and empty.
 sub component {
     my ($self, $name) = @_;
-    my $i = $COMPONENT_INDEX{$name};
-    Carp::croak("Wurl::URL: unknown component '$name'") unless defined $i;
+    my $i = defined $name ? $COMPONENT_INDEX{$name} : undef;
+    Carp::croak("Wurl::URL: unknown component '" . ($name // 'undef') . "'") unless defined $i;
     my ($ptr, $len);
-    return undef unless Wurl::_get($$self, $i, \$ptr, \$len);
+    return undef unless Wurl::_get($self->_ptr, $i, \$ptr, \$len);
     return Wurl::_view($ptr, $len);
 }
 
@@ -306,7 +474,7 @@ for my $name (@COMPONENTS) {
     no strict 'refs';
     *{$name} = sub {
         my ($ptr, $len);
-        return undef unless Wurl::_get(${ $_[0] }, $i, \$ptr, \$len);
+        return undef unless Wurl::_get($_[0]->_ptr, $i, \$ptr, \$len);
         return Wurl::_view($ptr, $len);
     };
 }
@@ -322,26 +490,47 @@ sub components {
     return \%h;
 }
 
-sub is_invalid { Wurl::_is_invalid(${ $_[0] }) ? 1 : 0 }
+sub is_invalid { Wurl::_is_invalid($_[0]->_ptr) ? 1 : 0 }
 
 # Why the URL is invalid (a static English phrase), or undef when it is valid.
-sub invalid_reason { Wurl::_invalid_reason(${ $_[0] }) }
+sub invalid_reason { Wurl::_invalid_reason($_[0]->_ptr) }
 
 # 'none', 'empty', 'domain', 'ipv4' or 'ipv6'.
-sub host_kind { $HOST_KINDS[ Wurl::_host_kind(${ $_[0] }) ] // 'none' }
+sub host_kind { $HOST_KINDS[ Wurl::_host_kind($_[0]->_ptr) ] // 'none' }
 
-# Threads: a new thread gets a reference to an unblessed undef instead of a
-# copy of a Wurl::URL, so a handle is never freed twice.
-sub CLONE_SKIP { 1 }
+# Storable (freeze, thaw, dclone): the recipe, not the handle's address.
+# Thawing replays it with the library of the thawing process, in any
+# process or thread.
+use constant FROZEN_TAG => 'Wurl::URL/1';
+
+sub STORABLE_freeze {
+    my ($self, $cloning) = @_;
+    Carp::croak('Wurl::URL: the object was destroyed (its handle is freed); cannot freeze it')
+      unless defined $self->[0];
+    return (FROZEN_TAG, $self->[2]);
+}
+
+sub STORABLE_thaw {
+    my ($self, $cloning, $tag, $recipe) = @_;
+    Carp::croak("Wurl::URL: cannot thaw '"
+          . (defined $tag ? $tag : 'undef')
+          . "': not a frozen Wurl::URL of this version")
+      unless defined $tag && $tag eq FROZEN_TAG && ref $recipe eq 'ARRAY';
+    @$self = (_build($recipe), $OWNER, $recipe);
+    return;
+}
 
 sub DESTROY {
     my ($self) = @_;
+    return unless Scalar::Util::reftype($self) eq 'ARRAY';
+    my $ptr = $self->[0];
+    return unless defined $ptr;
+    # Another thread's handle (an object inherited and never used here).
+    return unless $self->[1] == $OWNER;
+    $self->[0] = undef;
     # At global destruction the attached functions may already be gone; the
     # process is ending, so the handle is left to it.
     return if ${^GLOBAL_PHASE} eq 'DESTRUCT';
-    my $ptr = $$self;
-    return unless $ptr;
-    $$self = undef;
     Wurl::_free($ptr);
 }
 

@@ -107,8 +107,12 @@ sub _handle_of {
         ($url, $hier) = (Wurl::URL->parse(''), 0);
     } else {
         my $s = _serialize_components($h);
-        $url = Wurl::URL->parse($s);
-        (undef, $hier) = _parse_info(_preprocess($s));
+        (undef, $url) = Wurl::URL->_parse_status($s);
+        if ($url) {
+            (undef, $hier) = _parse_info(_preprocess($s));
+        } else {
+            ($url, $hier) = (Wurl::URL->parse(''), 0);    # too long
+        }
     }
     $HANDLE{$h} = [ $url, $hier, _snapshot($h) ];
     return ($url, $hier);
@@ -136,18 +140,33 @@ sub _serialize_components {
     return $s;
 }
 
+# The hash of a call that failed (an input longer than WURL_MAX_INPUT_LEN,
+# which the 2012 module had no limit for): an invalid URL with no
+# components, backed by an invalid handle.
+sub _failed_hash {
+    my ($into) = @_;
+    my $h = $into || {};
+    delete @{$h}{@OWN_KEYS};
+    $h->{invalid} = 1;
+    $HANDLE{$h} = [ Wurl::URL->parse(''), 0, _snapshot($h) ];
+    return $h;
+}
+
 sub parse_url {
     my ($input) = @_;
     $input = '' unless defined $input;
+    my ($st, $url) = Wurl::URL->_parse_status($input);
+    return _failed_hash() unless $url;
     my (undef, $hier) = _parse_info(_preprocess($input));
-    return _to_hash(Wurl::URL->parse($input), $hier);
+    return _to_hash($url, $hier);
 }
 
 sub resolve_url {
     my ($spec, $parsed_base) = @_;
     $spec = '' unless defined $spec;
     my ($base, $base_hier) = _handle_of($parsed_base, 'resolve_url');
-    my $url = $base->resolve($spec);
+    my ($st, $url) = $base->_resolve_status($spec);
+    return _failed_hash() unless $url;
     # The hierarchical flag of the result, as "steps to resolve a URL" set it.
     my $hier;
     my $s = _preprocess($spec);
@@ -175,8 +194,9 @@ sub lc_ascii { (my $s = $_[0]) =~ tr/A-Z/a-z/; $s }
 sub canonicalize_parsed_url {
     my ($parsed_url, $charset) = @_;
     my ($url, $hier) = _handle_of($parsed_url, 'canonicalize_parsed_url');
-    my $c = $url->canonicalize(
-        (defined $charset && length $charset) ? (charset => $charset) : ());
+    my ($st, $c) = $url->_canonicalize_status(
+        (defined $charset && length $charset) ? $charset : undef);
+    return _failed_hash($parsed_url) unless $c;
     return _to_hash($c, $hier, $parsed_url);
 }
 
@@ -201,14 +221,17 @@ sub url_to_canon_parsed_url {
 }
 
 # The one-call path: wurl_canon_into, no hash, no handle for the result.
+# undef for an invalid URL and for a call the library refuses (an input or
+# base longer than WURL_MAX_INPUT_LEN bytes): never dies on strings.
+# (The arguments are read from @_, not copied: a lexical copy of a large
+# string would keep its buffer after the call.)
 sub url_to_canon_url {
-    my ($url, $base_url, $charset) = @_;
-    $url = '' unless defined $url;
-    return Wurl->canonicalize(
-        $url,
-        (defined $base_url ? (base => $base_url) : ()),
-        ((defined $charset && length $charset) ? (charset => $charset) : ()),
+    my @r = Wurl::_canonicalize_status(
+        defined $_[0] ? $_[0] : '',
+        (defined $_[1] ? (base => $_[1]) : ()),
+        ((defined $_[2] && length $_[2]) ? (charset => $_[2]) : ()),
     );
+    return $r[0] == Wurl::WURL_OK ? $r[1] : undef;
 }
 
 1;

@@ -32,6 +32,10 @@ sub unescape {
     my ($s) = @_;
     $s =~ s{\\(?:u(\+[0-9A-Fa-f]{3}|[0-9A-Fa-f]{4})|U(\+[0-9A-Fa-f]{7}|[0-9A-Fa-f]{8}))}
            {_cp(defined $1 ? $1 : $2)}ge;
+    # Characters: a string without the UTF8 flag would be read as UTF-8
+    # bytes when it happens to be valid UTF-8 ("\u00C2\u00A9" is two
+    # characters, not the bytes of U+00A9), so say so with the flag.
+    utf8::upgrade($s);
     return $s;
 }
 
