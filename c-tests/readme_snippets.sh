@@ -12,6 +12,10 @@
 #   the README's "from the repository" instructions say) with WURL_LIB=LIBWURL
 #   (the built libwurl.so) and must exit 0.
 #
+# LANG rust: the ```rust blocks run as doctests: `rustdoc --test README`
+#   with the library built by cargo (LIBWURL is then cargo's output
+#   directory, holding libwurl.rlib and deps/).
+#
 # When a block is followed (blank lines apart) by a ```text block, that block
 # is the expected standard output and must match exactly. Fails when README
 # has no block of LANG, so a renamed fence cannot pass silently.
@@ -67,6 +71,20 @@ case "$lang" in
     echo "build command (from README): $cmd"
     ;;
 esac
+
+if [ "$lang" = rust ]; then
+  echo "rustdoc --test $readme ($count rust block(s))"
+  cd "$work"
+  if ! rustdoc --test "$readme" --edition 2024 --test-run-directory "$src" \
+      --extern "wurl=$lib/libwurl.rlib" -L "dependency=$lib/deps" > rustdoc.log 2>&1; then
+    cat rustdoc.log
+    exit 1
+  fi
+  cat rustdoc.log
+  # Every block ran (none ignored or left out).
+  grep -q "test result: ok. $count passed" rustdoc.log || { echo "expected $count passed" >&2; exit 1; }
+  exit 0
+fi
 
 failed=0
 for f in "$work"/blocks/*."$lang"; do

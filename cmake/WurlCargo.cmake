@@ -22,6 +22,7 @@
 #   WURL_SHARED_LIBRARY_REAL             staged libwurl.so.<version>
 #   WURL_NATIVE_STATIC_LIBS              system libraries a static Rust
 #                                        library needs (link after libwurl.a)
+#   WURL_CARGO_OUT_DIR                   cargo's output directory (libwurl.rlib, deps/)
 
 include_guard(GLOBAL)
 
@@ -81,6 +82,10 @@ if(WURL_RUST_ASAN)
 else()
   set(_cargo_out "${WURL_CARGO_TARGET_DIR}/${_profile_dir}")
 endif()
+
+# Where cargo writes libwurl.rlib and its dependencies (deps/): the README's
+# Rust snippet test compiles against them.
+set(WURL_CARGO_OUT_DIR "${_cargo_out}")
 
 set(WURL_STATIC_LIBRARY_PATH "${WURL_STAGE_LIB_DIR}/libwurl.a")
 set(WURL_SHARED_LIBRARY_REAL "${WURL_STAGE_LIB_DIR}/libwurl.so.${WURL_VERSION}")
