@@ -510,10 +510,10 @@ pub extern "C" fn wurl_canon_into(
         // `buf` is never written unless the result is returned.
         if input_len <= STACK_INPUT_MAX {
             let mut sink = StackSink::new(bytes, None);
-            if canonicalize::canon_with_sink(base, bytes, true, &opts, &mut sink).is_some() {
-                if let Some(out) = sink.written() {
-                    return deliver(out, buf, buf_cap, out_len);
-                }
+            if canonicalize::canon_with_sink(base, bytes, true, &opts, &mut sink).is_some()
+                && let Some(out) = sink.written()
+            {
+                return deliver(out, buf, buf_cap, out_len);
             }
         }
         // Then decoded (one validation pass; borrowed when valid), through
@@ -523,10 +523,9 @@ pub extern "C" fn wurl_canon_into(
         if s.len() <= STACK_INPUT_MAX && !s.is_ascii() {
             let mut sink = StackSink::new(s.as_bytes(), Some(&s));
             if canonicalize::canon_with_sink(base, s.as_bytes(), false, &opts, &mut sink).is_some()
+                && let Some(out) = sink.written()
             {
-                if let Some(out) = sink.written() {
-                    return deliver(out, buf, buf_cap, out_len);
-                }
+                return deliver(out, buf, buf_cap, out_len);
             }
         }
         canonicalize::with_canon_buffer(base, &s, &opts, |result| match result {

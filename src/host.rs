@@ -183,10 +183,8 @@ pub fn canonicalize_host(host: &str, scheme: &str) -> Result<String, InvalidReas
     // later steps as it is (the conformance data keeps `[::1%20hello]` and
     // `[google.com]`), but skips the colon rule of step 26.
     let bracketed = s.len() >= 2 && s.starts_with('[') && s.ends_with(']');
-    if bracketed {
-        if let Some(v6) = canonicalize_ipv6(&s[1..s.len() - 1]) {
-            return Ok(format!("[{v6}]"));
-        }
+    if bracketed && let Some(v6) = canonicalize_ipv6(&s[1..s.len() - 1]) {
+        return Ok(format!("[{v6}]"));
     }
     // Step 26.
     if !is_file && !bracketed && s.contains(':') {

@@ -36,12 +36,13 @@ pub fn unescape(s: &str) -> String {
                 b'U' => 8,
                 _ => 0,
             };
-            if n > 0 && i + 2 + n <= b.len() {
-                if let Ok(cp) = u32::from_str_radix(&s[i + 2..i + 2 + n], 16) {
-                    out.push(char::from_u32(cp).unwrap_or('\u{FFFD}'));
-                    i += 2 + n;
-                    continue;
-                }
+            if n > 0
+                && i + 2 + n <= b.len()
+                && let Ok(cp) = u32::from_str_radix(&s[i + 2..i + 2 + n], 16)
+            {
+                out.push(char::from_u32(cp).unwrap_or('\u{FFFD}'));
+                i += 2 + n;
+                continue;
             }
         }
         let ch = s[i..].chars().next().unwrap();
