@@ -42,10 +42,10 @@ pub fn default_port(scheme: &str) -> Option<u32> {
 }
 
 fn replace(slot: &mut Option<String>, f: impl FnOnce(&str) -> Option<String>) {
-    if let Some(v) = slot.as_deref() {
-        if let Some(n) = f(v) {
-            *slot = Some(n);
-        }
+    if let Some(v) = slot.as_deref()
+        && let Some(n) = f(v)
+    {
+        *slot = Some(n);
     }
 }
 
@@ -188,10 +188,10 @@ fn canonicalize_in_place(u: &mut Url, opts: &CanonOptions) -> Result<(), Invalid
         }
         Some(out)
     });
-    if opts.network_strict {
-        if let Some(why) = crate::strict::check(u) {
-            return Err(why);
-        }
+    if opts.network_strict
+        && let Some(why) = crate::strict::check(u)
+    {
+        return Err(why);
     }
     Ok(())
 }
@@ -252,16 +252,81 @@ fn canonicalize_port(u: &mut Url, scheme: &str) -> Result<(), InvalidReason> {
     Ok(())
 }
 
-/// Whether a path has a `.` or `..` segment (after `/` or `\\`).
-fn has_dot_segment(p: &str) -> bool {
-    p.split(['/', '\\']).any(|seg| seg == "." || seg == "..")
+/// Whether "remove dot-segments" (as amended by the spec) would change a
+/// path: it has a `\` (read as `/`) or a `.` / `..` segment, `%2E` counting
+/// as `.`. A byte scan, so that the common path costs no allocation.
+fn needs_dot_removal(p: &[u8]) -> bool {
+    if p.contains(&b'\\') {
+        return true;
+    }
+    p.split(|&c| c == b'/')
+        .any(|seg| crate::resolve::is_dot(seg) || crate::resolve::is_dot_dot(seg))
 }
 
 /// Whether a path has `%2F` or `%5C` (any case), which `file:` resolution
 /// decodes into separators.
-fn has_slash_escape(p: &str) -> bool {
-    let b = p.as_bytes();
-    (0..b.len()).any(|i| matches!(escape_at(b, i), Some(b'/' | b'\\')))
+fn has_slash_escape(p: &[u8]) -> bool {
+    p.windows(3)
+        .enumerate()
+        .any(|(i, _)| matches!(escape_at(p, i), Some(b'/' | b'\\')))
+}
+
+/// The bound on the rounds of [`hierarchical_path`]. Each round after the
+/// first only runs when the escape decoding of the previous one made a new
+/// `%2F`/`%5C` (in `file:`) or a new dot segment; neither step can make a
+/// new escape of an unreserved character (removing segments never joins
+/// two segments' bytes, and a decoded separator is not a hex digit), so the
+/// third round never changes anything. The bound makes that certain.
+const MAX_PATH_ROUNDS: usize = 4;
+
+/// The path of a hierarchical URL in its canonical form: the fixed point of
+/// what resolving the serialization again would do to it (spec "steps to
+/// resolve a relative URL" step 2 to 6: in `file:` URLs `%2F` and `%5C`
+/// decoded into separators, then "remove dot-segments") followed by the
+/// canonicalization steps (escapes of unreserved characters decoded, the
+/// path percent-encode set).
+///
+/// Why the resolution steps run here again: a path can reach
+/// canonicalization without them, or with them applied to part of it only.
+/// An empty, `?…` or `#…` reference copies the base's path as it is (spec
+/// resolution step 6, relative steps 4 and 5), and "merge paths" decodes
+/// `%2F`/`%5C` in the reference's half only (relative step 6.5.1), so the
+/// 2012 module gives `file:///a%2fb/a/b/c` for `file:a%2fb/c` against itself
+/// and `http://a/b/../c` for `""` against `http://a/b/../c`. Escape decoding
+/// can also make them (`%2%65` is `%2e` after one decoding, `%5%63` is
+/// `%5c`). Canonicalizing the serialization again would then remove or
+/// decode them: the output would not be a fixed point. Running the steps
+/// here gives what the 2012 module itself gives once run again on its own
+/// output (its fixed point), for every path, whatever its history; on a
+/// path that resolution has already normalized they change nothing. The
+/// README's table "Where wurl differs from the 2012 module" lists this.
+///
+/// Returns `None` when the path is already canonical.
+fn hierarchical_path(p: &str, file: bool) -> Option<String> {
+    let mut cur: Option<String> = None;
+    for _ in 0..MAX_PATH_ROUNDS {
+        let s = cur.as_deref().unwrap_or(p);
+        let mut next: Option<String> = None;
+        if file && has_slash_escape(s.as_bytes()) {
+            next = Some(crate::resolve::decode_file_slashes(s.to_owned()));
+        }
+        let n = next.as_deref().unwrap_or(s);
+        if needs_dot_removal(n.as_bytes()) {
+            next = Some(crate::resolve::remove_dot_segments(n));
+        }
+        let n = next.as_deref().unwrap_or(s);
+        match decode_unreserved(n) {
+            Some(d) => cur = Some(d),
+            None => {
+                if next.is_some() {
+                    cur = next;
+                }
+                break;
+            }
+        }
+    }
+    let s = cur.as_deref().unwrap_or(p);
+    encode_utf8(s, &PATH).or(cur)
 }
 
 fn canonicalize_path(u: &mut Url, scheme: &str) {
@@ -271,35 +336,14 @@ fn canonicalize_path(u: &mut Url, scheme: &str) {
             Some(p) if !p.starts_with('/') => u.path = Some(format!("/{p}")),
             _ => {}
         }
-    }
-    if u.hierarchical || scheme == "mailto" {
-        let hierarchical = u.hierarchical;
         let file = scheme == "file";
+        replace(&mut u.path, |p| hierarchical_path(p, file));
+    } else if scheme == "mailto" {
+        // Not hierarchical, so resolution never touches its path again:
+        // only the escape decoding (to a fixed point) and encoding.
         replace(&mut u.path, |p| {
-            let mut decoded = decode_unreserved(p);
-            // Nested escapes (`%2%65` is `%2e` after one decoding) can make
-            // what resolution never saw: a dot-segment, or in a `file:` path
-            // a `%2F` or `%5C` (`%5%63`), which resolution reads as a
-            // separator. Apply those resolution steps now, as resolving the
-            // output again would, so that the result is idempotent and
-            // reads the same in every later parser.
-            if hierarchical {
-                if let Some(d) = decoded.take() {
-                    let new_slash = file && has_slash_escape(&d) && !has_slash_escape(p);
-                    let d = if new_slash {
-                        crate::resolve::decode_file_slashes(d)
-                    } else {
-                        d
-                    };
-                    decoded = Some(if new_slash || has_dot_segment(&d) && !has_dot_segment(p) {
-                        crate::resolve::remove_dot_segments(&d)
-                    } else {
-                        d
-                    });
-                }
-            }
-            let p2 = decoded.as_deref().unwrap_or(p);
-            encode_utf8(p2, &PATH).or(decoded)
+            let decoded = decode_unreserved(p);
+            encode_utf8(decoded.as_deref().unwrap_or(p), &PATH).or(decoded)
         });
     } else {
         replace(&mut u.path, |p| encode_utf8(p, &OPAQUE_PATH));

@@ -221,11 +221,11 @@ fn merge_paths(r_path: &str, b_path: &str, base_has_authority: bool) -> String {
     }
 }
 
-fn is_dot(seg: &[u8]) -> bool {
+pub(crate) fn is_dot(seg: &[u8]) -> bool {
     seg == b"." || seg.eq_ignore_ascii_case(b"%2e")
 }
 
-fn is_dot_dot(seg: &[u8]) -> bool {
+pub(crate) fn is_dot_dot(seg: &[u8]) -> bool {
     match seg.len() {
         2 => seg == b"..",
         4 => seg.eq_ignore_ascii_case(b".%2e") || seg.eq_ignore_ascii_case(b"%2e."),

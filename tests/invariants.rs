@@ -395,3 +395,183 @@ proptest! {
         }
     }
 }
+
+// ---------------------------------------------------------------------
+// Idempotence where the 2012 module loses it (issue 10): `file:` references
+// against `file:` bases with `%2F`, `%5C`, nested escapes, dot segments and
+// drive letters, and references against bases that are not canonical.
+
+/// Pieces of `file:` paths that resolution and canonicalization treat
+/// specially.
+const FILE_PIECES: &[&str] = &[
+    "a",
+    "B",
+    "c:",
+    "C|",
+    "%43%3A",
+    "%63|",
+    "%2F",
+    "%2f",
+    "%5C",
+    "%5c",
+    "%2%66",
+    "%2%46",
+    "%5%63",
+    "%%35%63",
+    "%%32%66",
+    "%%32%46",
+    "%2%65",
+    "%%32%65",
+    "%2e",
+    "%2E",
+    ".",
+    "..",
+    "/",
+    "\\",
+    "//",
+    "///",
+    "%",
+    "%2",
+    "%25",
+    "%41",
+    "%3F",
+    "?",
+    "#",
+    "localhost",
+    "\u{FF0F}",
+    "\u{FC}",
+    "%00",
+    ":",
+];
+
+fn file_path_like() -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::sample::select(FILE_PIECES), 0..12).prop_map(|v| v.concat())
+}
+
+/// A `file:` reference: relative, absolute-path, `file:` without slashes,
+/// `file:` with an authority, or a drive.
+fn file_ref_like() -> impl Strategy<Value = String> {
+    (
+        prop::sample::select(
+            &[
+                "", "/", "\\", "file:", "file:/", "file://", "file:///", "c:", "//",
+            ][..],
+        ),
+        file_path_like(),
+    )
+        .prop_map(|(p, r)| format!("{p}{r}"))
+}
+
+/// A `file:` base, often not canonical (escapes, dot segments, drives).
+fn file_base_like() -> impl Strategy<Value = String> {
+    (
+        prop::sample::select(
+            &[
+                "file:",
+                "file:/",
+                "file://",
+                "file:///",
+                "file://host/",
+                "c:/",
+                "\\\\srv\\",
+            ][..],
+        ),
+        file_path_like(),
+    )
+        .prop_map(|(p, r)| format!("{p}{r}"))
+}
+
+/// Any base, deliberately not canonical: dot segments, escapes, case.
+fn unnormalized_base_like() -> impl Strategy<Value = String> {
+    (
+        prop::sample::select(
+            &[
+                "http://Ex.COM:80",
+                "HTTPS://a",
+                "foo://h",
+                "foo:",
+                "ftp://u@h",
+                "file://",
+            ][..],
+        ),
+        prop::collection::vec(
+            prop::sample::select(
+                &[
+                    "/", "/.", "/..", "/%2e", "/%2E%2e", "/a", "/%41", "\\", "/%2%65", "/%2F",
+                    "/%5c", "?q", "#f", "/%3%35",
+                ][..],
+            ),
+            0..8,
+        ),
+    )
+        .prop_map(|(p, v)| format!("{p}{}", v.concat()))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(), failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// `file:` references against `file:` bases: every invariant, I3
+    /// (idempotence) without exception among them.
+    #[test]
+    fn prop_file_references_against_file_bases(r in file_ref_like(), b in file_base_like()) {
+        if let Err(e) = check_all(&r, Some(&b), None) {
+            prop_assert!(false, "{}", e);
+        }
+        if let Err(e) = check_all(&r, None, None) {
+            prop_assert!(false, "{}", e);
+        }
+    }
+
+    /// Short references (empty, `?`, `#`, paths with dot segments) against
+    /// bases that are not canonical.
+    #[test]
+    fn prop_references_against_unnormalized_bases(
+        r in prop::sample::select(&["", " ", "?", "?x", "#", "#y", "x", "./x", "../x", "%2e%2e/x", "%2%65/x", "/x/../y", "http:", "file:"][..]),
+        b in unnormalized_base_like(),
+    ) {
+        if let Err(e) = check_all(r, Some(&b), None) {
+            prop_assert!(false, "{}", e);
+        }
+    }
+}
+
+/// I3 over every line of every benchmark dataset, the input its own base
+/// (and, for `links_synth.tsv`, each link against its page).
+#[test]
+fn dataset_lines_are_idempotent() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("bench/data");
+    let mut n = 0usize;
+    let mut failures = Vec::new();
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "txt" || x == "tsv"))
+        .collect();
+    entries.sort();
+    for path in &entries {
+        let text = std::fs::read(path).unwrap();
+        let text = String::from_utf8_lossy(&text);
+        let tsv = path.extension().is_some_and(|x| x == "tsv");
+        for line in text.lines() {
+            let (input, base) = match line.split_once('\t') {
+                Some((page, link)) if tsv => (link, Some(page)),
+                _ => (line, None),
+            };
+            n += 1;
+            if let Some(y) = invariants::canon(input, base, None)
+                && let Err(e) = invariants::i3_idempotence(&y, None)
+            {
+                failures.push(format!("{}: {input:?} base {base:?}: {e}", path.display()));
+            }
+        }
+    }
+    for f in failures.iter().take(20) {
+        eprintln!("{f}");
+    }
+    eprintln!(
+        "{n} dataset lines checked, {} not idempotent",
+        failures.len()
+    );
+    assert!(failures.is_empty());
+    assert!(n > 100_000, "only {n} dataset lines");
+}

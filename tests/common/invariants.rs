@@ -19,8 +19,6 @@
 //! Where the spec itself breaks an invariant, the check is narrowed and the
 //! reason is documented at the check (the spec wins over PLAN.md):
 //!
-//! * I3, I7a, I10: the spec never resolves the base, so an unnormalized
-//!   base leaks into results (`base_is_resolved`, `resolves_to_base`);
 //! * I3, I4, I5, I7, I8, I10: a raw `#` in an ISO-2022-JP query
 //!   (`Differential::QueryHashFromEncoding`, reported to the lead);
 //! * I5: raw (uncanonicalized) records with an empty host and a `//` path;
@@ -28,8 +26,9 @@
 //! * I14: label length counted before step 30 percent-encodes;
 //! * I7b: the classified differentials of PLAN.md section 3 ([`Differential`]).
 //!
-//! Inputs that hit a known, reported library bug are skipped
-//! ([`known_bug`]; `WURL_NO_KNOWN_BUGS=1` turns that off).
+//! I3 (idempotence) holds for every input with no exception: whatever the
+//! base, canonicalizing the canonical string again gives it back. No input
+//! is skipped as a known bug: a violation is a bug to fix.
 
 #![allow(dead_code)]
 
@@ -141,12 +140,13 @@ pub fn percent_decode(s: &str) -> Vec<u8> {
     let mut i = 0;
     let hex = |c: u8| (c as char).to_digit(16).map(|d| d as u8);
     while i < b.len() {
-        if b[i] == b'%' && i + 2 < b.len() {
-            if let (Some(h), Some(l)) = (hex(b[i + 1]), hex(b[i + 2])) {
-                out.push(h << 4 | l);
-                i += 3;
-                continue;
-            }
+        if b[i] == b'%'
+            && i + 2 < b.len()
+            && let (Some(h), Some(l)) = (hex(b[i + 1]), hex(b[i + 2]))
+        {
+            out.push(h << 4 | l);
+            i += 3;
+            continue;
         }
         out.push(b[i]);
         i += 1;
@@ -193,42 +193,6 @@ pub fn i2_determinism(
 
 // ---------------------------------------------------------------------
 // I3 Idempotence.
-
-/// Whether the base string is a fixpoint of resolution: `R(P(b), b)` has the
-/// components of `P(b)`. The spec never resolves the base itself, so a base
-/// with dot segments or (for `file:`) `%2F` in its path passes them into
-/// results that it does not normalize: `canon("", "http://a/b/../c")` is
-/// `http://a/b/../c` (spec "steps to resolve a URL" step 6), and
-/// `canon("@", "file:http:%2f//")` is `file:///http:%2f//@` (step 6 of
-/// "resolve a relative URL" decodes only |r_path|), whose own canonical
-/// forms are `http://a/c` and `file:///http:///@`. I3 holds relative to a
-/// base that is a fixpoint: a spec-mandated exception.
-pub fn base_is_resolved(b: &str) -> bool {
-    let p = wurl::parse(b);
-    let r = wurl::resolve(&p, b);
-    p.is_invalid() == r.is_invalid() && diff_components(&p, &r).is_none()
-}
-
-/// Whether resolution returns the base record itself (spec "steps to
-/// resolve a URL" steps 6 and 9.1: an empty input, or only a scheme equal to
-/// a hierarchical base's), unnormalized: the same exception to I3.
-pub fn resolves_to_base(input: &str, base: Option<&str>) -> bool {
-    let r = wurl::parse(input);
-    if preprocessed(input).is_empty() {
-        return true;
-    }
-    let b = wurl::parse(base.unwrap_or(input));
-    let same = match (r.scheme(), b.scheme()) {
-        (Some(x), Some(y)) => x.eq_ignore_ascii_case(y),
-        _ => false,
-    };
-    same && b.is_hierarchical()
-        && r.authority().is_none()
-        && r.host().is_none()
-        && r.query().is_none()
-        && r.fragment().is_none()
-        && r.path().is_none_or(str::is_empty)
-}
 
 /// I3: `canon(y) == y` for `y = canon(x)`, with `y` as its own base, with
 /// the same charset and with UTF-8 (the query is ASCII after one pass).
@@ -619,39 +583,36 @@ pub fn i10_resolution(
             }
         }
     }
-    // (Canonical strings that are fixpoints: see `base_is_resolved`.)
-    let fixpoint = !resolves_to_base(input, base) && base_is_resolved(base.unwrap_or(input));
-    if let Some(y) = y.filter(|_| fixpoint) {
-        if has_scheme_and_authority(y) {
-            for b in BASES {
-                let again = canon(y, Some(b), None);
-                if again.as_deref() != Some(y) {
-                    return Err(format!(
-                        "I10: canonical {y:?} against {b:?} = {}",
-                        show(again.as_deref())
-                    ));
-                }
+    if let Some(y) = y
+        && has_scheme_and_authority(y)
+    {
+        for b in BASES {
+            let again = canon(y, Some(b), None);
+            if again.as_deref() != Some(y) {
+                return Err(format!(
+                    "I10: canonical {y:?} against {b:?} = {}",
+                    show(again.as_deref())
+                ));
             }
         }
     }
     // The fragment: only where `#` starts one (not in the path of the
     // non-hierarchical schemes or mailto:), and when cutting it exposes no
     // character that preprocessing would trim.
-    if let (Some(y), Some(frag)) = (y, c.fragment()) {
-        if !is_non_hierarchical(scheme_of(c)) {
-            if let Some(i) = input.find('#') {
-                let cut = &input[..i];
-                let trims = cut.ends_with(['\u{b}', '\u{c}', ' ', '\t', '\n', '\r']);
-                if !trims {
-                    let want = &y[..y.len() - frag.len() - 1];
-                    let got = canon(cut, base, charset);
-                    if got.as_deref() != Some(want) {
-                        return Err(format!(
-                            "I10: canon({cut:?}) = {}, canon(x) without its fragment = {want:?}",
-                            show(got.as_deref())
-                        ));
-                    }
-                }
+    if let (Some(y), Some(frag)) = (y, c.fragment())
+        && !is_non_hierarchical(scheme_of(c))
+        && let Some(i) = input.find('#')
+    {
+        let cut = &input[..i];
+        let trims = cut.ends_with(['\u{b}', '\u{c}', ' ', '\t', '\n', '\r']);
+        if !trims {
+            let want = &y[..y.len() - frag.len() - 1];
+            let got = canon(cut, base, charset);
+            if got.as_deref() != Some(want) {
+                return Err(format!(
+                    "I10: canon({cut:?}) = {}, canon(x) without its fragment = {want:?}",
+                    show(got.as_deref())
+                ));
             }
         }
     }
@@ -912,32 +873,6 @@ pub fn i17_bulk_path(input: &str, base: Option<&str>, charset: Option<&str>) -> 
 }
 
 // ---------------------------------------------------------------------
-// Known bugs of the library, reported to the lead.
-
-/// Inputs that hit a known, reported library bug, which the checks skip so
-/// that the property tests and the fuzzers look for new ones. Each has an
-/// ignored regression test in `tests/adversarial.rs`. Set
-/// `WURL_NO_KNOWN_BUGS=1` to check them anyway (to verify a fix); remove the
-/// entry once fixed.
-pub fn known_bug(text: &[u8]) -> Option<&'static str> {
-    // Every bug this filter once skipped (a panic on `%` before a multi-byte
-    // character in a host, path escapes that decoding created, the bulk
-    // path's `file://C|/x`) is fixed; new entries go here, each with a
-    // regression test in tests/adversarial.rs.
-    let _ = text;
-    if !known_bugs_enabled() {
-        return None;
-    }
-    None
-}
-
-/// Whether the known-bug filters are on (`WURL_NO_KNOWN_BUGS` unset).
-pub fn known_bugs_enabled() -> bool {
-    static OFF: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    !*OFF.get_or_init(|| std::env::var_os("WURL_NO_KNOWN_BUGS").is_some())
-}
-
-// ---------------------------------------------------------------------
 // All of them.
 
 /// Runs every invariant on one `(input, base, charset)` triple of the
@@ -947,11 +882,6 @@ pub fn check_all(
     base: Option<&str>,
     charset: Option<&str>,
 ) -> Result<Outcome, String> {
-    if known_bug(input.as_bytes()).is_some()
-        || base.is_some_and(|b| known_bug(b.as_bytes()).is_some())
-    {
-        return Ok(Outcome::default());
-    }
     let (c, mem) = alloc::measure(|| canon_record(input, base, charset, false));
     let in_len = input.len() + base.map_or(0, str::len) + charset.map_or(0, str::len);
     if alloc::installed() {
@@ -984,30 +914,13 @@ pub fn check_all(
         i16_host_kind(&c)?;
         i9_ace_passthrough(raw_host, &c)?;
         if !hash_in_query {
-            let fixpoint_base =
-                !resolves_to_base(input, base) && base_is_resolved(base.unwrap_or(input));
-            if fixpoint_base {
-                i3_idempotence(y, charset)?;
-            }
+            i3_idempotence(y, charset)?;
             i4_component_fixpoint(&c, y)?;
-            i7a_host_self(&c, y, fixpoint_base)?;
+            i7a_host_self(&c, y, true)?;
             if let Some(d) = i7b_cross_parser(&c, y)? {
                 out.differentials.push(d);
             }
             i8_structure(&c, y)?;
-        }
-    }
-    // I3 against the canonical form of a base that is not a fixpoint.
-    if let Some(b) = Some(base.unwrap_or(input)).filter(|b| !base_is_resolved(b)) {
-        if let Some(cb) = canon(b, None, None).filter(|cb| base_is_resolved(cb)) {
-            if !resolves_to_base(input, Some(&cb)) {
-                let c2 = canon_record(input, Some(&cb), charset, false);
-                let hash =
-                    scheme_of(&c2) != "mailto" && c2.query().is_some_and(|q| q.contains('#'));
-                if let Some(y2) = c2.serialize().filter(|_| !hash) {
-                    i3_idempotence(&y2, charset)?;
-                }
-            }
         }
     }
     if !hash_in_query {
@@ -1029,13 +942,17 @@ pub fn check_all(
 // ---------------------------------------------------------------------
 // The input format of the fuzz targets.
 
-/// One fuzz input: `input [0xFF base [0xFF charset [0xFF control]]]`. All
-/// four targets and the corpus replay read this one format, so every corpus
-/// file is a valid input of every target. An absent or empty base means the
-/// input resolves against itself; `control` (up to 4 bytes, zero-padded)
-/// drives the C ABI target: byte 0 bit 7 set means the flags are the 4
-/// control bytes as they are (mostly invalid), else bit 0 is
-/// `WURL_FLAG_NETWORK_STRICT`; byte 1 is a component index.
+/// One fuzz input: `input [SEP base [SEP charset [SEP control]]]`, where
+/// `SEP` is the pair 0xFF 0xFD and 0xFF 0xFE stands for a literal 0xFF (a
+/// 0xFF followed by anything else is also itself): every byte value can
+/// appear in every part, and libFuzzer's mutations reach a separator as
+/// easily as any byte pair. All four targets and the corpus replay read
+/// this one format, so every corpus file is a valid input of every target.
+/// An absent or empty base means the input resolves against itself;
+/// `control` (up to 4 raw bytes, zero-padded) drives the C ABI target: byte
+/// 0 bit 7 set means the flags are the 4 control bytes as they are (mostly
+/// invalid), else bit 0 is `WURL_FLAG_NETWORK_STRICT`; byte 1 is a component
+/// index.
 #[derive(Clone, Debug, Default)]
 pub struct FuzzCase {
     pub input: Vec<u8>,
@@ -1044,39 +961,79 @@ pub struct FuzzCase {
     pub control: [u8; 4],
 }
 
+/// The escape byte of [`FuzzCase`], and what follows it for a separator or
+/// a literal escape byte.
+const FUZZ_ESC: u8 = 0xFF;
+const FUZZ_SEP: u8 = 0xFD;
+const FUZZ_LITERAL: u8 = 0xFE;
+
 impl FuzzCase {
     pub fn from_bytes(data: &[u8]) -> FuzzCase {
-        let mut parts = data.splitn(4, |&b| b == 0xFF);
-        let input = parts.next().unwrap_or(&[]).to_vec();
-        let base = parts.next().filter(|b| !b.is_empty()).map(<[u8]>::to_vec);
-        let charset = parts.next().unwrap_or(&[]).to_vec();
+        let mut parts: [Vec<u8>; 3] = Default::default();
+        let mut k = 0;
+        let mut i = 0;
+        let mut control_at = None;
+        while i < data.len() {
+            let c = data[i];
+            if c == FUZZ_ESC {
+                match data.get(i + 1) {
+                    Some(&FUZZ_LITERAL) => {
+                        parts[k].push(FUZZ_ESC);
+                        i += 2;
+                        continue;
+                    }
+                    Some(&FUZZ_SEP) => {
+                        i += 2;
+                        if k == 2 {
+                            control_at = Some(i);
+                            break;
+                        }
+                        k += 1;
+                        continue;
+                    }
+                    _ => {}
+                }
+            }
+            parts[k].push(c);
+            i += 1;
+        }
         let mut control = [0u8; 4];
-        if let Some(c) = parts.next() {
-            for (d, s) in control.iter_mut().zip(c) {
+        if let Some(at) = control_at {
+            for (d, s) in control.iter_mut().zip(&data[at..]) {
                 *d = *s;
             }
         }
+        let [input, base, charset] = parts;
         FuzzCase {
             input,
-            base,
+            base: (!base.is_empty()).then_some(base),
             charset,
             control,
         }
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut v = self.input.clone();
+        fn push_escaped(v: &mut Vec<u8>, part: &[u8]) {
+            for &c in part {
+                v.push(c);
+                if c == FUZZ_ESC {
+                    v.push(FUZZ_LITERAL);
+                }
+            }
+        }
+        let mut v = Vec::new();
+        push_escaped(&mut v, &self.input);
         let has_control = self.control != [0; 4];
         if self.base.is_some() || !self.charset.is_empty() || has_control {
-            v.push(0xFF);
-            v.extend_from_slice(self.base.as_deref().unwrap_or(&[]));
+            v.extend_from_slice(&[FUZZ_ESC, FUZZ_SEP]);
+            push_escaped(&mut v, self.base.as_deref().unwrap_or(&[]));
         }
         if !self.charset.is_empty() || has_control {
-            v.push(0xFF);
-            v.extend_from_slice(&self.charset);
+            v.extend_from_slice(&[FUZZ_ESC, FUZZ_SEP]);
+            push_escaped(&mut v, &self.charset);
         }
         if has_control {
-            v.push(0xFF);
+            v.extend_from_slice(&[FUZZ_ESC, FUZZ_SEP]);
             v.extend_from_slice(&self.control);
         }
         v
@@ -1094,10 +1051,6 @@ impl FuzzCase {
     /// Every invariant: the Rust API on the text (invalid UTF-8 replaced),
     /// and the C ABI on the raw bytes.
     pub fn check(&self) -> Result<Outcome, String> {
-        let parts = [&self.input[..], self.base.as_deref().unwrap_or(&[])];
-        if parts.iter().any(|p| known_bug(p).is_some()) {
-            return Ok(Outcome::default());
-        }
         let input = String::from_utf8_lossy(&self.input);
         let base = self.base.as_deref().map(String::from_utf8_lossy);
         let cs = String::from_utf8_lossy(&self.charset);
@@ -1335,10 +1288,7 @@ pub mod abi {
                 }
             }
             (ffi::WURL_E_BUFFER_TOO_SMALL, Some(w)) => {
-                // Known bug (reported): an exact fit (no room for the NUL)
-                // on the direct fast path writes the buffer first.
-                let exact_fit_bug = known_bugs_enabled() && w.len() == cap && cap / 3 > input.len();
-                if out_len != w.len() || w.len() < cap || !(untouched || exact_fit_bug) {
+                if out_len != w.len() || w.len() < cap || !untouched {
                     return Err(format!(
                         "I12: BUFFER_TOO_SMALL with cap {cap}: out_len {out_len}, want {}, buffer untouched {untouched}",
                         w.len()
