@@ -56,6 +56,15 @@ static void test_version_and_status(void)
     CHECK(v != NULL && strcmp(v, WURL_VERSION) == 0);
     CHECK(wurl_version() == v); /* static */
 
+    /* The numeric macros spell the same version, and work in #if. */
+#if !defined(WURL_VERSION_MAJOR) || !defined(WURL_VERSION_MINOR) || !defined(WURL_VERSION_PATCH)
+#error "wurl.h must define WURL_VERSION_MAJOR, _MINOR and _PATCH"
+#endif
+    char numeric[64];
+    snprintf(numeric, sizeof numeric, "%d.%d.%d", WURL_VERSION_MAJOR, WURL_VERSION_MINOR, WURL_VERSION_PATCH);
+    CHECK_MSG(strcmp(numeric, WURL_VERSION) == 0, "numeric macros give %s, WURL_VERSION is %s", numeric,
+              WURL_VERSION);
+
     const wurl_status all[] = {WURL_OK,      WURL_E_NULL_ARG,         WURL_E_BAD_ARG,   WURL_E_TOO_LONG,
                                WURL_E_PANIC, WURL_E_BUFFER_TOO_SMALL, WURL_INVALID_URL};
     const size_t n = sizeof all / sizeof all[0];
