@@ -119,7 +119,12 @@ fn file_host_path(u: &mut Url) {
 
 /// Canonicalizes `url` with `opts`; the input is untouched.
 pub fn canonicalize_with(url: &Url, opts: &CanonOptions) -> Url {
-    let mut u = url.clone();
+    canonicalize_owned(url.clone(), opts)
+}
+
+/// [`canonicalize_with`] on a record the caller gives away (the staged bulk
+/// path), which saves copying every component.
+pub(crate) fn canonicalize_owned(mut u: Url, opts: &CanonOptions) -> Url {
     if u.is_invalid() {
         return u;
     }
@@ -207,8 +212,9 @@ pub(crate) fn hostpath(u: &mut Url, scheme: &str) -> Result<u32, InvalidReason> 
     let mut rounds = 0;
     loop {
         rounds += 1;
-        let original_host = u.host.clone();
-        let original_path = u.path.clone();
+        // Only `file:` URLs loop, so only they keep the originals to
+        // compare with (other schemes pay no copy of host and path).
+        let original = is_file.then(|| (u.host.clone(), u.path.clone()));
         if is_file {
             file_host_path(u);
         }
@@ -217,8 +223,8 @@ pub(crate) fn hostpath(u: &mut Url, scheme: &str) -> Result<u32, InvalidReason> 
         }
         canonicalize_port(u, scheme)?;
         canonicalize_path(u, scheme);
-        let changed = u.host != original_host || u.path != original_path;
-        if !is_file || !changed || rounds >= MAX_HOSTPATH_ROUNDS {
+        let changed = original.is_some_and(|(h, p)| u.host != h || u.path != p);
+        if !changed || rounds >= MAX_HOSTPATH_ROUNDS {
             return Ok(rounds);
         }
     }
@@ -385,7 +391,7 @@ fn canon_staged(
             &own
         }
     };
-    let r = canonicalize_with(&crate::resolve::resolve(base, input), opts);
+    let r = canonicalize_owned(crate::resolve::resolve(base, input), opts);
     if let Some(why) = r.invalid_reason() {
         return Err(why);
     }

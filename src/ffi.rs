@@ -128,7 +128,19 @@ const CANON_FLAGS: u32 = WURL_FLAG_NETWORK_STRICT;
 /// Reads a `(ptr, len)` input as text: borrowed when it is valid UTF-8,
 /// else decoded with U+FFFD replacement. `Err` carries the status to return.
 fn input_str<'a>(ptr: *const c_char, len: usize) -> Result<Cow<'a, str>, wurl_status> {
-    input_bytes(ptr, len).map(String::from_utf8_lossy)
+    input_bytes(ptr, len).map(decode_utf8)
+}
+
+/// UTF-8 decoding as the header documents it (U+FFFD for each maximal
+/// invalid subpart). Valid input, the common case, is borrowed after one
+/// `str::from_utf8` pass (SIMD-friendly, far cheaper than building
+/// `from_utf8_lossy`'s chunk iterator); only invalid input pays for the
+/// lossy decoder.
+fn decode_utf8(bytes: &[u8]) -> Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => Cow::Borrowed(s),
+        Err(_) => String::from_utf8_lossy(bytes),
+    }
 }
 
 /// The bytes of a `(ptr, len)` input, not yet decoded. `Err` carries the
@@ -519,7 +531,7 @@ pub extern "C" fn wurl_canon_into(
         // Then decoded (one validation pass; borrowed when valid), through
         // the fast path again for short input (internationalized hosts),
         // and finally through the stages.
-        let s = String::from_utf8_lossy(bytes);
+        let s = decode_utf8(bytes);
         if s.len() <= STACK_INPUT_MAX && !s.is_ascii() {
             let mut sink = StackSink::new(s.as_bytes(), Some(&s));
             if canonicalize::canon_with_sink(base, s.as_bytes(), false, &opts, &mut sink).is_some()
