@@ -16,7 +16,36 @@ use std::time::{Duration, Instant};
 
 use wurl_bench::{
     DATASETS, Dataset, Kind, Lib, Scratch, default_data_dir, link_outputs, output, run,
+    thread_cpu_time,
 };
+
+/// How a sample is timed.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Clock {
+    /// The benchmark thread's CPU time ([`thread_cpu_time`]).
+    Cpu,
+    /// Wall-clock time ([`Instant`]).
+    Wall,
+}
+
+impl Clock {
+    /// Runs `f` and returns its result and how long it took on this clock.
+    fn time<R>(self, f: impl FnOnce() -> R) -> (R, Duration) {
+        match self {
+            Clock::Cpu => {
+                let t0 = thread_cpu_time().unwrap_or_default();
+                let r = f();
+                let t1 = thread_cpu_time().unwrap_or_default();
+                (r, t1.saturating_sub(t0))
+            }
+            Clock::Wall => {
+                let t0 = Instant::now();
+                let r = f();
+                (r, t0.elapsed())
+            }
+        }
+    }
+}
 
 const USAGE: &str = "\
 usage: wurl-bench [options]
@@ -30,6 +59,8 @@ usage: wurl-bench [options]
                      links operation); repeatable; default all
   --libs L[,L..]     libraries to run (see --list); default all
   --data-dir DIR     where the named datasets are (default bench/data)
+  --clock C          what a sample's time is: cpu (the thread's CPU time,
+                     the default where available: Linux) or wall
   --markdown         print the tables as Markdown
   --check            do not time: compare the outputs (the three wurl paths
                      with each other, and each peer with wurl-into)
@@ -47,6 +78,7 @@ struct Args {
     data_dir: PathBuf,
     markdown: bool,
     check: bool,
+    clock: Clock,
     examples: usize,
 }
 
@@ -59,6 +91,11 @@ fn parse_args() -> Result<Option<Args>, String> {
         data_dir: default_data_dir(),
         markdown: false,
         check: false,
+        clock: if thread_cpu_time().is_some() {
+            Clock::Cpu
+        } else {
+            Clock::Wall
+        },
         examples: 3,
     };
     let mut it = std::env::args().skip(1);
@@ -97,6 +134,14 @@ fn parse_args() -> Result<Option<Args>, String> {
                 }
             }
             "--data-dir" => a.data_dir = PathBuf::from(value()?),
+            "--clock" => {
+                a.clock = match value()?.as_str() {
+                    "cpu" if thread_cpu_time().is_some() => Clock::Cpu,
+                    "cpu" => return Err("--clock cpu: no thread CPU clock here".into()),
+                    "wall" => Clock::Wall,
+                    v => return Err(format!("--clock: want cpu or wall, not {v:?}")),
+                }
+            }
             "--markdown" => a.markdown = true,
             "--check" => a.check = true,
             "--list" => {
@@ -151,6 +196,9 @@ fn main() -> ExitCode {
             print_table(&args, &ds, &results);
         }
     }
+    if let Some(load) = load_average().filter(|_| !args.check) {
+        println!("\nload average (1 min) at the end: {load}");
+    }
     ExitCode::SUCCESS
 }
 
@@ -180,9 +228,17 @@ fn print_header(args: &Args) {
         println!("mode: --check (outputs compared, nothing timed)");
     } else {
         println!(
-            "{} rep(s) (median reported), {} warm-up pass(es), single-threaded, libraries interleaved",
-            args.reps, args.warmup
+            "{} rep(s) (median reported), {} warm-up pass(es), single-threaded, libraries interleaved, {}",
+            args.reps,
+            args.warmup,
+            match args.clock {
+                Clock::Cpu => "thread CPU time",
+                Clock::Wall => "wall-clock time",
+            }
         );
+        if let Some(load) = load_average() {
+            println!("load average (1 min) at start: {load}");
+        }
         if args.reps < 11 {
             println!("note: fewer than 11 repetitions; numbers are indicative only");
         }
@@ -190,6 +246,13 @@ fn print_header(args: &Args) {
             println!("WARNING: debug build; run with --release");
         }
     }
+}
+
+/// The 1-minute load average (Linux), to say how busy the machine was.
+fn load_average() -> Option<String> {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|s| s.split_whitespace().next().map(str::to_owned))
 }
 
 struct LibResult {
@@ -227,9 +290,8 @@ fn bench(args: &Args, ds: &Dataset) -> Vec<LibResult> {
         }
         for k in 0..libs.len() {
             let i = (rep + k) % libs.len();
-            let t = Instant::now();
-            let n = run(libs[i], ds, &mut scratch[i]);
-            samples[i].push(t.elapsed());
+            let (n, dt) = args.clock.time(|| run(libs[i], ds, &mut scratch[i]));
+            samples[i].push(dt);
             record(i, n);
         }
     }
