@@ -35,6 +35,10 @@ module Wurl
   WURL_FLAG_NETWORK_STRICT = 1
   WURL_MAX_INPUT_LEN = 16 * 1024 * 1024
 
+  # Scratch buffers larger than this are released when the call returns
+  # (the C library's own cap for its per-thread buffer is the same).
+  SCRATCH_CAP = 64 * 1024
+
   COMPONENTS = %i[scheme user password host port path query fragment].freeze
   HOST_KINDS = %i[none empty domain ipv4 ipv6].freeze
 
@@ -121,8 +125,17 @@ module Wurl
   # decodes invalid UTF-8 with U+FFFD replacement. A string in another
   # encoding is transcoded to UTF-8 first (invalid or unconvertible
   # characters become U+FFFD).
+  #
+  # A dummy encoding without a converter (UTF-7) raises
+  # Encoding::ConverterNotFoundError: pass its bytes with +String#b+ instead.
+  #
+  # @param str [String, #to_str]
+  # @return [String] the string itself, or a transcoded copy
+  # @raise [TypeError] for nil or an object without +to_str+
+  # @api private
   def self.to_bytes(str)
     raise TypeError, 'Wurl: input is nil' if str.nil?
+    raise TypeError, "Wurl: input is a #{str.class}, not a String" unless str.respond_to?(:to_str)
 
     str = str.to_str
     case str.encoding
@@ -154,41 +167,74 @@ module Wurl
   # The one-call path (wurl_canon_into): resolves +input+ against +base+ (a
   # String or a Wurl::URL; without it, +input+ is its own base),
   # canonicalizes with +charset+ and serializes. nil for an invalid URL.
+  #
+  # The output goes into a scratch buffer kept per fiber (Thread.current[]
+  # is fiber-local) up to SCRATCH_CAP bytes; a larger result uses a buffer
+  # for that call only, freed before it returns.
+  #
+  # @param input [String] the URL or reference
+  # @param base [String, Wurl::URL, nil] the base URL
+  # @param charset [String, nil] the label of the document's encoding (query)
+  # @param strict [Boolean] WURL_FLAG_NETWORK_STRICT
+  # @return [String, nil] the canonical URL (UTF-8), nil when invalid
+  # @raise [Wurl::Error] when the call fails (an input over WURL_MAX_INPUT_LEN bytes)
+  # @raise [TypeError] for a nil input
+  #
+  # @example
+  #   Wurl.canonicalize('../a/./b', base: 'http://EXAMPLE.com:80/x/y') # => "http://example.com/a/b"
   def self.canonicalize(input, base: nil, charset: nil, strict: false)
     bytes = to_bytes(input)
     base = URL.parse(base) unless base.nil? || base.is_a?(URL)
     cs = charset.nil? ? nil : to_bytes(charset.to_s)
     flags = strict ? WURL_FLAG_NETWORK_STRICT : 0
+    base_ptr = base&.send(:pointer)
     out_len = FFI::MemoryPointer.new(:size_t)
     buf = (Thread.current[:__wurl_canon_buf] ||= FFI::MemoryPointer.new(:char, 256))
-    2.times do
-      st = Lib.wurl_canon_into(base&.handle, bytes, bytes.bytesize, cs, cs ? cs.bytesize : 0,
-                               flags, buf, buf.size, out_len)
-      case st
-      when WURL_OK then return view(buf, out_len.read(:size_t))
-      when WURL_INVALID_URL then return nil
-      when WURL_E_BUFFER_TOO_SMALL
-        buf = Thread.current[:__wurl_canon_buf] = FFI::MemoryPointer.new(:char, out_len.read(:size_t) + 1)
-      else check(st, 'wurl_canon_into')
+    st = Lib.wurl_canon_into(base_ptr, bytes, bytes.bytesize, cs, cs ? cs.bytesize : 0,
+                             flags, buf, buf.size, out_len)
+    if st == WURL_E_BUFFER_TOO_SMALL
+      need = out_len.read(:size_t) + 1
+      if need <= SCRATCH_CAP
+        buf = Thread.current[:__wurl_canon_buf] = FFI::MemoryPointer.new(:char, need)
+      else
+        buf = big = FFI::MemoryPointer.new(:char, need)
       end
+      st = Lib.wurl_canon_into(base_ptr, bytes, bytes.bytesize, cs, cs ? cs.bytesize : 0,
+                               flags, buf, buf.size, out_len)
     end
-    raise Error.new('Wurl: wurl_canon_into: buffer still too small after growing', WURL_E_BUFFER_TOO_SMALL)
+    case st
+    when WURL_OK then view(buf, out_len.read(:size_t))
+    when WURL_INVALID_URL then nil
+    else check(st, 'wurl_canon_into')
+    end
+  ensure
+    # The buffer of a large result is released now, not at some later GC.
+    big&.free
   end
 
   # A parsed, resolved or canonicalized URL: an immutable handle, freed by
   # the garbage collector (FFI::AutoPointer calls wurl_free). Every
-  # operation returns a new URL.
+  # operation returns a new URL. The handle is not part of the public API:
+  # nothing outside this class can free it while the URL still uses it.
   class URL
-    # The handle; wurl_free releases it when it is collected.
+    # The handle; wurl_free releases it when it is collected. Freeing it
+    # explicitly (only reachable through +send+) detaches it from its URL,
+    # which then raises Wurl::Error instead of reading freed memory.
     class Handle < FFI::AutoPointer
       def self.release(ptr)
         Lib.wurl_free(ptr)
       end
+
+      def free
+        @freed = true
+        super
+      end
+
+      def freed?
+        @freed ? true : false
+      end
     end
     private_constant :Handle
-
-    # The FFI::AutoPointer of the handle (for passing to Wurl::Lib).
-    attr_reader :handle
 
     def self.parse(input)
       bytes = Wurl.to_bytes(input)
@@ -207,7 +253,7 @@ module Wurl
     def resolve(input)
       bytes = Wurl.to_bytes(input)
       out = FFI::MemoryPointer.new(:pointer)
-      Wurl.check(Lib.wurl_resolve(@handle, bytes, bytes.bytesize, 0, out), 'wurl_resolve')
+      Wurl.check(Lib.wurl_resolve(pointer, bytes, bytes.bytesize, 0, out), 'wurl_resolve')
       self.class.send(:new, out.read_pointer)
     end
 
@@ -215,7 +261,7 @@ module Wurl
       cs = charset.nil? ? nil : Wurl.to_bytes(charset.to_s)
       flags = strict ? WURL_FLAG_NETWORK_STRICT : 0
       out = FFI::MemoryPointer.new(:pointer)
-      Wurl.check(Lib.wurl_canonicalize(@handle, cs, cs ? cs.bytesize : 0, flags, out), 'wurl_canonicalize')
+      Wurl.check(Lib.wurl_canonicalize(pointer, cs, cs ? cs.bytesize : 0, flags, out), 'wurl_canonicalize')
       self.class.send(:new, out.read_pointer)
     end
 
@@ -223,7 +269,7 @@ module Wurl
     def serialize
       ptr = FFI::MemoryPointer.new(:pointer)
       len = FFI::MemoryPointer.new(:size_t)
-      return nil unless Lib.wurl_serialize(@handle, ptr, len)
+      return nil unless Lib.wurl_serialize(pointer, ptr, len)
 
       Wurl.view(ptr.read_pointer, len.read(:size_t))
     end
@@ -240,7 +286,7 @@ module Wurl
 
       ptr = FFI::MemoryPointer.new(:pointer)
       len = FFI::MemoryPointer.new(:size_t)
-      return nil unless Lib.wurl_get(@handle, i, ptr, len)
+      return nil unless Lib.wurl_get(pointer, i, ptr, len)
 
       Wurl.view(ptr.read_pointer, len.read(:size_t))
     end
@@ -258,20 +304,40 @@ module Wurl
     end
 
     def invalid?
-      Lib.wurl_is_invalid(@handle)
+      Lib.wurl_is_invalid(pointer)
     end
 
     # Why the URL is invalid (a static English phrase), or nil when valid.
     def invalid_reason
-      Lib.wurl_invalid_reason(@handle)
+      Lib.wurl_invalid_reason(pointer)
     end
 
     # :none, :empty, :domain, :ipv4 or :ipv6.
     def host_kind
-      HOST_KINDS[Lib.wurl_host_kind(@handle)] || :none
+      HOST_KINDS[Lib.wurl_host_kind(pointer)] || :none
+    end
+
+    private
+
+    # The handle, for the C functions; raises when it was freed.
+    def pointer
+      raise Error.new('Wurl::URL: its handle was freed', WURL_E_NULL_ARG) if @handle.freed?
+
+      @handle
+    end
+
+    public
+
+    # Marshal would copy a handle's address into another process; refused.
+    # @raise [TypeError]
+    def marshal_dump
+      raise TypeError, 'Wurl::URL cannot be marshaled: marshal its serialization (or its ' \
+                       'input) and parse it again'
     end
 
     def inspect
+      return '#<Wurl::URL (handle freed)>' if @handle.freed?
+
       s = serialize
       s ? "#<Wurl::URL #{s}>" : "#<Wurl::URL invalid (#{invalid_reason}) #{to_h.inspect}>"
     end
