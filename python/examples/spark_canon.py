@@ -1,0 +1,186 @@
+"""Canonicalize the links of crawled pages on Spark, three ways.
+
+A DataFrame of (page, link) rows gets a column ``canon``: each link resolved
+against its page and canonicalized (null when invalid; a null page means the
+link is its own base):
+
+1. ``with_canon_map_in_arrow``: the ``wurl`` wheel inside ``mapInArrow``;
+   each Arrow batch goes through ``wurl.canonicalize_arrow`` (one call per
+   batch, GIL released, no per-row Python).
+2. ``with_canon_arrow_udf``: the same as an ``arrow_udf`` column expression
+   (Spark >= 4.1).
+3. ``with_canon_pipe``: ``RDD.pipe`` through the ``wurl`` command-line tool
+   shipped to the executors (``wurl_pairs.sh`` groups a page's links into
+   one ``wurl canon --base=PAGE`` call).
+
+``distinct_canonical`` is the deduplicating count.
+
+Run it (``local[2]`` by default)::
+
+    python python/examples/spark_canon.py bench/data/links_synth.tsv \\
+        --wurl target/release/wurl
+
+On a cluster, ship the wheel in a packed virtual environment and the CLI as
+files (see the README's "Scaling out")::
+
+    spark-submit --archives wurl-env.tar.gz#env \\
+        --conf spark.pyspark.python=./env/bin/python \\
+        --files target/release/wurl,python/examples/wurl_pairs.sh \\
+        python/examples/spark_canon.py links.tsv --wurl ./wurl --pairs-script ./wurl_pairs.sh
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+import pyarrow as pa
+
+HERE = Path(__file__).resolve().parent
+
+CANON_FIELD = "canon"
+
+
+def _canon_batches(batches):
+    """mapInArrow body: every batch through wurl.canonicalize_arrow."""
+    import wurl
+
+    for b in batches:
+        out = wurl.canonicalize_arrow(b.column("link"), bases=b.column("page"))
+        yield pa.RecordBatch.from_arrays(
+            list(b.columns) + [out.cast(pa.string())], names=list(b.schema.names) + [CANON_FIELD]
+        )
+
+
+def with_canon_map_in_arrow(df):
+    """df (page, link, ...) -> df + canon, with the wheel inside mapInArrow."""
+    from pyspark.sql.types import StringType, StructField, StructType
+
+    schema = StructType(list(df.schema.fields) + [StructField(CANON_FIELD, StringType(), True)])
+    return df.mapInArrow(_canon_batches, schema)
+
+
+def has_arrow_udf() -> bool:
+    try:
+        from pyspark.sql.functions import arrow_udf  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def with_canon_arrow_udf(df):
+    """The same as a column expression with arrow_udf (Spark >= 4.1)."""
+    from pyspark.sql.functions import arrow_udf
+
+    @arrow_udf("string")
+    def canon(link: pa.Array, page: pa.Array) -> pa.Array:
+        import wurl
+
+        return wurl.canonicalize_arrow(link, bases=page).cast(pa.string())
+
+    return df.withColumn(CANON_FIELD, canon(df["link"], df["page"]))
+
+
+def with_canon_pipe(df, wurl_bin: str, pairs_script: str | None = None):
+    """The same through RDD.pipe and the wurl CLI (`wurl canon`).
+
+    Lines are `PAGE<TAB>LINK` (`\\N` for a null page), so a page must not
+    hold TAB, CR or LF, nor be the two characters `\\N`, and a link must not
+    hold CR or LF; the output line is empty for an invalid URL (a canonical
+    URL is never empty)."""
+    spark = df.sparkSession
+    script = pairs_script or str(HERE / "wurl_pairs.sh")
+    cmd = f"/bin/sh {script} {wurl_bin}"
+
+    def line(r):
+        page = "\\N" if r["page"] is None else r["page"]
+        return f"{page}\t{r['link']}"
+
+    rdd = df.rdd
+    piped = rdd.map(line).pipe(cmd, checkCode=True)
+    # Line k of the output is row k of the input. (PySpark's RDD.zip refuses
+    # RDDs whose pickled batches differ in size, so rows are paired by index.)
+    keyed_rows = rdd.zipWithIndex().map(lambda ri: (ri[1], tuple(ri[0])))
+    keyed_out = piped.zipWithIndex().map(lambda ci: (ci[1], ci[0] if ci[0] != "" else None))
+    n = rdd.getNumPartitions()
+    rows = keyed_rows.join(keyed_out, n).sortByKey(numPartitions=n).map(lambda kv: kv[1][0] + (kv[1][1],))
+    from pyspark.sql.types import StringType, StructField, StructType
+
+    schema = StructType(list(df.schema.fields) + [StructField(CANON_FIELD, StringType(), True)])
+    return spark.createDataFrame(rows, schema)
+
+
+def distinct_canonical(df) -> int:
+    """How many distinct valid canonical URLs."""
+    return df.where(df[CANON_FIELD].isNotNull()).select(CANON_FIELD).distinct().count()
+
+
+def session(master: str = "local[2]"):
+    from pyspark.sql import SparkSession
+
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    spark = (
+        SparkSession.builder.master(master)
+        .appName("wurl-canon")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "4")
+        .config("spark.driver.memory", "1g")
+        .getOrCreate()
+    )
+    # The functions above run on the executors: ship this module to them.
+    spark.sparkContext.addPyFile(str(Path(__file__).resolve()))
+    return spark
+
+
+def read_pairs(spark, path: str, partitions: int = 4):
+    """A TSV of `page<TAB>link` lines as a DataFrame (i, page, link); `i` is
+    the line number, to check that order is kept."""
+    from pyspark.sql.types import LongType, StringType, StructField, StructType
+
+    text = Path(path).read_bytes().decode("utf-8")
+    rows = []
+    for i, l in enumerate(text.splitlines()):
+        page, link = l.split("\t", 1)
+        rows.append((i, page, link))
+    schema = StructType(
+        [
+            StructField("i", LongType(), False),
+            StructField("page", StringType(), True),
+            StructField("link", StringType(), True),
+        ]
+    )
+    return spark.createDataFrame(spark.sparkContext.parallelize(rows, partitions), schema)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("pairs", help="TSV file of page<TAB>link lines")
+    ap.add_argument("--wurl", default=str(HERE.parents[1] / "target" / "release" / "wurl"))
+    ap.add_argument("--pairs-script", default=None)
+    ap.add_argument("--master", default="local[2]")
+    ap.add_argument("--partitions", type=int, default=4)
+    args = ap.parse_args(argv)
+    spark = session(args.master)
+    spark.sparkContext.setLogLevel("ERROR")
+    df = read_pairs(spark, args.pairs, args.partitions).cache()
+    n = df.count()
+    ways = [("mapInArrow + wurl wheel", with_canon_map_in_arrow)]
+    if has_arrow_udf():
+        ways.append(("arrow_udf + wurl wheel", with_canon_arrow_udf))
+    ways.append(("RDD.pipe + wurl CLI", lambda d: with_canon_pipe(d, args.wurl, args.pairs_script)))
+    for name, f in ways:
+        t0 = time.perf_counter()
+        out = f(df).cache()
+        valid = out.where(out[CANON_FIELD].isNotNull()).count()
+        distinct = distinct_canonical(out)
+        dt = time.perf_counter() - t0
+        print(f"{name}: {n} rows, {valid} valid, {distinct} distinct canonical URLs, {dt:.2f} s ({n / dt:,.0f} rows/s)")
+        out.unpersist()
+    spark.stop()
+
+
+if __name__ == "__main__":
+    main()
