@@ -551,41 +551,156 @@ Web::URL::Canonicalize algorithm) through libwurl
   my $base = Wurl->parse('http://EXAMPLE.com:80/x/y');
   my $url  = $base->resolve('../a/./b')->canonicalize;
   print $url->serialize, "\n";            # http://example.com/a/b
-  print Wurl->canonicalize('?\x{5050}', base => 'http://hoge', charset => 'euc-jp');
+  print $url->host, ' ', $url->host_kind, "\n";   # example.com domain
+  print Wurl->canonicalize("?\x{5050}", base => 'http://hoge', charset => 'euc-jp'), "\n";
+  # http://hoge/?%D0%F4
 
 =head1 DESCRIPTION
 
-C<< Wurl->parse($string) >> (and C<< Wurl::URL->parse >>) parses a string
-into a L<Wurl::URL>. C<< $url->resolve($string) >> resolves a string against
-it, C<< $url->canonicalize(charset => $label, strict => 1) >> canonicalizes
-(C<strict> is C<WURL_FLAG_NETWORK_STRICT>), C<< $url->serialize >> gives the
-string, or undef for an invalid URL. Every operation returns a new object;
-handles are immutable and freed when the object goes away.
+The Perl binding of wurl, a library that implements the 2012
+Web::URL::Canonicalize algorithm. It calls the C ABI of F<libwurl.so>
+through L<FFI::Platypus>; no compiler is needed. For code written for the
+2012 module, see L<Wurl::Compat> (and the C<Web::URL::Canonicalize> module
+in the distribution's F<compat/> directory).
 
-Component readers C<scheme user password host port path query fragment>
-return undef for an absent component and C<''> for a present empty one.
-C<is_invalid>, C<invalid_reason> (undef when valid) and C<host_kind>
-(C<none empty domain ipv4 ipv6>) report on the URL.
+=head1 METHODS
 
-C<< Wurl->canonicalize($input, base => $base, charset => $label,
-strict => 1) >> is the one-call path (C<wurl_canon_into>): C<$base> is a
-string or a Wurl::URL; without it the input is its own base.
+=over
 
-Strings are characters: they are encoded to UTF-8 before the call, and
-results are decoded from UTF-8. A string without the UTF8 flag is taken as
-Latin-1 characters, as Perl does. To pass raw bytes (invalid UTF-8
-included), use C<parse_bytes>, C<resolve_bytes> or C<< bytes => 1 >>.
-A surrogate such as C<"\x{D800}"> is sent in Perl's encoding (ED A0 80) and
-becomes three U+FFFD, exactly as those bytes do from C.
+=item Wurl->parse($string), Wurl::URL->parse($string)
 
-The library is found through C<$ENV{WURL_LIB}>, then the build outputs of
-the checkout (C<target/release>, C<target/debug>, C<build/lib>,
-C<build/cargo/release>, C<build/cargo/debug>), then
-C<$ENV{CARGO_TARGET_DIR}>, then the system loader (C<libwurl.so.0>).
-C<Wurl::library_path()> says which was loaded.
+A L<Wurl::URL>. Parsing never fails for a string: a string that is not a
+URL gives an I<invalid> URL (C<is_invalid>, C<invalid_reason>).
+
+=item $url->resolve($string)
+
+The string resolved against C<$url>, a new Wurl::URL.
+
+=item $url->canonicalize(charset => $label, strict => 1)
+
+A new, canonical Wurl::URL. C<charset> is the label of the document's
+encoding, used for the query (an unknown label means UTF-8); C<strict> is
+C<WURL_FLAG_NETWORK_STRICT> (see the top-level README).
+
+=item $url->serialize
+
+The string, or undef for an invalid URL.
+
+=item $url->scheme, user, password, host, port, path, query, fragment; $url->component($name)
+
+undef for an absent component, C<''> for a present empty one.
+C<< $url->components >> is a hash reference of the present ones.
+
+=item $url->is_invalid, $url->invalid_reason, $url->host_kind
+
+1 or 0; why it is invalid (undef when valid); C<none empty domain ipv4
+ipv6>.
+
+=item Wurl->canonicalize($input, base => $base, charset => $label, strict => 1, bytes => 1)
+
+The one-call path (C<wurl_canon_into>): resolve, canonicalize and serialize
+at once. C<$base> is a string or a Wurl::URL; without it the input is its
+own base. Returns the string, or undef for an invalid URL.
+
+=item parse_bytes, resolve_bytes, C<< bytes => 1 >>
+
+Take raw byte strings (see L</STRINGS>).
+
+=back
+
+A failed call (not an invalid URL: an input longer than
+C<WURL_MAX_INPUT_LEN>, 16 MiB of UTF-8) croaks with the text of
+C<wurl_status_str>. L<Wurl::Compat> returns undef or an invalid hash instead.
+
+=head1 STRINGS
+
+Results are Perl character strings (decoded from the UTF-8 the library
+writes). Arguments follow one rule:
+
+=over
+
+=item *
+
+A string B<with> the UTF8 flag is characters and goes out as their UTF-8.
+A surrogate such as C<"\x{D800}"> or a code point above U+10FFFF goes out in
+Perl's lax encoding (C<ED A0 80>), which the library reads as one U+FFFD
+per byte, exactly as the same bytes from C.
+
+=item *
+
+A string B<without> the flag is bytes. When they are well-formed UTF-8
+(RFC 3629: no overlong form, no surrogate, nothing above U+10FFFF) they are
+read as UTF-8: C<"http://\xE4\xB8\x80.com/"> read from a file without an
+encoding layer is C<http://xn--4gq.com/>. Otherwise every byte is a Latin-1
+character, as Perl itself upgrades such a string: C<"\xE9"> is U+00E9.
+
+The one case this reads differently from Perl's own semantics: Latin-1 text
+whose bytes happen to form UTF-8 (C<"\xC3\xA9"> meant as two characters).
+To pass characters whatever they are, give a string with the flag
+(C<utf8::upgrade>, or C<decode> from L<Encode>).
+
+=item *
+
+C<< bytes => 1 >>, C<parse_bytes> and C<resolve_bytes> pass the bytes as
+they are, invalid UTF-8 included (the library decodes it with U+FFFD, one
+per maximal invalid subpart); they croak on characters above U+00FF.
+
+=back
+
+NUL bytes pass through in both directions.
+
+=head1 LIFETIME, COPIES, THREADS, MEMORY
+
+=over
+
+=item *
+
+A Wurl::URL owns one library handle, freed in C<DESTROY>. Handles are
+immutable; every operation returns a new object.
+
+=item *
+
+Each object also keeps how it was made (the inputs of its parse, resolve and
+canonicalize steps). L<Storable> (C<freeze>/C<thaw>, C<dclone>, files read
+by another process) copies that and thawing makes a new handle from it, with
+the library of the thawing process; invalid URLs survive too.
+
+=item *
+
+Threads (ithreads): a new thread inherits the objects; the first time it
+uses one, it makes its own handle from the recipe and never uses or frees the
+parent's. A forked child has its own copy of every handle.
+
+=item *
+
+An object that was destroyed (C<DESTROY> called by hand, or an object seen
+during global destruction) croaks when it is used, as a base or otherwise.
+
+=item *
+
+C<< Wurl->canonicalize >> writes into a buffer kept per interpreter, at most
+64 KiB; a larger result uses a buffer for that call only. A 16 MiB input
+leaves nothing behind (F<t/07-memory.t> measures the resident set size).
+
+=back
+
+=head1 FINDING THE LIBRARY
+
+C<$ENV{WURL_LIB}> (the full path of F<libwurl.so>; if it is set and the file
+is not there, loading croaks), then, when this file is the checkout's
+F<bindings/perl/lib/Wurl.pm>, the build outputs of that checkout
+(F<target/release>, F<target/debug>, F<build/lib>, F<build/cargo/release>,
+F<build/cargo/debug>), then C<$ENV{CARGO_TARGET_DIR}>, then the system
+loader (F<libwurl.so.0>, F<libwurl.so>). C<Wurl::library_path()> says which
+was loaded.
 
 =head1 SEE ALSO
 
-L<Wurl::Compat>, a drop-in replacement for Web::URL::Canonicalize.
+L<Wurl::Compat>, the interface of Web::URL::Canonicalize;
+F<bindings/README.md> in the wurl repository.
+
+=head1 LICENSE
+
+MIT. Copyright (c) the wurl authors; see the file LICENSE.
 
 =cut

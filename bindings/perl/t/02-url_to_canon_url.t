@@ -26,7 +26,14 @@ sub field {
     return $s;
 }
 
-my $text = read_utf8(File::Spec->catfile(data_dir(), 'url_to_canon_url.tsv'));
+# The distribution's copy (t/data); in a checkout it must equal the
+# repository's tests/data/url_to_canon_url.tsv.
+my $copy = File::Spec->catfile($FindBin::Bin, 'data', 'url_to_canon_url.tsv');
+my $text = read_utf8($copy);
+my $repo = File::Spec->catfile(data_dir(), 'url_to_canon_url.tsv');
+if (-e $repo) {
+    is($text, read_utf8($repo), "t/data/url_to_canon_url.tsv is the same as $repo");
+}
 my ($n, $passed, $failed) = (0, 0, 0);
 for my $line (split /\n/, $text) {
     $line =~ s/\r\z//;

@@ -5,11 +5,14 @@
 use strict;
 use warnings;
 
+use File::Spec;
 use FindBin;
 use lib "$FindBin::Bin/lib";
 
 use Test::More;
-use WurlDat qw(load canon_files);
+use WurlDat qw(load canon_files data_dir need_file);
+
+need_file(File::Spec->catfile(data_dir(), 'parsing.dat'), 'the conformance suite');
 use Wurl::Compat qw(parse_url resolve_url canonicalize_parsed_url serialize_parsed_url
   url_to_canon_url);
 

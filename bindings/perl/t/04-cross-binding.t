@@ -11,6 +11,8 @@ use FindBin;
 use File::Spec;
 use Test::More;
 use Wurl;
+use lib "$FindBin::Bin/lib";
+use WurlDat qw(need_file);
 
 my $file = $ENV{WURL_CROSS_EXPECTED}
   || File::Spec->catfile($FindBin::Bin, File::Spec->updir, File::Spec->updir,
@@ -76,6 +78,7 @@ sub compute {
     die "unknown op $op";
 }
 
+need_file($file, 'the cross-binding table');
 open my $fh, '<:raw', $file or die "$file: $!";
 my @rows;
 while (my $line = <$fh>) {

@@ -262,7 +262,9 @@ Wurl::Compat - a drop-in replacement for Web::URL::Canonicalize, on libwurl
 
 The canonical string, or undef for an invalid URL. Without C<$base_url>,
 C<$url> is its own base. C<$charset> (an encoding label) is used for the
-query; undef means UTF-8.
+query; undef means UTF-8. It never dies on string arguments: an input, base
+or label that the library refuses (longer than 16 MiB of UTF-8,
+C<WURL_MAX_INPUT_LEN>) gives undef as well.
 
 =item url_to_canon_parsed_url($url, $base_url, $charset)
 
@@ -285,6 +287,13 @@ The string, or undef for an invalid URL.
 
 =back
 
+The functions that return a hash return C<< { invalid => 1 } >> (no
+components) for an input the library refuses (longer than 16 MiB); the
+2012 module had no such limit.
+
+Strings follow the rule of L<Wurl/STRINGS>: a string without the UTF8 flag
+whose bytes are well-formed UTF-8 is read as UTF-8, otherwise as Latin-1.
+
 Hashes returned by this module remember the library handle they were made
 from (outside the hash, so the hash has only the documented keys). If you
 build a hash yourself, or change one of its components or C<invalid>, the
@@ -292,5 +301,14 @@ functions that take a hash rebuild a handle by serializing its components
 and parsing that string (a hash with C<invalid> set gives an invalid URL),
 and C<is_hierarchical> is then derived from that string, not read from the
 hash.
+
+=head1 SEE ALSO
+
+L<Wurl>; C<Web::URL::Canonicalize> in the distribution's F<compat/>
+directory, the same functions under the original name.
+
+=head1 LICENSE
+
+MIT. Copyright (c) the wurl authors; see the file LICENSE.
 
 =cut
