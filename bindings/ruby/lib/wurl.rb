@@ -1,21 +1,32 @@
 # frozen_string_literal: true
 
 # Ruby binding of wurl (the 2012 Web::URL::Canonicalize algorithm) over its C
-# ABI, with the ffi gem. See bindings/README.md.
-#
-#   require 'wurl'
-#   base = Wurl.parse('http://EXAMPLE.com:80/x/y')
-#   base.resolve('../a/./b').canonicalize.to_s   # => "http://example.com/a/b"
-#   Wurl.canonicalize('?\u5050', base: 'http://hoge', charset: 'euc-jp')
-#   # => "http://hoge/?%D0%F4"
+# ABI, with the ffi gem. See README.md (the gem's) or bindings/README.md.
 
 require 'ffi'
 
+# URL parsing, resolution and canonicalization exactly as the 2012
+# Web::URL::Canonicalize algorithm does, through libwurl.
+#
+# The library is found through ENV['WURL_LIB'] (the path of libwurl.so),
+# then, from a checkout, its build outputs, then the system loader
+# (libwurl.so.0). See {library_candidates} and {library_path}.
+#
+# @example
+#   require 'wurl'
+#   base = Wurl.parse('http://EXAMPLE.com:80/x/y')
+#   base.resolve('../a/./b').canonicalize.to_s   # => "http://example.com/a/b"
+#   Wurl.canonicalize("?\u5050", base: 'http://hoge', charset: 'euc-jp')
+#   # => "http://hoge/?%D0%F4"
+#   Wurl.parse('http://a/?').query                # => "" (present, empty)
+#   Wurl.parse('http://a/?').fragment             # => nil (absent)
 module Wurl
   VERSION = '0.1.0'
 
-  # A call of the C ABI failed (not an invalid URL: that is a result).
+  # A call of the C ABI failed (not an invalid URL: that is a result), or a
+  # Wurl::URL whose handle was freed was used.
   class Error < StandardError
+    # @return [Integer] the wurl_status (WURL_E_TOO_LONG, ...)
     attr_reader :status
 
     def initialize(message, status)
@@ -42,23 +53,33 @@ module Wurl
   COMPONENTS = %i[scheme user password host port path query fragment].freeze
   HOST_KINDS = %i[none empty domain ipv4 ipv6].freeze
 
-  # The repository root, seen from this file (bindings/ruby/lib/wurl.rb).
-  REPO_ROOT = File.expand_path('../../..', __dir__)
+  # The repository root, seen from this file when it is the checkout's
+  # bindings/ruby/lib/wurl.rb; nil for an installed gem, which must not pick
+  # up a libwurl.so that happens to lie three directories above it.
+  REPO_ROOT = File.expand_path('../../..', __dir__).then do |root|
+    root if File.file?(File.join(root, 'include', 'wurl.h')) &&
+            File.file?(File.join(root, 'bindings', 'ruby', 'lib', 'wurl.rb'))
+  end
 
   # Where the library is looked for after ENV['WURL_LIB'], in order: the
-  # usual build outputs of this checkout, then $CARGO_TARGET_DIR.
+  # usual build outputs of this checkout (when this file is in one), then
+  # $CARGO_TARGET_DIR.
+  #
+  # @return [Array<String>] paths of libwurl.so
   def self.library_candidates
     # cargo at the root; then the CMake build in build/ (its staged copy in
     # build/lib, and cargo's output in build/cargo).
-    c = %w[
-      target/release target/debug build/lib build/cargo/release build/cargo/debug
-    ].map { |d| File.join(REPO_ROOT, d, 'libwurl.so') }
+    dirs = REPO_ROOT ? %w[target/release target/debug build/lib build/cargo/release build/cargo/debug] : []
+    c = dirs.map { |d| File.join(REPO_ROOT, d, 'libwurl.so') }
     ctd = ENV['CARGO_TARGET_DIR']
     c += %w[release debug].map { |d| File.join(ctd, d, 'libwurl.so') } if ctd && !ctd.empty?
     c
   end
 
   # The path (or, for the system loader, the names) of the library to load.
+  #
+  # @return [String, Array<String>]
+  # @raise [LoadError] when WURL_LIB is set to a file that is not there
   def self.find_library
     lib = ENV['WURL_LIB']
     if lib && !lib.empty?
@@ -106,16 +127,21 @@ module Wurl
     attach_function :wurl_version, [], :string
   end
 
-  # The library that was loaded (a path, or the names tried with the system
-  # loader).
+  # The library that was loaded (a path, or the first name tried with the
+  # system loader).
+  #
+  # @return [String]
   def self.library_path
     Lib::LIBRARY.is_a?(Array) ? Lib::LIBRARY.first : Lib::LIBRARY
   end
 
+  # @return [String] the library's version (wurl_version)
   def self.library_version
     Lib.wurl_version
   end
 
+  # @param status [Integer] a wurl_status
+  # @return [String] its description (wurl_status_str)
   def self.status_string(status)
     Lib.wurl_status_str(status)
   end
@@ -147,19 +173,26 @@ module Wurl
   end
 
   # A view (pointer, length) into a handle, copied into a UTF-8 String.
+  # @api private
   def self.view(ptr, len)
     return +'' if len.zero?
 
     ptr.read_bytes(len).force_encoding(Encoding::UTF_8)
   end
 
+  # @api private
   def self.check(status, what)
     return if status == WURL_OK
 
     raise Error.new("Wurl: #{what}: #{Lib.wurl_status_str(status)} (status #{status})", status)
   end
 
-  # Parses a string into a Wurl::URL.
+  # Parses a string into a {Wurl::URL}. A string that is not a URL gives an
+  # invalid URL ({Wurl::URL#invalid?}), not an exception.
+  #
+  # @param input [String] in any encoding (see {to_bytes})
+  # @return [Wurl::URL]
+  # @raise [Wurl::Error] for an input longer than WURL_MAX_INPUT_LEN bytes
   def self.parse(input)
     URL.parse(input)
   end
@@ -218,8 +251,9 @@ module Wurl
   # nothing outside this class can free it while the URL still uses it.
   class URL
     # The handle; wurl_free releases it when it is collected. Freeing it
-    # explicitly (only reachable through +send+) detaches it from its URL,
-    # which then raises Wurl::Error instead of reading freed memory.
+    # explicitly (only reachable through instance_variable_get) detaches it
+    # from its URL, which then raises Wurl::Error instead of reading freed
+    # memory.
     class Handle < FFI::AutoPointer
       def self.release(ptr)
         Lib.wurl_free(ptr)
@@ -236,6 +270,8 @@ module Wurl
     end
     private_constant :Handle
 
+    # @see Wurl.parse
+    # @return [Wurl::URL]
     def self.parse(input)
       bytes = Wurl.to_bytes(input)
       out = FFI::MemoryPointer.new(:pointer)
@@ -250,6 +286,11 @@ module Wurl
     end
     private_class_method :new
 
+    # Resolves a string against this URL.
+    #
+    # @param input [String]
+    # @return [Wurl::URL] a new URL
+    # @raise [Wurl::Error] for an input over WURL_MAX_INPUT_LEN bytes, or a freed handle
     def resolve(input)
       bytes = Wurl.to_bytes(input)
       out = FFI::MemoryPointer.new(:pointer)
@@ -257,6 +298,12 @@ module Wurl
       self.class.send(:new, out.read_pointer)
     end
 
+    # Canonicalizes this URL.
+    #
+    # @param charset [String, nil] the label of the document's encoding, used
+    #   for the query (an unknown label means UTF-8)
+    # @param strict [Boolean] WURL_FLAG_NETWORK_STRICT (see the top-level README)
+    # @return [Wurl::URL] a new URL
     def canonicalize(charset: nil, strict: false)
       cs = charset.nil? ? nil : Wurl.to_bytes(charset.to_s)
       flags = strict ? WURL_FLAG_NETWORK_STRICT : 0
@@ -265,7 +312,7 @@ module Wurl
       self.class.send(:new, out.read_pointer)
     end
 
-    # The serialization, or nil for an invalid URL.
+    # @return [String, nil] the serialization, or nil for an invalid URL
     def serialize
       ptr = FFI::MemoryPointer.new(:pointer)
       len = FFI::MemoryPointer.new(:size_t)
@@ -274,12 +321,17 @@ module Wurl
       Wurl.view(ptr.read_pointer, len.read(:size_t))
     end
 
-    # The serialization, or "" for an invalid URL.
+    # @return [String] the serialization, or "" for an invalid URL
     def to_s
       serialize || +''
     end
 
-    # A component: nil when absent, "" when present and empty.
+    # A component: nil when absent, "" when present and empty. The readers
+    # +scheme user password host port path query fragment+ are the same.
+    #
+    # @param name [Symbol, String] one of {Wurl::COMPONENTS}
+    # @return [String, nil]
+    # @raise [ArgumentError] for an unknown name
     def [](name)
       i = COMPONENTS.index(name.to_sym)
       raise ArgumentError, "Wurl::URL: unknown component #{name.inspect}" unless i
@@ -295,7 +347,7 @@ module Wurl
       define_method(name) { self[name] }
     end
 
-    # The present components.
+    # @return [Hash{Symbol => String}] the present components
     def to_h
       COMPONENTS.each_with_object({}) do |name, h|
         v = self[name]
@@ -303,16 +355,17 @@ module Wurl
       end
     end
 
+    # @return [Boolean] whether the URL is invalid (it then has no serialization)
     def invalid?
       Lib.wurl_is_invalid(pointer)
     end
 
-    # Why the URL is invalid (a static English phrase), or nil when valid.
+    # @return [String, nil] why the URL is invalid (a static English phrase), nil when valid
     def invalid_reason
       Lib.wurl_invalid_reason(pointer)
     end
 
-    # :none, :empty, :domain, :ipv4 or :ipv6.
+    # @return [Symbol] :none, :empty, :domain, :ipv4 or :ipv6
     def host_kind
       HOST_KINDS[Lib.wurl_host_kind(pointer)] || :none
     end
