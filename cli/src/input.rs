@@ -301,7 +301,7 @@ fn read_record<R: BufRead + ?Sized>(
         if buf.is_empty() {
             return Ok(r);
         }
-        let (content, used) = match buf.iter().position(|&b| b == sep) {
+        let (content, used) = match memchr::memchr(sep, buf) {
             Some(i) => {
                 r.found = true;
                 (i, i + 1)

@@ -128,9 +128,9 @@ impl Output {
 
     fn count(&mut self, from: usize, to: usize) {
         let written = &self.buf[from..to];
-        let n = written.iter().filter(|&&b| b == self.sep).count();
+        let n = memchr::memchr_iter(self.sep, written).count();
         self.records += n as u64;
-        match written.iter().rposition(|&b| b == self.sep) {
+        match memchr::memrchr(self.sep, written) {
             Some(i) => self.tail = (written.len() - i - 1) as u64,
             None => self.tail += written.len() as u64,
         }
