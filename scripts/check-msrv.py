@@ -76,7 +76,7 @@ def check(manifest, errors, found):
                 if pid not in members:
                     undeclared.append(f"{dep['name']} {dep['version']}")
                 continue
-            if newest is None or version_key(rv) > version_key(newest[0]):
+            if pid not in members and (newest is None or version_key(rv) > version_key(newest[0])):
                 newest = (rv, f"{dep['name']} {dep['version']}")
             if version_key(rv) > version_key(declared):
                 errors.append(
