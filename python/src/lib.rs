@@ -272,10 +272,10 @@ impl PyUrl {
     }
 }
 
-/// A base argument: a `URL` (used as it is) or a `str` (parsed).
-fn base_url(obj: &Bound<'_, PyAny>) -> PyResult<Cow<'static, Url>> {
+/// A base argument: a `URL` (borrowed as it is) or a `str` (parsed).
+fn base_url<'a>(obj: &'a Bound<'_, PyAny>) -> PyResult<Cow<'a, Url>> {
     if let Ok(u) = obj.cast::<PyUrl>() {
-        return Ok(Cow::Owned(u.get().inner.clone()));
+        return Ok(Cow::Borrowed(&u.get().inner));
     }
     let s = obj
         .cast::<PyString>()

@@ -326,3 +326,32 @@ def test_nul_and_controls():
 def test_versions():
     assert wurl.LIBRARY_VERSION
     assert wurl.MAX_INPUT_LEN == MIB16
+
+
+# --- docs and stubs ------------------------------------------------------------
+
+
+def test_docstring_examples():
+    import doctest
+
+    r = doctest.testmod(wurl, verbose=False)
+    assert r.attempted >= 5 and r.failed == 0
+
+
+def test_stubs_match_module():
+    import ast
+    from pathlib import Path
+
+    stub = Path(wurl.__file__).with_name("_wurl.pyi")
+    tree = ast.parse(stub.read_text())
+    names = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+    names |= {t.id for n in tree.body if isinstance(n, ast.AnnAssign) for t in [n.target]}
+    public = {n for n in dir(wurl._wurl) if not n.startswith("_")}
+    assert public <= names, public - names
+    for cls in ("URL", "ArrowStringArray"):
+        node = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == cls)
+        members = {n.name for n in node.body if isinstance(n, ast.FunctionDef)}
+        real = {n for n in dir(getattr(wurl, cls)) if not n.startswith("_")}
+        assert real <= members, real - members
+    for f in ("canonicalize", "canonicalize_many", "canonicalize_arrow", "parse", "resolve", "canonical_url"):
+        assert getattr(wurl, f).__doc__

@@ -16,8 +16,8 @@ Scalar functions::
 
 Batch functions (the GIL is released while they run)::
 
-    >>> wurl.canonicalize_many(["http://A/", "x:", None, "//nope"])
-    ['http://a/', 'x:', None, None]
+    >>> wurl.canonicalize_many(["http://A/", "mailto:x", None, "//nope"])
+    ['http://a/', 'mailto:x', None, None]
 
 ``canonicalize_arrow`` takes and returns Arrow string arrays (pyarrow or any
 object with ``__arrow_c_array__``); see its docstring.

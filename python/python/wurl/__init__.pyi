@@ -1,0 +1,25 @@
+from typing import Any, Optional
+
+from ._wurl import (
+    LIBRARY_VERSION as LIBRARY_VERSION,
+    MAX_INPUT_LEN as MAX_INPUT_LEN,
+    URL as URL,
+    ArrowStringArray as ArrowStringArray,
+    canonical_url as canonical_url,
+    canonicalize as canonicalize,
+    canonicalize_many as canonicalize_many,
+    parse as parse,
+    resolve as resolve,
+)
+
+def canonicalize_arrow(
+    urls: Any,
+    bases: Any = None,
+    charset: Optional[str] = None,
+    strict: bool = False,
+) -> Any:
+    """Canonicalize an Arrow string array (pyarrow.Array / ChunkedArray or
+    any object with __arrow_c_array__); returns a pyarrow array of the same
+    length and type (an ArrowStringArray without pyarrow), null for null or
+    invalid inputs. `bases`: None, a str/URL, or a string array of the same
+    length (null = the row is its own base)."""

@@ -1,0 +1,94 @@
+"""Type stubs of the extension module wurl._wurl (see wurl/__init__.py)."""
+
+from typing import Any, Iterable, Literal, Optional, Sequence, Tuple, Union, final
+
+LIBRARY_VERSION: str
+MAX_INPUT_LEN: int
+
+HostKind = Literal["none", "empty", "domain", "ipv4", "ipv6"]
+
+@final
+class URL:
+    """A parsed, resolved or canonicalized URL (immutable). Components are
+    None when absent and "" when present and empty."""
+
+    @property
+    def scheme(self) -> Optional[str]: ...
+    @property
+    def user(self) -> Optional[str]: ...
+    @property
+    def password(self) -> Optional[str]: ...
+    @property
+    def host(self) -> Optional[str]: ...
+    @property
+    def port(self) -> Optional[str]: ...
+    @property
+    def path(self) -> Optional[str]: ...
+    @property
+    def query(self) -> Optional[str]: ...
+    @property
+    def fragment(self) -> Optional[str]: ...
+    @property
+    def invalid(self) -> bool: ...
+    @property
+    def invalid_reason(self) -> Optional[str]: ...
+    @property
+    def host_kind(self) -> HostKind: ...
+    @property
+    def hierarchical(self) -> bool: ...
+    def serialize(self) -> Optional[str]:
+        """The serialization, or None for an invalid URL."""
+    def canonicalize(self, charset: Optional[str] = None, strict: bool = False) -> "URL":
+        """Canonicalizes this URL and returns the new URL."""
+    def resolve(self, ref: str) -> "URL":
+        """Resolves `ref` against this URL (no canonicalization)."""
+    def __str__(self) -> str:
+        """The serialization; ValueError (with the reason) for an invalid URL."""
+    def __eq__(self, other: object) -> bool: ...
+
+@final
+class ArrowStringArray:
+    """An Arrow string array made by canonicalize_arrow (C data interface)."""
+
+    def __arrow_c_array__(self, requested_schema: Optional[Any] = None) -> Tuple[Any, Any]: ...
+    def __len__(self) -> int: ...
+    @property
+    def type_name(self) -> str: ...
+
+def parse(url: str) -> URL:
+    """Parses `url` (no resolution, no canonicalization)."""
+
+def resolve(base: Union[str, URL], ref: str) -> URL:
+    """Resolves `ref` against `base`, without canonicalization."""
+
+def canonicalize(
+    url: Union[str, URL],
+    base: Union[str, URL, None] = None,
+    charset: Optional[str] = None,
+    strict: bool = False,
+) -> Optional[str]:
+    """The canonical serialization of `url` resolved against `base` (or
+    itself), or None when invalid."""
+
+def canonical_url(
+    url: str,
+    base: Union[str, URL, None] = None,
+    charset: Optional[str] = None,
+    strict: bool = False,
+) -> URL:
+    """Like canonicalize, but returns the canonical URL record."""
+
+def canonicalize_many(
+    urls: Iterable[Optional[str]],
+    base: Union[str, URL, Sequence[Optional[str]], None] = None,
+    charset: Optional[str] = None,
+    strict: bool = False,
+) -> list[Optional[str]]:
+    """canonicalize over a batch, with the GIL released; None in, None out."""
+
+def canonicalize_arrow(
+    urls: Any,
+    bases: Any = None,
+    charset: Optional[str] = None,
+    strict: bool = False,
+) -> ArrowStringArray: ...
