@@ -42,11 +42,12 @@ is(Wurl::status_string(Wurl::WURL_E_TOO_LONG), 'input longer than WURL_MAX_INPUT
     ok(!$u->is_invalid, 'valid');
     is($u->invalid_reason, undef, 'no reason when valid');
     my $c = $u->canonicalize;
-    is($c->serialize, 'http://User:Pw@example.com/a/../b?q#f', 'canonicalize + serialize (dot segments are resolution\'s)');
+    is($c->serialize, 'http://User:Pw@example.com/b?q#f',
+        'canonicalize + serialize (the path normalized as resolving it again would: CHANGELOG)');
     is($u->serialize, 'HTTP://User:Pw@EXAMPLE.com:80/a/../b?q#f', 'the original is untouched');
     is_deeply($c->components,
         { scheme => 'http', user => 'User', password => 'Pw', host => 'example.com',
-          path => '/a/../b', query => 'q', fragment => 'f' }, 'components');
+          path => '/b', query => 'q', fragment => 'f' }, 'components');
     eval { $u->component('nope') };
     like($@, qr/unknown component/, 'unknown component croaks');
 }

@@ -36,11 +36,12 @@ class ApiTest < Minitest::Test
     refute u.invalid?
     assert_nil u.invalid_reason
     c = u.canonicalize
-    assert_equal 'http://User:Pw@example.com/a/../b?q#f', c.serialize
+    # The path normalized as resolving it again would (CHANGELOG).
+    assert_equal 'http://User:Pw@example.com/b?q#f', c.serialize
     assert_equal c.serialize, c.to_s
     assert_equal 'HTTP://User:Pw@EXAMPLE.com:80/a/../b?q#f', u.serialize, 'the original is untouched'
     assert_equal({ scheme: 'http', user: 'User', password: 'Pw', host: 'example.com',
-                   path: '/a/../b', query: 'q', fragment: 'f' }, c.to_h)
+                   path: '/b', query: 'q', fragment: 'f' }, c.to_h)
     assert_equal Encoding::UTF_8, c.path.encoding
     assert_raises(ArgumentError) { u[:nope] }
     assert_match(/\A#<Wurl::URL http/, c.inspect)
