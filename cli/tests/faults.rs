@@ -1,7 +1,8 @@
 //! The `wurl` binary under faults (issue 12): standard output or standard
 //! error full (`/dev/full`), closed, or a pipe whose reader went away (with
 //! SIGPIPE at its default and ignored), an output file that stops growing
-//! mid-line, a line longer than the 16 MiB limit, and a 50 MB invalid line.
+//! mid-line, a line longer than the 16 MiB limit, a 50 MB invalid line, and
+//! a progress bar whose terminal goes away.
 //!
 //! The rules checked: no panic (exit status 101) and no death by a signal;
 //! a failing standard output is exit status 2 and says how many complete
@@ -468,4 +469,91 @@ fn messages_quote_at_most_200_bytes() {
     );
     assert!(stderr.ends_with(&want), "{stderr}");
     assert!(stderr.len() < 320, "{stderr}");
+}
+
+// ---- the progress bar -------------------------------------------------------
+
+#[test]
+fn progress_bar_on_a_terminal_that_goes_away() {
+    // The bar is drawn only on a terminal: `script` gives wurl one (a pty).
+    // Once the bar is drawn, the terminal goes away (script is killed, so
+    // the pty's other side is closed; SIGHUP is ignored), and the bar's
+    // next writes fail. wurl still writes every output line, and its exit
+    // status is 3. Standard output is a FIFO that this test drains only
+    // after the terminal is gone, so that wurl is still running then.
+    let have = |cmd: &str| {
+        Command::new("sh")
+            .args(["-c", &format!("command -v {cmd}")])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    let pty_works = have("script")
+        && Command::new("script")
+            .args(["-qec", "echo pty-ok", "/dev/null"])
+            .stdin(Stdio::piped())
+            .output()
+            .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("pty-ok"));
+    if !pty_works || !have("mkfifo") {
+        eprintln!("skipped: script(1) cannot give a terminal here, or mkfifo(1) is missing");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("wurl-faults-pty-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = dir.join("in.txt");
+    std::fs::write(&input, mixed_input(0, 200_000)).unwrap();
+    let fifo = dir.join("out.fifo");
+    let status_file = dir.join("status");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let inner = format!(
+        "trap '' HUP; '{}' canon -i '{}' > '{}'; echo $? > '{}'",
+        bin(),
+        input.display(),
+        fifo.display(),
+        status_file.display()
+    );
+    let mut script = Command::new("script")
+        .args(["-qec", &inner, "/dev/null"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Opening the FIFO lets wurl start; it fills the pipe and waits.
+    let fifo2 = fifo.clone();
+    let reader = thread::spawn(move || File::open(fifo2).unwrap());
+    let mut term = script.stdout.take().unwrap();
+    let mut seen = Vec::new();
+    let mut buf = [0u8; 256];
+    while !String::from_utf8_lossy(&seen).contains("ETA") {
+        let n = term.read(&mut buf).unwrap();
+        assert!(n > 0, "no progress bar on the terminal: {seen:?}");
+        seen.extend_from_slice(&buf[..n]);
+    }
+    script.kill().unwrap();
+    let _ = script.wait();
+    drop(term);
+    let mut out = Vec::new();
+    reader.join().unwrap().read_to_end(&mut out).unwrap();
+    let mut status = String::new();
+    for _ in 0..600 {
+        status = std::fs::read_to_string(&status_file).unwrap_or_default();
+        if status.ends_with('\n') {
+            break;
+        }
+        thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(count(&out, b'\n'), 200_000, "every line written");
+    assert_eq!(
+        status.trim(),
+        "3",
+        "exit status when the bar cannot be drawn"
+    );
 }
