@@ -160,7 +160,7 @@ def candidates_links(pairs):
         prev = None
         base = None
         for p, l in pairs:
-            if p is not prev:
+            if p != prev:
                 prev = p
                 base = wurl.parse(p)
             out.append(canon(l, base=base))

@@ -63,6 +63,22 @@ def with_canon_map_in_arrow(df):
     return df.mapInArrow(_canon_batches, schema)
 
 
+def _copy_batches(batches):
+    """mapInArrow body that only copies `link` into `canon`: Spark's own cost."""
+    for b in batches:
+        yield pa.RecordBatch.from_arrays(
+            list(b.columns) + [b.column("link")], names=list(b.schema.names) + [CANON_FIELD]
+        )
+
+
+def with_link_copied(df):
+    """A baseline: the same mapInArrow job with no canonicalization."""
+    from pyspark.sql.types import StringType, StructField, StructType
+
+    schema = StructType(list(df.schema.fields) + [StructField(CANON_FIELD, StringType(), True)])
+    return df.mapInArrow(_copy_batches, schema)
+
+
 def has_arrow_udf() -> bool:
     try:
         from pyspark.sql.functions import arrow_udf  # noqa: F401
@@ -162,16 +178,29 @@ def main(argv=None):
     ap.add_argument("--pairs-script", default=None)
     ap.add_argument("--master", default="local[2]")
     ap.add_argument("--partitions", type=int, default=4)
+    ap.add_argument(
+        "--ways",
+        default="baseline,map_in_arrow,arrow_udf,pipe",
+        help="comma-separated, run in this order (repeats allowed): baseline (mapInArrow copying the link, no wurl), map_in_arrow, arrow_udf, pipe",
+    )
     args = ap.parse_args(argv)
+    chosen = args.ways.split(",")
     spark = session(args.master)
     spark.sparkContext.setLogLevel("ERROR")
     df = read_pairs(spark, args.pairs, args.partitions).cache()
     n = df.count()
-    ways = [("mapInArrow + wurl wheel", with_canon_map_in_arrow)]
+    ways = [
+        ("baseline", "mapInArrow copying the link (no wurl)", with_link_copied),
+        ("map_in_arrow", "mapInArrow + wurl wheel", with_canon_map_in_arrow),
+    ]
     if has_arrow_udf():
-        ways.append(("arrow_udf + wurl wheel", with_canon_arrow_udf))
-    ways.append(("RDD.pipe + wurl CLI", lambda d: with_canon_pipe(d, args.wurl, args.pairs_script)))
-    for name, f in ways:
+        ways.append(("arrow_udf", "arrow_udf + wurl wheel", with_canon_arrow_udf))
+    ways.append(("pipe", "RDD.pipe + wurl CLI", lambda d: with_canon_pipe(d, args.wurl, args.pairs_script)))
+    by_key = {k: (name, f) for k, name, f in ways}
+    for key in chosen:
+        if key not in by_key:
+            raise SystemExit(f"unknown or unavailable way: {key}")
+        name, f = by_key[key]
         t0 = time.perf_counter()
         out = f(df).cache()
         valid = out.where(out[CANON_FIELD].isNotNull()).count()
