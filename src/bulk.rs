@@ -21,7 +21,7 @@
 //!   ASCII-compatible encoding (ISO-2022-JP included: ASCII needs no escape
 //!   sequence), so the charset does not matter here.
 //! * user, password, port, path, query and fragment rules are table lookups
-//!   in [`CLASS`], built at compile time from the sets of [`crate::percent`].
+//!   in the `CLASS` table, built at compile time from the sets of [`crate::percent`].
 
 use crate::percent::{FRAGMENT, OctetSet, PATH, QUERY, USERINFO, hex_val, is_unreserved};
 use crate::resolve::drive_spec_len_bytes;

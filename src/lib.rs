@@ -1,6 +1,6 @@
 //! wurl — URL parsing, resolution, canonicalization and serialization as
 //! specified by the 2012 Web::URL::Canonicalize algorithm
-//! (`url-canon-spec.txt`), with a C ABI.
+//! (`docs/url-canon-spec.txt`), with a C ABI.
 //!
 //! The stages of the algorithm each live in a module named after them:
 //!
@@ -24,7 +24,8 @@
 //! assert_eq!(url.serialize().as_deref(), Some("http://example.com/a/b"));
 //! assert_eq!(url.query(), None);
 //!
-//! // The bulk path, for crawler loops: no allocation per call beyond `out`.
+//! // The bulk path, for crawler loops: for ASCII input of up to 2 KiB, no
+//! // allocation per call beyond `out` once warm.
 //! let mut out = String::new();
 //! wurl::canon_into(Some(&base), "?q", &wurl::CanonOptions::default(), &mut out).unwrap();
 //! assert_eq!(out, "http://example.com/x/y?q");

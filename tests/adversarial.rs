@@ -1,4 +1,4 @@
-//! The adversarial suite: every case of `shared/reliability/PLAN.md`
+//! The adversarial suite: every case of `docs/reliability/PLAN.md`
 //! section 4 (A1..A45) with its expected result and pass criteria, the
 //! network-strict rules and `wurl_host_kind`, and the regressions found by
 //! fuzzing.

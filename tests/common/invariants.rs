@@ -1,4 +1,4 @@
-//! The invariants of `shared/reliability/PLAN.md` section 5 as one library
+//! The invariants of `docs/reliability/PLAN.md` section 5 as one library
 //! of checks, shared by the corpus replay (`tests/invariants.rs`), the
 //! proptest properties (same file) and the cargo-fuzz targets (`fuzz/`,
 //! which include this file by path).
