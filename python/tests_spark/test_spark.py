@@ -135,3 +135,31 @@ def test_links_synth(spark):
     want, _ = check_all_ways(spark, rows)
     # Deduplication happens: fewer distinct canonical URLs than links.
     assert len({w for w in want if w is not None}) < len(rows)
+
+
+def test_pairs_script_edge_cases():
+    """wurl_pairs.sh alone: a link that looks like an option, an empty link,
+    a null page, a page run longer than its 256-argument chunk, a page
+    starting with '-', TAB inside a link."""
+    rows = (
+        [("http://p/a/b", "-x"), ("http://p/a/b", ""), (None, "http://A/"), (None, "rel"), ("-p", "x")]
+        + [("http://q/d/", f"l{i}") for i in range(600)]
+        + [("http://p/a/b", "x\ty"), ("http://p/a/b", "--base=http://evil/")]
+    )
+    want = cli_expected(rows)
+    null = "\\N"
+    lines = "".join(f"{null if p is None else p}\t{l}\n" for p, l in rows)
+    r = subprocess.run(
+        ["/bin/sh", str(ROOT / "python" / "examples" / "wurl_pairs.sh"), WURL],
+        input=lines.encode(),
+        capture_output=True,
+        env={},
+    )
+    assert r.returncode == 0, r.stderr
+    got = r.stdout.decode().split("\n")
+    assert got[-1] == ""
+    got = [g if g != "" else None for g in got[:-1]]
+    assert got == want
+    assert want[0] == "http://p/a/-x" and want[1] == "http://p/a/b" and want[3] is None
+    assert want[-1] == "http://p/a/--base=http://evil/"
+    assert want == wurl.canonicalize_many([l for _, l in rows], base=[p for p, _ in rows])
