@@ -78,7 +78,9 @@ def conformance_sample():
 def spark():
     s = spark_canon.session("local[2]")
     s.sparkContext.setLogLevel("ERROR")
+    # Ship the CLI and the pipe script as files, as --files does on a cluster.
     s.sparkContext.addFile(WURL)
+    s.sparkContext.addFile(str(ROOT / "python" / "examples" / "wurl_pairs.sh"))
     yield s
     s.stop()
 
@@ -107,7 +109,11 @@ def check_all_ways(spark, rows):
     ways = {"mapInArrow": spark_canon.with_canon_map_in_arrow(df)}
     if spark_canon.has_arrow_udf():
         ways["arrow_udf"] = spark_canon.with_canon_arrow_udf(df)
-    ways["pipe"] = spark_canon.with_canon_pipe(df, WURL)
+    from pyspark import SparkFiles
+
+    shipped = SparkFiles.get(Path(WURL).name)
+    assert shipped != WURL and os.access(shipped, os.X_OK)
+    ways["pipe"] = spark_canon.with_canon_pipe(df, shipped, SparkFiles.get("wurl_pairs.sh"))
     n_distinct = len({w for w in want if w is not None})
     for name, out in ways.items():
         got = out.collect()
