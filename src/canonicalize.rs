@@ -219,7 +219,13 @@ pub(crate) fn hostpath(u: &mut Url, scheme: &str) -> Result<u32, InvalidReason> 
             file_host_path(u);
         }
         if let Some(h) = u.host.as_deref() {
-            u.host = Some(canonicalize_host(h, scheme)?);
+            // A host copied from a base whose canonical host is known (never
+            // a `file:` host: see `resolve::copy_authority`).
+            let cached = u.host_cache.known.take();
+            u.host = Some(match cached {
+                Some(c) if rounds == 1 => c?,
+                _ => canonicalize_host(h, scheme)?,
+            });
         }
         canonicalize_port(u, scheme)?;
         canonicalize_path(u, scheme);

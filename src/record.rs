@@ -23,7 +23,35 @@ pub struct Url {
     pub(crate) fragment: Option<String>,
     pub(crate) invalid: Option<InvalidReason>,
     pub(crate) hierarchical: bool,
+    /// CanonicalizeHost of `host` under `scheme`, computed once: a page's
+    /// URL is resolved against hundreds of times, and every resolution that
+    /// copies its authority (relative steps 3 to 6) would otherwise run
+    /// CanonicalizeHost on the same host again. Not part of the URL's
+    /// value (ignored by `==`).
+    pub(crate) host_cache: HostCache,
 }
+
+/// CanonicalizeHost of a record's own `host` under its own `scheme` (see
+/// [`Url`]'s `host_cache`), in one of two forms. `lock` is filled at most
+/// once, lazily, on a record used as a base (`OnceLock`, so a base shared
+/// between threads stays safe and its value never changes). `known` is set
+/// by resolution on the record it builds, when it copies the base's host and
+/// scheme together with the base's result (a plain field: no atomic
+/// initialization per resolved link). Canonicalization takes `known` when it
+/// replaces the host, so a result never describes another host.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct HostCache {
+    pub(crate) lock: std::sync::OnceLock<Result<String, InvalidReason>>,
+    pub(crate) known: Option<Result<String, InvalidReason>>,
+}
+
+impl PartialEq for HostCache {
+    fn eq(&self, _: &HostCache) -> bool {
+        true
+    }
+}
+
+impl Eq for HostCache {}
 
 /// The components a caller can read, in the order of the C ABI's
 /// `wurl_component` values.

@@ -99,6 +99,22 @@ fn copy_authority(r: &mut Url, base: &Url) {
     r.password = base.password.clone();
     r.host = base.host.clone();
     r.port = base.port.clone();
+    // The base's canonical host, computed on the first resolution against
+    // it and shared by every later one (`Url::host_cache`). `file:` hosts
+    // go through the HOSTPATH loop, which may change them first, so they
+    // are not cached.
+    if let (Some(h), Some(s)) = (base.host.as_deref(), base.scheme.as_deref()) {
+        if !s.eq_ignore_ascii_case("file") {
+            let cache = &base.host_cache;
+            let c = match &cache.known {
+                Some(c) => c,
+                None => cache
+                    .lock
+                    .get_or_init(|| crate::host::canonicalize_host(h, &s.to_ascii_lowercase())),
+            };
+            r.host_cache.known = Some(c.clone());
+        }
+    }
 }
 
 /// "Steps to resolve a relative URL" (/resolved-url/ is `r`).
@@ -315,5 +331,46 @@ mod tests {
     #[test]
     fn file_slashes() {
         assert_eq!(decode_file_slashes("/a%2fb%5Cc%2".into()), "/a/b\\c%2");
+    }
+}
+
+#[cfg(test)]
+mod host_cache_tests {
+    use crate::{CanonOptions, canon_into, canonicalize, parse, resolve};
+
+    /// The base's canonical host, cached by the first resolution, gives the
+    /// same results as computing it every time, for valid and invalid hosts
+    /// alike, and is not part of a record's value.
+    #[test]
+    fn cached_host_gives_the_same_results() {
+        for (base, link, want) in [
+            (
+                "http://EXAMPLE.com:80/a/b",
+                "c?d#e",
+                Some("http://example.com/a/c?d#e"),
+            ),
+            (
+                "http://EXAMPLE.com:80/a/b",
+                "/x",
+                Some("http://example.com/x"),
+            ),
+            ("HTTP://%C3%A9.com/a", "", Some("http://xn--9ca.com/a")),
+            ("http://a%/b", "c", None),
+            ("http://[::1%]/b", "?q", None),
+            ("foo://H/b", "#f", Some("foo://h/b#f")),
+        ] {
+            let b = parse(base);
+            let fresh = parse(base);
+            for _ in 0..3 {
+                let r = resolve(&b, link);
+                assert_eq!(r, resolve(&fresh, link), "{base} {link}");
+                let c = canonicalize(&r, None);
+                assert_eq!(c.serialize().as_deref(), want, "{base} {link}");
+                let mut out = String::new();
+                let got = canon_into(Some(&b), link, &CanonOptions::default(), &mut out);
+                assert_eq!(got.ok().map(|()| out.as_str()), want, "{base} {link}");
+            }
+            assert_eq!(b, parse(base));
+        }
     }
 }
