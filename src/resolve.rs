@@ -103,17 +103,17 @@ fn copy_authority(r: &mut Url, base: &Url) {
     // it and shared by every later one (`Url::host_cache`). `file:` hosts
     // go through the HOSTPATH loop, which may change them first, so they
     // are not cached.
-    if let (Some(h), Some(s)) = (base.host.as_deref(), base.scheme.as_deref()) {
-        if !s.eq_ignore_ascii_case("file") {
-            let cache = &base.host_cache;
-            let c = match &cache.known {
-                Some(c) => c,
-                None => cache
-                    .lock
-                    .get_or_init(|| crate::host::canonicalize_host(h, &s.to_ascii_lowercase())),
-            };
-            r.host_cache.known = Some(c.clone());
-        }
+    if let (Some(h), Some(s)) = (base.host.as_deref(), base.scheme.as_deref())
+        && !s.eq_ignore_ascii_case("file")
+    {
+        let cache = &base.host_cache;
+        let c = match &cache.known {
+            Some(c) => c,
+            None => cache
+                .lock
+                .get_or_init(|| crate::host::canonicalize_host(h, &s.to_ascii_lowercase())),
+        };
+        r.host_cache.known = Some(c.clone());
     }
 }
 
