@@ -421,12 +421,16 @@ fn run_parallel(ctx: Ctx, mut source: Source, jobs: usize, sink: &mut Sink) -> R
     let work_rx = Arc::new(Mutex::new(work_rx));
     let (done_tx, done_rx) = mpsc::channel::<Msg>();
 
-    // The threads are not joined: when the writer stops early, they end as
+    // When the writer stops early the threads are not joined: they end as
     // their channels close, and the reader may be blocked on a read that
-    // the process exit interrupts.
+    // the process exit interrupts. When every chunk was written, they have
+    // all returned (the loop below ends only once every sender of `done_tx`
+    // is dropped), and they are joined so that none is still exiting when
+    // the process does (valgrind would report its stack as possibly lost).
+    let mut threads = Vec::with_capacity(jobs + 1);
     {
         let done_tx = done_tx.clone();
-        thread::spawn(move || {
+        threads.push(thread::spawn(move || {
             let mut seq = 0;
             while token_rx.recv().is_ok() {
                 let mut chunk = Chunk::default();
@@ -444,13 +448,13 @@ fn run_parallel(ctx: Ctx, mut source: Source, jobs: usize, sink: &mut Sink) -> R
                 }
                 seq += 1;
             }
-        });
+        }));
     }
     for _ in 0..jobs {
         let ctx = Arc::clone(&ctx);
         let work_rx = Arc::clone(&work_rx);
         let done_tx = done_tx.clone();
-        thread::spawn(move || {
+        threads.push(thread::spawn(move || {
             loop {
                 let job = work_rx.lock().map(|rx| rx.recv());
                 let Ok(Ok((seq, chunk))) = job else { return };
@@ -463,7 +467,7 @@ fn run_parallel(ctx: Ctx, mut source: Source, jobs: usize, sink: &mut Sink) -> R
                     return;
                 }
             }
-        });
+        }));
     }
     drop(done_tx);
 
@@ -485,6 +489,11 @@ fn run_parallel(ctx: Ctx, mut source: Source, jobs: usize, sink: &mut Sink) -> R
                 Msg::Internal(_, e) => return Err(e),
             }
         }
+    }
+    for t in threads {
+        // A chunk's panic is caught inside the worker (`Msg::Internal`), so
+        // a thread that panicked anyway has nothing left to report.
+        let _ = t.join();
     }
     Ok(())
 }
