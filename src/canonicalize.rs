@@ -221,7 +221,9 @@ pub(crate) fn hostpath(u: &mut Url, scheme: &str) -> Result<u32, InvalidReason> 
         if let Some(h) = u.host.as_deref() {
             // A host copied from a base whose canonical host is known (never
             // a `file:` host: see `resolve::copy_authority`).
-            let cached = u.host_cache.known.take();
+            // Taking the whole cache also empties a base's `lock`: once the
+            // host is replaced, no cached result may describe the old one.
+            let cached = std::mem::take(&mut u.host_cache).known;
             u.host = Some(match cached {
                 Some(c) if rounds == 1 => c?,
                 _ => canonicalize_host(h, scheme)?,
@@ -278,9 +280,7 @@ fn needs_dot_removal(p: &[u8]) -> bool {
 /// Whether a path has `%2F` or `%5C` (any case), which `file:` resolution
 /// decodes into separators.
 fn has_slash_escape(p: &[u8]) -> bool {
-    p.windows(3)
-        .enumerate()
-        .any(|(i, _)| matches!(escape_at(p, i), Some(b'/' | b'\\')))
+    (0..p.len()).any(|i| matches!(escape_at(p, i), Some(b'/' | b'\\')))
 }
 
 /// The bound on the rounds of [`hierarchical_path`]. Each round after the

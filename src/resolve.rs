@@ -371,6 +371,14 @@ mod host_cache_tests {
                 assert_eq!(got.ok().map(|()| out.as_str()), want, "{base} {link}");
             }
             assert_eq!(b, parse(base));
+            // A canonical record made from a base that filled its cache
+            // resolves like a fresh parse of its serialization.
+            let c = canonicalize(&b, None);
+            if let Some(y) = c.serialize() {
+                let again = canonicalize(&resolve(&c, link), None).serialize();
+                let fresh = canonicalize(&resolve(&parse(&y), link), None).serialize();
+                assert_eq!(again, fresh, "{base} {link}");
+            }
         }
     }
 }
