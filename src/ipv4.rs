@@ -61,16 +61,54 @@ pub fn parse_ipv4(s: &str) -> Option<u32> {
     Some((addr | last) as u32)
 }
 
+/// The dotted-decimal text of `a` in a stack buffer (at most 15 bytes):
+/// the buffer and the length used.
+fn dotted(a: u32) -> ([u8; 15], usize) {
+    let mut buf = [0u8; 15];
+    let mut n = 0;
+    for (i, byte) in a.to_be_bytes().into_iter().enumerate() {
+        if i > 0 {
+            buf[n] = b'.';
+            n += 1;
+        }
+        // Decimal without leading zeros.
+        if byte >= 100 {
+            buf[n] = b'0' + byte / 100;
+            n += 1;
+        }
+        if byte >= 10 {
+            buf[n] = b'0' + byte / 10 % 10;
+            n += 1;
+        }
+        buf[n] = b'0' + byte % 10;
+        n += 1;
+    }
+    (buf, n)
+}
+
 /// The canonical dotted-decimal form of `s`, or `None` ("fail").
 pub fn canonicalize_ipv4(s: &str) -> Option<String> {
-    let a = parse_ipv4(s)?;
-    let [x, y, z, w] = a.to_be_bytes();
-    Some(format!("{x}.{y}.{z}.{w}"))
+    let mut out = String::with_capacity(15);
+    canonicalize_ipv4_into(s, &mut out).then_some(out)
+}
+
+/// [`canonicalize_ipv4`] appended to `out`; `false` ("fail") leaves `out`
+/// as it was.
+pub fn canonicalize_ipv4_into(s: &str, out: &mut String) -> bool {
+    let Some(a) = parse_ipv4(s) else {
+        return false;
+    };
+    let (buf, n) = dotted(a);
+    out.extend(buf[..n].iter().map(|&b| char::from(b)));
+    true
 }
 
 /// Whether `s` is already a canonical dotted-decimal IPv4 address.
 pub fn is_canonical_ipv4(s: &str) -> bool {
-    canonicalize_ipv4(s).is_some_and(|c| c == s)
+    parse_ipv4(s).is_some_and(|a| {
+        let (buf, n) = dotted(a);
+        &buf[..n] == s.as_bytes()
+    })
 }
 
 #[cfg(test)]
@@ -97,5 +135,12 @@ mod tests {
         assert_eq!(canonicalize_ipv4("08"), None);
         assert_eq!(canonicalize_ipv4("10.0.0.1."), None);
         assert_eq!(canonicalize_ipv4("0xffffffffFFFFFFFF"), None);
+        assert_eq!(
+            canonicalize_ipv4("0.10.100.255").as_deref(),
+            Some("0.10.100.255")
+        );
+        assert!(is_canonical_ipv4("0.10.100.255"));
+        assert!(!is_canonical_ipv4("0.10.100.0255"));
+        assert!(!is_canonical_ipv4("127.1"));
     }
 }

@@ -39,10 +39,11 @@ fn groups(s: &str, out: &mut [u16; 8], at: usize, allow_v4: bool) -> Option<usiz
     if s.is_empty() {
         return Some(0);
     }
-    let parts: Vec<&str> = s.split(':').collect();
+    // A peekable split rather than a collected Vec: no allocation.
+    let mut parts = s.split(':').peekable();
     let mut n = 0;
-    for (i, p) in parts.iter().enumerate() {
-        let last = i + 1 == parts.len();
+    while let Some(p) = parts.next() {
+        let last = parts.peek().is_none();
         if last && allow_v4 && p.contains('.') {
             let [a, b] = parse_v4_tail(p)?;
             if at + n + 2 > 8 {
@@ -94,6 +95,13 @@ pub fn parse_ipv6(s: &str) -> Option<[u16; 8]> {
 
 /// The RFC 5952 text form of an address.
 pub fn format_ipv6(g: &[u16; 8]) -> String {
+    let mut out = String::with_capacity(39);
+    format_ipv6_into(g, &mut out);
+    out
+}
+
+/// [`format_ipv6`] appended to `out`.
+pub fn format_ipv6_into(g: &[u16; 8], out: &mut String) {
     // The longest run of zero groups, two or more long, first on a tie.
     let (mut best, mut best_len) = (8, 0);
     let mut i = 0;
@@ -111,7 +119,6 @@ pub fn format_ipv6(g: &[u16; 8]) -> String {
             i += 1;
         }
     }
-    let mut out = String::with_capacity(39);
     let mut i = 0;
     while i < 8 {
         if i == best {
@@ -119,18 +126,36 @@ pub fn format_ipv6(g: &[u16; 8]) -> String {
             i += best_len;
             continue;
         }
-        if !out.is_empty() && !out.ends_with(':') {
+        // A `:` between groups, none after the `::` or at the start.
+        if i > 0 && i != best + best_len {
             out.push(':');
         }
-        out.push_str(&format!("{:x}", g[i]));
+        push_hex(out, g[i]);
         i += 1;
     }
-    out
+}
+
+/// Lowercase hex without leading zeros (`{:x}` without `format!`).
+fn push_hex(out: &mut String, v: u16) {
+    let mut started = false;
+    for shift in [12, 8, 4, 0] {
+        let d = (v >> shift) & 15;
+        if d != 0 || started || shift == 0 {
+            started = true;
+            out.push(char::from_digit(u32::from(d), 16).unwrap_or('0'));
+        }
+    }
 }
 
 /// The canonical form of `s`, or `None` ("fail").
 pub fn canonicalize_ipv6(s: &str) -> Option<String> {
     parse_ipv6(s).map(|g| format_ipv6(&g))
+}
+
+/// [`canonicalize_ipv6`] appended to `out`; `false` ("fail") leaves `out`
+/// as it was.
+pub fn canonicalize_ipv6_into(s: &str, out: &mut String) -> bool {
+    parse_ipv6(s).map(|g| format_ipv6_into(&g, out)).is_some()
 }
 
 #[cfg(test)]
