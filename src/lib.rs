@@ -48,6 +48,7 @@ pub mod nameprep;
 pub mod parse;
 pub mod percent;
 pub mod preprocess;
+pub mod punycode;
 pub mod record;
 pub mod resolve;
 pub mod serialize;

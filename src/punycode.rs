@@ -1,0 +1,164 @@
+//! Punycode encoding (RFC 3492 section 6.3), appending to a caller's buffer:
+//! CanonicalizeHost step 20.2.1.2.2 encodes every non-ASCII label, and
+//! `idna::punycode::encode_str` would allocate a new `String` each time
+//! (its writer-based encoder is private to that crate).
+//!
+//! Written from the RFC's pseudocode and parameter values (section 5), not
+//! from another implementation. The output digits are lowercase, as the
+//! `idna` crate (used before) writes them.
+
+/// Section 5 parameter values for Punycode.
+const BASE: u32 = 36;
+const TMIN: u32 = 1;
+const TMAX: u32 = 26;
+const SKEW: u32 = 38;
+const DAMP: u32 = 700;
+const INITIAL_BIAS: u32 = 72;
+const INITIAL_N: u32 = 0x80;
+
+/// Section 6.1: the bias adaptation function.
+fn adapt(delta: u32, num_points: u32, first_time: bool) -> u32 {
+    let mut delta = if first_time { delta / DAMP } else { delta / 2 };
+    delta += delta / num_points;
+    let mut k = 0;
+    while delta > ((BASE - TMIN) * TMAX) / 2 {
+        delta /= BASE - TMIN;
+        k += BASE;
+    }
+    k + (BASE - TMIN + 1) * delta / (delta + SKEW)
+}
+
+/// Section 5: digit values 0-25 are `a`-`z`, 26-35 are `0`-`9`.
+fn digit(d: u32) -> char {
+    debug_assert!(d < BASE);
+    let d = d as u8;
+    if d < 26 {
+        char::from(b'a' + d)
+    } else {
+        char::from(b'0' + d - 26)
+    }
+}
+
+/// Appends the Punycode encoding of `input` to `out` (without the `xn--`
+/// prefix). `false` on overflow (section 6.4), in which case `out` may hold
+/// partial output. Quadratic in the number of code points: callers bound
+/// the input (CanonicalizeHost never passes more than 59 code points).
+pub fn encode_into(input: &str, out: &mut String) -> bool {
+    // Section 6.3: copy the basic code points in order, then the delimiter
+    // if there were any.
+    let mut len: u32 = 0;
+    let mut basic: u32 = 0;
+    for c in input.chars() {
+        let Some(l) = len.checked_add(1) else {
+            return false;
+        };
+        len = l;
+        if c.is_ascii() {
+            out.push(c);
+            basic += 1;
+        }
+    }
+    if basic > 0 {
+        out.push('-');
+    }
+    let (mut n, mut delta, mut bias) = (INITIAL_N, 0u32, INITIAL_BIAS);
+    // `h`: the number of code points handled so far.
+    let mut h = basic;
+    while h < len {
+        // The smallest code point not yet handled (exists: h < len).
+        let m = input
+            .chars()
+            .map(u32::from)
+            .filter(|&c| c >= n)
+            .min()
+            .unwrap_or(n);
+        match (m - n)
+            .checked_mul(h + 1)
+            .and_then(|d| delta.checked_add(d))
+        {
+            Some(d) => delta = d,
+            None => return false,
+        }
+        n = m;
+        for c in input.chars().map(u32::from) {
+            if c < n {
+                match delta.checked_add(1) {
+                    Some(d) => delta = d,
+                    None => return false,
+                }
+            }
+            if c == n {
+                // Represent delta as a generalized variable-length integer.
+                let mut q = delta;
+                let mut k = BASE;
+                loop {
+                    let t = if k <= bias {
+                        TMIN
+                    } else if k >= bias + TMAX {
+                        TMAX
+                    } else {
+                        k - bias
+                    };
+                    if q < t {
+                        break;
+                    }
+                    out.push(digit(t + (q - t) % (BASE - t)));
+                    q = (q - t) / (BASE - t);
+                    k += BASE;
+                }
+                out.push(digit(q));
+                bias = adapt(delta, h + 1, h == basic);
+                delta = 0;
+                h += 1;
+            }
+        }
+        delta += 1;
+        n += 1;
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn enc(s: &str) -> String {
+        let mut out = String::new();
+        assert!(encode_into(s, &mut out));
+        out
+    }
+
+    /// Section 7.1 samples (lowercased, as this encoder writes them), and
+    /// agreement with the `idna` crate on a few more.
+    #[test]
+    fn samples() {
+        // (A) Arabic (Egyptian).
+        assert_eq!(
+            enc(
+                "\u{0644}\u{064A}\u{0647}\u{0645}\u{0627}\u{0628}\u{062A}\u{0643}\u{0644}\u{0645}\u{0648}\u{0634}\u{0639}\u{0631}\u{0628}\u{064A}\u{061F}"
+            ),
+            "egbpdaj6bu4bxfgehfvwxn"
+        );
+        // (B) Chinese (simplified).
+        assert_eq!(
+            enc("\u{4ED6}\u{4EEC}\u{4E3A}\u{4EC0}\u{4E48}\u{4E0D}\u{8BF4}\u{4E2D}\u{6587}"),
+            "ihqwcrb4cv8a8dqg056pqjye"
+        );
+        // (L) 3<nen>B<gumi><kinpachi><sensei>, with basic code points.
+        assert_eq!(
+            enc("3\u{5E74}B\u{7D44}\u{91D1}\u{516B}\u{5148}\u{751F}"),
+            "3B-ww4c5e180e575a65lsy2b"
+        );
+        for s in [
+            "bücher",
+            "ü",
+            "aéroport",
+            "政府",
+            "网络",
+            "a\u{10FFFF}b",
+            "\u{1F600}x",
+        ] {
+            assert_eq!(enc(s), idna::punycode::encode_str(s).unwrap(), "{s}");
+        }
+    }
+}
