@@ -73,16 +73,40 @@ fn flags_of(s: &str) -> (u8, u8) {
         .fold((u8::MAX, 0), |(a, o), f| (a & f, o | f))
 }
 
-/// Map then NFKC; the result and the AND/OR of its characters' flags.
-fn map_nfkc(s: &str) -> (String, u8, u8) {
-    let mut t = String::with_capacity(s.len() + 4);
-    let (and, or) = map_into(s, &mut t);
-    if and & INERT != 0 || is_nfkc_quick(t.chars()) == IsNormalized::Yes {
-        return (t, and, or);
+/// Reusable buffers for [`nameprep_into`], so that Nameprep allocates
+/// nothing once they have grown (CanonicalizeHost keeps one per thread).
+#[derive(Default)]
+pub struct Scratch {
+    /// The Map output, the input of NFKC.
+    mapped: String,
+    /// The result of the first round, when steps 8 and 9 run.
+    first: String,
+}
+
+impl Scratch {
+    /// Frees any buffer whose capacity exceeds `max` bytes (a megabyte host
+    /// must not keep a megabyte per thread alive).
+    pub fn release_above(&mut self, max: usize) {
+        for b in [&mut self.mapped, &mut self.first] {
+            if b.capacity() > max {
+                *b = String::new();
+            }
+        }
     }
-    let t: String = t.nfkc().collect();
-    let (and, or) = flags_of(&t);
-    (t, and, or)
+}
+
+/// Map then NFKC of `s`, appended to `out`; the OR of the flags of the
+/// characters appended. `mapped` is scratch.
+fn map_nfkc_into(s: &str, mapped: &mut String, out: &mut String) -> u8 {
+    mapped.clear();
+    let (and, or) = map_into(s, mapped);
+    if and & INERT != 0 || is_nfkc_quick(mapped.chars()) == IsNormalized::Yes {
+        out.push_str(mapped);
+        return or;
+    }
+    let start = out.len();
+    out.extend(mapped.nfkc());
+    flags_of(&out[start..]).1
 }
 
 /// The Prohibit step of Nameprep: C.1.2, C.2.2, C.3, C.4, C.5, C.6, C.7,
@@ -93,25 +117,41 @@ pub fn is_prohibited(c: char) -> bool {
 
 /// Steps 3 to 10: Map, NFKC, the second Map and NFKC, Prohibit.
 pub fn nameprep(s: &str) -> Result<String, NameprepError> {
+    let mut out = String::with_capacity(s.len() + 4);
+    nameprep_into(s, &mut out, &mut Scratch::default())?;
+    Ok(out)
+}
+
+/// [`nameprep`], appended to `out`, with `scratch` for the intermediate
+/// strings. On `Err`, `out` may hold partial output past its original
+/// length: the caller truncates.
+pub fn nameprep_into(
+    s: &str,
+    out: &mut String,
+    scratch: &mut Scratch,
+) -> Result<(), NameprepError> {
     if s.is_ascii() {
         // Map on ASCII is lowercasing (B.2), NFKC is the identity and no
         // ASCII character is prohibited by Nameprep.
-        return Ok(s.to_ascii_lowercase());
+        out.extend(s.bytes().map(|b| char::from(b.to_ascii_lowercase())));
+        return Ok(());
     }
-    let (mut t, _, mut or) = map_nfkc(s);
+    let start = out.len();
+    let mut or = map_nfkc_into(s, &mut scratch.mapped, out);
     // Steps 8 and 9 change something only when the result of the first
     // round still has a character that Map changes (NFKC output is stable
     // under NFKC), and apply only when the input had a code point
     // unassigned in Unicode 3.2.
     if or & MAPS != 0 && s.chars().any(|c| flags(c) & UNASSIGNED != 0) {
-        let (t2, _, or2) = map_nfkc(&t);
-        t = t2;
-        or = or2;
+        scratch.first.clear();
+        scratch.first.push_str(&out[start..]);
+        out.truncate(start);
+        or = map_nfkc_into(&scratch.first, &mut scratch.mapped, out);
     }
     if or & PROHIBITED != 0 {
         return Err(NameprepError::Prohibited);
     }
-    Ok(t)
+    Ok(())
 }
 
 /// Step 11: the bidi check of RFC 3454 section 6 on one label.
