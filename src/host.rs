@@ -1,12 +1,13 @@
 //! The CanonicalizeHost algorithm (spec section "The CanonicalizeHost
 //! algorithm"): the steps without a marker plus the THIS steps.
 
-use std::borrow::Cow;
+use std::cell::RefCell;
 
-use crate::ipv4::{canonicalize_ipv4, is_canonical_ipv4};
-use crate::ipv6::canonicalize_ipv6;
-use crate::nameprep::{NameprepError, check_bidi, nameprep};
+use crate::ipv4::{canonicalize_ipv4_into, is_canonical_ipv4};
+use crate::ipv6::{format_ipv6_into, parse_ipv6};
+use crate::nameprep::{NameprepError, check_bidi, nameprep_into};
 use crate::percent::{self, HOST, HOST_FILE, escape_at};
+use crate::punycode;
 use crate::record::{InvalidReason, Url};
 
 /// What kind of host a URL has (`wurl_host_kind`).
@@ -34,7 +35,7 @@ pub fn host_kind(u: &Url) -> HostKind {
             if h.len() >= 2
                 && h.starts_with('[')
                 && h.ends_with(']')
-                && crate::ipv6::parse_ipv6(&h[1..h.len() - 1]).is_some() =>
+                && parse_ipv6(&h[1..h.len() - 1]).is_some() =>
         {
             HostKind::Ipv6
         }
@@ -44,14 +45,11 @@ pub fn host_kind(u: &Url) -> HostKind {
 }
 
 /// Step 6: percent-decodes every run of `%XX` escapes as UTF-8, with U+FFFD
-/// for invalid sequences. Other `%` are left alone.
-fn decode_percent_utf8(s: &str) -> Cow<'_, str> {
-    if !s.contains('%') {
-        return Cow::Borrowed(s);
-    }
+/// for invalid sequences (as `String::from_utf8_lossy` does, without its
+/// allocation), appending to `out`. Other `%` are left alone. `run` is
+/// scratch for the octets of one run.
+fn decode_percent_utf8_into(s: &str, out: &mut String, run: &mut Vec<u8>) {
     let b = s.as_bytes();
-    let mut out = String::with_capacity(s.len());
-    let mut run: Vec<u8> = Vec::new();
     let mut i = 0;
     let mut last = 0;
     while i < b.len() {
@@ -62,14 +60,18 @@ fn decode_percent_utf8(s: &str) -> Cow<'_, str> {
                 run.push(v);
                 i += 3;
             }
-            out.push_str(&String::from_utf8_lossy(&run));
+            for chunk in run.utf8_chunks() {
+                out.push_str(chunk.valid());
+                if !chunk.invalid().is_empty() {
+                    out.push(char::REPLACEMENT_CHARACTER);
+                }
+            }
             last = i;
         } else {
             i += 1;
         }
     }
     out.push_str(&s[last..]);
-    Cow::Owned(out)
 }
 
 /// A label separator [RFC 3490]: U+002E, U+3002, U+FF0E, U+FF61.
@@ -77,10 +79,154 @@ fn is_label_separator(c: char) -> bool {
     matches!(c, '.' | '\u{3002}' | '\u{FF0E}' | '\u{FF61}')
 }
 
+/// Octet classes for the fast path of [`canonicalize_host_into`].
+const PLAIN: u8 = 1;
+/// An octet an `inet_addr()` number can contain: hex digits, `x`, `X`, `.`.
+const INET: u8 = 2;
+
+const fn octet_classes() -> [u8; 256] {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        if c.is_ascii_alphanumeric() || matches!(c, b'-' | b'.' | b'_' | b'~' | b'+') {
+            t[b] |= PLAIN;
+        }
+        if c.is_ascii_hexdigit() || matches!(c, b'x' | b'X' | b'.') {
+            t[b] |= INET;
+        }
+        b += 1;
+    }
+    t
+}
+
+static OCTET_CLASS: [u8; 256] = octet_classes();
+
+/// Intermediate strings of the slow path, kept per thread so that a warm
+/// thread allocates nothing (issue 11). Each is cleared before use.
+#[derive(Default)]
+struct Scratch {
+    /// Step 2 output.
+    no_ctl: String,
+    /// Step 6 output.
+    decoded: String,
+    /// The escaped octets of one run in step 6.
+    run: Vec<u8>,
+    /// Step 11 output.
+    prepped: String,
+    /// Step 15 output.
+    separated: String,
+    /// Steps 17 to 22 output (the labels joined again).
+    joined: String,
+    nameprep: crate::nameprep::Scratch,
+}
+
+/// Buffers above this capacity are freed after a call: a megabyte host must
+/// not keep megabytes per thread alive.
+const SCRATCH_MAX: usize = 64 * 1024;
+
+/// Frees `b` if its capacity exceeds [`SCRATCH_MAX`].
+fn free_if_large(b: &mut String) {
+    if b.capacity() > SCRATCH_MAX {
+        *b = String::new();
+    }
+}
+
+impl Scratch {
+    fn release_large(&mut self) {
+        for b in [
+            &mut self.no_ctl,
+            &mut self.decoded,
+            &mut self.prepped,
+            &mut self.separated,
+            &mut self.joined,
+        ] {
+            free_if_large(b);
+        }
+        if self.run.capacity() > SCRATCH_MAX {
+            self.run = Vec::new();
+        }
+        self.nameprep.release_above(SCRATCH_MAX);
+    }
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// Runs `f` with this thread's scratch buffers, or with fresh ones when they
+/// are in use (reentrancy) or gone (thread-local destruction).
+fn with_scratch<R>(mut f: impl FnMut(&mut Scratch) -> R) -> R {
+    let r = SCRATCH.try_with(|cell| {
+        let mut s = cell.try_borrow_mut().ok()?;
+        let r = f(&mut s);
+        s.release_large();
+        Some(r)
+    });
+    match r {
+        Ok(Some(r)) => r,
+        _ => f(&mut Scratch::default()),
+    }
+}
+
 /// Runs CanonicalizeHost on `host` for a URL of `scheme`; the canonical host
 /// or why it failed.
 pub fn canonicalize_host(host: &str, scheme: &str) -> Result<String, InvalidReason> {
-    let is_file = scheme.eq_ignore_ascii_case("file");
+    let mut out = String::with_capacity(host.len());
+    canonicalize_host_into(host, scheme.eq_ignore_ascii_case("file"), &mut out)?;
+    Ok(out)
+}
+
+/// CanonicalizeHost of `host` (spec section "The CanonicalizeHost
+/// algorithm"), appended to `out`.
+/// `is_file`: the URL's scheme is `file` (different percent-encode set and
+/// colon rule).
+/// On Err, `out` may hold partial output past its original length: the
+/// caller truncates.
+///
+/// Allocates nothing but `out`'s growth once the thread's scratch buffers
+/// have grown (issue 11).
+pub fn canonicalize_host_into(
+    host: &str,
+    is_file: bool,
+    out: &mut String,
+) -> Result<(), InvalidReason> {
+    // Fast path. For a host of only `A-Z a-z 0-9 - . _ ~ +`, steps 2 to 6
+    // and 15 find nothing to do, Nameprep (step 11) is ASCII lowercasing,
+    // step 20 does not run (no non-ASCII), steps 25 and 26 see no `[` or
+    // `:`, step 28 no forbidden octet and step 30 no octet of its set. Step
+    // 27 could change it only if every octet can occur in an `inet_addr()`
+    // number (lowercasing keeps that so), which the second test excludes.
+    // `all`: the classes every octet has; `missing`: those some octet lacks.
+    let (mut all, mut missing) = (PLAIN | INET, 0);
+    for &b in host.as_bytes() {
+        let c = OCTET_CLASS[usize::from(b)];
+        all &= c;
+        missing |= !c;
+    }
+    if all & PLAIN != 0 && missing & INET != 0 {
+        out.extend(host.bytes().map(|b| char::from(b.to_ascii_lowercase())));
+        return Ok(());
+    }
+    with_scratch(|scratch| canonicalize_host_slow(host, is_file, out, scratch))
+}
+
+/// The whole algorithm, with `scratch` for every intermediate string.
+fn canonicalize_host_slow(
+    host: &str,
+    is_file: bool,
+    out: &mut String,
+    scratch: &mut Scratch,
+) -> Result<(), InvalidReason> {
+    let Scratch {
+        no_ctl,
+        decoded,
+        run,
+        prepped,
+        separated,
+        joined,
+        nameprep: nameprep_scratch,
+    } = scratch;
     let (mut ctl, mut pct) = (false, false);
     for &b in host.as_bytes() {
         match b {
@@ -90,15 +236,12 @@ pub fn canonicalize_host(host: &str, scheme: &str) -> Result<String, InvalidReas
         }
     }
     // Step 2.
-    let s: Cow<'_, str> = if ctl {
-        Cow::Owned(
-            host.chars()
-                .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
-                .collect(),
-        )
-    } else {
-        Cow::Borrowed(host)
-    };
+    let mut s: &str = host;
+    if ctl {
+        no_ctl.clear();
+        no_ctl.extend(s.chars().filter(|c| !matches!(c, '\t' | '\n' | '\r')));
+        s = no_ctl;
+    }
     // Step 5.
     if s.as_bytes()
         .get(..3)
@@ -107,35 +250,46 @@ pub fn canonicalize_host(host: &str, scheme: &str) -> Result<String, InvalidReas
         return Err(InvalidReason::HostPercentEncodedBracket);
     }
     // Step 6.
-    let s = if pct { decode_percent_utf8(&s) } else { s };
+    if pct {
+        decoded.clear();
+        decode_percent_utf8_into(s, decoded, run);
+        s = decoded;
+    }
     // Step 9.
     let need_punycode = !s.is_ascii();
     // Step 11: Nameprep without the bidi check, on the whole host.
-    let s = nameprep(&s).map_err(|_| InvalidReason::HostProhibitedCharacter)?;
+    prepped.clear();
+    nameprep_into(s, prepped, nameprep_scratch)
+        .map_err(|_| InvalidReason::HostProhibitedCharacter)?;
+    // The earlier strings are no longer needed: free them now if large
+    // (peak memory on megabyte hosts).
+    free_if_large(no_ctl);
+    free_if_large(decoded);
+    let mut s: &str = prepped;
     // Step 15: label separators become `.` (U+3002 is E3 80 82 in UTF-8,
     // U+FF0E and U+FF61 start with EF: only then look at characters).
-    let s = if need_punycode
+    if need_punycode
         && s.bytes().any(|b| b == 0xE3 || b == 0xEF)
         && s.contains(|c: char| is_label_separator(c) && c != '.')
     {
-        s.chars()
-            .map(|c| if is_label_separator(c) { '.' } else { c })
-            .collect()
-    } else {
-        s
-    };
-    // Step 16.
-    let (body, has_root_dot) = match s.strip_suffix('.') {
-        Some(b) => (b, true),
-        None => (s.as_str(), false),
-    };
-    // Steps 17 and 20, then 21 and 22.
-    let mut out;
+        separated.clear();
+        separated.extend(
+            s.chars()
+                .map(|c| if is_label_separator(c) { '.' } else { c }),
+        );
+        s = separated;
+    }
     if need_punycode {
-        out = String::with_capacity(body.len() + 16);
+        // Step 16.
+        let (body, has_root_dot) = match s.strip_suffix('.') {
+            Some(b) => (b, true),
+            None => (s, false),
+        };
+        // Steps 17 and 20, then 21 and 22.
+        joined.clear();
         for (i, label) in body.split('.').enumerate() {
             if i > 0 {
-                out.push('.');
+                joined.push('.');
             }
             check_bidi(label).map_err(|e| match e {
                 NameprepError::Bidi => InvalidReason::HostBidi,
@@ -151,11 +305,12 @@ pub fn canonicalize_host(host: &str, scheme: &str) -> Result<String, InvalidReas
                 if label.chars().nth(59).is_some() {
                     return Err(InvalidReason::HostLabelTooLong);
                 }
-                let start = out.len();
-                out.push_str("xn--");
-                let enc = idna::punycode::encode_str(label).ok_or(InvalidReason::HostPunycode)?;
-                out.push_str(&enc);
-                if out.len() - start > 63 {
+                let start = joined.len();
+                joined.push_str("xn--");
+                if !punycode::encode_into(label, joined) {
+                    return Err(InvalidReason::HostPunycode);
+                }
+                if joined.len() - start > 63 {
                     return Err(InvalidReason::HostLabelTooLong);
                 }
             } else {
@@ -165,34 +320,42 @@ pub fn canonicalize_host(host: &str, scheme: &str) -> Result<String, InvalidReas
                 if label.len() > 63 {
                     return Err(InvalidReason::HostLabelTooLong);
                 }
-                out.push_str(label);
+                joined.push_str(label);
             }
         }
         if has_root_dot {
-            out.push('.');
+            joined.push('.');
         }
         // The Nameprep output is no longer needed: free it before step 30
         // makes its copy (peak memory on megabyte hosts).
-        drop(s);
-    } else {
-        // Nothing changes the labels: the string is already the join.
-        out = s;
+        free_if_large(prepped);
+        free_if_large(separated);
+        s = joined;
     }
-    let s = out;
+    // Otherwise nothing changes the labels: steps 16 to 22 give back the
+    // string as it is.
+    finish(s, is_file, out)
+}
+
+/// Steps 25 to 30 on `s`, appending the result to `out`.
+fn finish(s: &str, is_file: bool, out: &mut String) -> Result<(), InvalidReason> {
     // Step 25. A bracketed host that is not an IPv6 address goes on to the
     // later steps as it is (the conformance data keeps `[::1%20hello]` and
     // `[google.com]`), but skips the colon rule of step 26.
     let bracketed = s.len() >= 2 && s.starts_with('[') && s.ends_with(']');
-    if bracketed && let Some(v6) = canonicalize_ipv6(&s[1..s.len() - 1]) {
-        return Ok(format!("[{v6}]"));
+    if bracketed && let Some(g) = parse_ipv6(&s[1..s.len() - 1]) {
+        out.push('[');
+        format_ipv6_into(&g, out);
+        out.push(']');
+        return Ok(());
     }
     // Step 26.
     if !is_file && !bracketed && s.contains(':') {
         return Err(InvalidReason::HostColon);
     }
     // Step 27.
-    if let Some(v4) = canonicalize_ipv4(&s) {
-        return Ok(v4);
+    if canonicalize_ipv4_into(s, out) {
+        return Ok(());
     }
     // Steps 28 and 30, in one pass over the octets.
     let set = if is_file { &HOST_FILE } else { &HOST };
@@ -203,10 +366,12 @@ pub fn canonicalize_host(host: &str, scheme: &str) -> Result<String, InvalidReas
         }
         encode += usize::from(set.contains(b));
     }
-    if encode == 0 {
-        return Ok(s);
+    if encode > 0 {
+        // Exactly the room needed, not a doubling (megabyte hosts).
+        out.reserve(s.len() + 2 * encode);
+        percent::encode_utf8_into(s, set, out);
+    } else {
+        out.push_str(s);
     }
-    let mut out = String::with_capacity(s.len() + 2 * encode);
-    percent::encode_utf8_into(&s, set, &mut out);
-    Ok(out)
+    Ok(())
 }
