@@ -102,7 +102,10 @@
 
 /**
  * A parsed, resolved or canonicalized URL. Opaque; immutable once returned.
- * Free it with `wurl_free`.
+ * Free it with `wurl_free`. Every handle a constructor returns is freed
+ * once, on its own, even when it shares memory with another handle (a
+ * stage that changes nothing returns its input's data, not a copy); views
+ * live until their own handle is freed.
  */
 typedef struct wurl_url wurl_url;
 
@@ -216,7 +219,7 @@ wurl_status wurl_canonicalize(const wurl_url *url,
  * result and its NUL (then only `*out_len`, the length needed without the
  * NUL, is written, and `buf` is untouched). `buf` is written only when the
  * call returns `WURL_OK`. `buf` may be NULL when `buf_cap` is 0. Allocates nothing per call
- * for ASCII inputs of up to 2 KiB in steady state. The result is exactly
+ * in steady state for URLs of up to 64 KiB (valid UTF-8). The result is exactly
  * `wurl_resolve` + `wurl_canonicalize` + `wurl_serialize`.
  */
 wurl_status wurl_canon_into(const wurl_url *base,

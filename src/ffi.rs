@@ -21,24 +21,29 @@
 
 use std::borrow::Cow;
 use std::ffi::c_char;
-use std::mem::MaybeUninit;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use crate::bulk::Sink;
 use crate::canonicalize::{self, CanonOptions};
 use crate::host::{self, HostKind};
-use crate::record::{Component, Url};
+use std::mem::ManuallyDrop;
+use std::sync::Arc;
+
+use crate::record::{Component, Record, Url};
 
 /// A parsed, resolved or canonicalized URL. Opaque; immutable once returned.
-/// Free it with `wurl_free`.
+/// Free it with `wurl_free`. Every handle a constructor returns is freed
+/// once, on its own, even when it shares memory with another handle (a
+/// stage that changes nothing returns its input's data, not a copy); views
+/// live until their own handle is freed.
+//
+// A handle is `Arc::into_raw` of a record's reference-counted `Record`:
+// its one buffer holds the serialization and every component, each
+// followed by a NUL, so the views handed to C point into it, and a handle
+// costs at most two allocations (the `Record` and its buffer), none when a
+// stage returns its input's record (see `Url`). This type only names the
+// pointer for C; no value of it exists.
 pub struct wurl_url {
-    url: Url,
-    /// Every present component and the serialization, each followed by a NUL
-    /// byte, in one allocation: views handed to C point into it.
-    buf: Vec<u8>,
-    /// `(start, len)` into `buf` for the eight components (in
-    /// `wurl_component` order) and, last, the serialization; `None` = absent.
-    spans: [Option<(usize, usize)>; 9],
+    _opaque: [u8; 0],
 }
 
 /// The result of a call: `WURL_OK` or a reason the call itself failed.
@@ -172,42 +177,18 @@ fn charset_label<'a>(ptr: *const c_char, len: usize) -> Result<Option<Cow<'a, st
     input_str(ptr, len).map(Some)
 }
 
-fn new_handle(url: Url) -> Box<wurl_url> {
-    // One allocation holds every view: the components, then the
-    // serialization written in place, each followed by a NUL.
-    let mut cap = crate::serialize::serialized_len(&url) + 9;
-    for c in Component::ALL {
-        cap += url.get(c).map_or(0, str::len);
-    }
-    let mut buf = String::with_capacity(cap);
-    let mut spans = [None; 9];
-    for (i, c) in Component::ALL.into_iter().enumerate() {
-        if let Some(s) = url.get(c) {
-            spans[i] = Some((buf.len(), s.len()));
-            buf.push_str(s);
-            buf.push('\0');
-        }
-    }
-    let start = buf.len();
-    if crate::serialize::serialize_into(&url, &mut buf) {
-        spans[8] = Some((start, buf.len() - start));
-        buf.push('\0');
-    }
-    Box::new(wurl_url {
-        url,
-        buf: buf.into_bytes(),
-        spans,
-    })
-}
-
 /// Writes a view of span `i` of `h`, or `(NULL, 0)`; returns presence.
-fn write_view(
-    h: Option<&wurl_url>,
-    i: usize,
-    out_ptr: *mut *const c_char,
-    out_len: *mut usize,
-) -> bool {
-    let span = h.and_then(|h| h.spans[i].map(|(s, l)| (h.buf[s..].as_ptr(), l)));
+fn write_view(h: Option<&Url>, i: usize, out_ptr: *mut *const c_char, out_len: *mut usize) -> bool {
+    // The view with its NUL: the pointer and the length without the NUL.
+    let span = h
+        .and_then(|h| {
+            if i == 8 {
+                h.serialization_nul()
+            } else {
+                h.get_nul(i)
+            }
+        })
+        .map(|v| (v.as_ptr(), v.len() - 1));
     let (p, l) = span.unwrap_or((std::ptr::null(), 0));
     if !out_ptr.is_null() {
         // SAFETY: non-NULL, and the caller passes a pointer to writable
@@ -221,12 +202,21 @@ fn write_view(
     span.is_some()
 }
 
-/// Borrows a handle from C, or `None` for NULL.
-fn handle<'a>(url: *const wurl_url) -> Option<&'a wurl_url> {
-    // SAFETY: a non-NULL `url` was returned by a wurl constructor and not yet
-    // freed (the documented contract); handles are never mutated, so a shared
-    // reference is sound even while other threads read it.
-    unsafe { url.as_ref() }
+/// Borrows a handle from C as a [`Url`], or `None` for NULL. The
+/// `ManuallyDrop` keeps the caller's reference: borrowing never changes the
+/// count.
+fn handle(url: *const wurl_url) -> Option<ManuallyDrop<Url>> {
+    if url.is_null() {
+        return None;
+    }
+    // SAFETY: a non-NULL `url` was returned by a wurl constructor (it is
+    // `Arc::into_raw` of an `Arc<Record>`, see `emit`) and not yet freed
+    // (the documented contract). `from_raw` takes over one reference
+    // count; `ManuallyDrop` never gives it back, so the count is unchanged
+    // and the caller's handle stays valid. Records are never mutated, so
+    // sharing one between threads is sound.
+    let arc = unsafe { Arc::from_raw(url.cast::<Record>()) };
+    Some(ManuallyDrop::new(Url::from_arc(arc)))
 }
 
 fn guard<T>(on_panic: T, f: impl FnOnce() -> T) -> T {
@@ -235,7 +225,7 @@ fn guard<T>(on_panic: T, f: impl FnOnce() -> T) -> T {
 
 /// Stores a new handle in `*out`.
 fn emit(out: *mut *mut wurl_url, url: Url) -> wurl_status {
-    let h = Box::into_raw(new_handle(url));
+    let h = Arc::into_raw(url.into_arc()).cast_mut().cast::<wurl_url>();
     // SAFETY: `out` was checked non-NULL by the caller of `emit`, and points
     // to writable storage for one pointer.
     unsafe { out.write(h) };
@@ -292,7 +282,7 @@ pub extern "C" fn wurl_resolve(
         if flags != 0 {
             return WURL_E_BAD_ARG;
         }
-        emit(out, crate::resolve::resolve(&base.url, &s))
+        emit(out, crate::resolve::resolve(&base, &s))
     })
 }
 
@@ -327,130 +317,8 @@ pub extern "C" fn wurl_canonicalize(
             charset: label.as_deref(),
             network_strict: flags & WURL_FLAG_NETWORK_STRICT != 0,
         };
-        emit(out, canonicalize::canonicalize_with(&url.url, &opts))
+        emit(out, canonicalize::canonicalize_with(&url, &opts))
     })
-}
-
-/// Inputs up to this many bytes take the bulk fast path through a stack
-/// buffer (for ASCII input at most 3 * len + 1 bytes come out); longer
-/// ones go through a reused per-thread buffer.
-const STACK_INPUT_MAX: usize = 256;
-const STACK_OUT: usize = 3 * STACK_INPUT_MAX + 1;
-
-/// An output buffer on the stack, left uninitialized (zeroing it on every
-/// call would cost more than the rest of a short URL), for the fast path.
-/// Bytes `[0, len)` are always initialized; a write that does not fit sets
-/// `overflow` instead (the caller then falls back to a growable buffer), so
-/// even the CanonicalizeHost stage, whose output has no simple bound, may
-/// write here.
-struct StackSink<'a> {
-    buf: [MaybeUninit<u8>; STACK_OUT],
-    len: usize,
-    overflow: bool,
-    /// The input the fast path copies ranges from.
-    src: &'a [u8],
-    /// The same input as text, once it has been decoded.
-    text: Option<&'a str>,
-}
-
-impl<'a> StackSink<'a> {
-    fn new(src: &'a [u8], text: Option<&'a str>) -> Self {
-        StackSink {
-            buf: [MaybeUninit::uninit(); STACK_OUT],
-            len: 0,
-            overflow: false,
-            src,
-            text,
-        }
-    }
-
-    fn push_bytes(&mut self, b: &[u8]) {
-        match self.buf.get_mut(self.len..self.len + b.len()) {
-            Some(dst) => {
-                // SAFETY: `dst` is `b.len()` writable bytes of our own
-                // buffer (checked by `get_mut`), and `b` is the caller's
-                // memory, which cannot overlap it.
-                unsafe {
-                    std::ptr::copy_nonoverlapping(
-                        b.as_ptr(),
-                        dst.as_mut_ptr().cast::<u8>(),
-                        b.len(),
-                    )
-                };
-                self.len += b.len();
-            }
-            None => self.overflow = true,
-        }
-    }
-
-    /// The bytes written, unless one did not fit.
-    fn written(&self) -> Option<&[u8]> {
-        (!self.overflow).then(|| self.bytes_from(0))
-    }
-}
-
-impl Sink for StackSink<'_> {
-    fn reserve_more(&mut self, _n: usize) {}
-
-    fn len_now(&self) -> usize {
-        self.len
-    }
-
-    fn push_ascii(&mut self, b: u8) {
-        match self.buf.get_mut(self.len) {
-            Some(slot) => {
-                slot.write(b);
-                self.len += 1;
-            }
-            None => self.overflow = true,
-        }
-    }
-
-    fn push_str(&mut self, s: &str) {
-        self.push_bytes(s.as_bytes());
-    }
-
-    fn push_src(&mut self, from: usize, to: usize) {
-        let src = self.src;
-        match src.get(from..to) {
-            Some(b) => self.push_bytes(b),
-            None => self.overflow = true,
-        }
-    }
-
-    fn src_str(&self, from: usize, to: usize) -> Option<&str> {
-        match self.text {
-            Some(t) => t.get(from..to),
-            None => std::str::from_utf8(self.src.get(from..to)?).ok(),
-        }
-    }
-
-    fn truncate_to(&mut self, n: usize) {
-        self.len = self.len.min(n);
-    }
-
-    fn lowercase_from(&mut self, from: usize) {
-        let from = from.min(self.len);
-        // SAFETY: bytes `[0, len)` have been written (every write advances
-        // `len` only over the bytes it wrote), so `[from, len)` is
-        // initialized; the slice borrows `self` mutably for its lifetime.
-        let t = unsafe {
-            std::slice::from_raw_parts_mut(
-                self.buf.as_mut_ptr().add(from).cast::<u8>(),
-                self.len - from,
-            )
-        };
-        t.make_ascii_lowercase();
-    }
-
-    fn bytes_from(&self, from: usize) -> &[u8] {
-        let from = from.min(self.len);
-        // SAFETY: as in `lowercase_from`, `[from, len)` is initialized; the
-        // slice borrows `self` for its lifetime.
-        unsafe {
-            std::slice::from_raw_parts(self.buf.as_ptr().add(from).cast::<u8>(), self.len - from)
-        }
-    }
 }
 
 /// Writes a bulk result and its NUL into `buf` when they fit, its length
@@ -481,7 +349,7 @@ fn deliver(bytes: &[u8], buf: *mut c_char, buf_cap: usize, out_len: *mut usize) 
 /// result and its NUL (then only `*out_len`, the length needed without the
 /// NUL, is written, and `buf` is untouched). `buf` is written only when the
 /// call returns `WURL_OK`. `buf` may be NULL when `buf_cap` is 0. Allocates nothing per call
-/// for ASCII inputs of up to 2 KiB in steady state. The result is exactly
+/// in steady state for URLs of up to 64 KiB (valid UTF-8). The result is exactly
 /// `wurl_resolve` + `wurl_canonicalize` + `wurl_serialize`.
 #[unsafe(no_mangle)]
 pub extern "C" fn wurl_canon_into(
@@ -514,32 +382,9 @@ pub extern "C" fn wurl_canon_into(
             charset: label.as_deref(),
             network_strict: flags & WURL_FLAG_NETWORK_STRICT != 0,
         };
-        let base = handle(base).map(|h| &h.url);
-        // Short inputs first go through the fast path on the raw bytes (it
-        // looks at every byte and gives up on anything but ASCII, so no
-        // separate UTF-8 check is needed) into a buffer on the stack (at
-        // most 3 * len + 1 bytes come out), then to `buf` only if they fit:
-        // `buf` is never written unless the result is returned.
-        if input_len <= STACK_INPUT_MAX {
-            let mut sink = StackSink::new(bytes, None);
-            if canonicalize::canon_with_sink(base, bytes, true, &opts, &mut sink).is_some()
-                && let Some(out) = sink.written()
-            {
-                return deliver(out, buf, buf_cap, out_len);
-            }
-        }
-        // Then decoded (one validation pass; borrowed when valid), through
-        // the fast path again for short input (internationalized hosts),
-        // and finally through the stages.
+        let base = handle(base);
+        let base = base.as_deref();
         let s = decode_utf8(bytes);
-        if s.len() <= STACK_INPUT_MAX && !s.is_ascii() {
-            let mut sink = StackSink::new(s.as_bytes(), Some(&s));
-            if canonicalize::canon_with_sink(base, s.as_bytes(), false, &opts, &mut sink).is_some()
-                && let Some(out) = sink.written()
-            {
-                return deliver(out, buf, buf_cap, out_len);
-            }
-        }
         canonicalize::with_canon_buffer(base, &s, &opts, |result| match result {
             None => WURL_INVALID_URL,
             Some(bytes) => deliver(bytes, buf, buf_cap, out_len),
@@ -558,7 +403,9 @@ pub extern "C" fn wurl_serialize(
     out_ptr: *mut *const c_char,
     out_len: *mut usize,
 ) -> bool {
-    guard(false, || write_view(handle(url), 8, out_ptr, out_len))
+    guard(false, || {
+        write_view(handle(url).as_deref(), 8, out_ptr, out_len)
+    })
 }
 
 /// Reads one component: true and a view for a present component (length 0
@@ -579,14 +426,14 @@ pub extern "C" fn wurl_get(
         } else {
             None
         };
-        write_view(h, which as usize, out_ptr, out_len)
+        write_view(h.as_deref(), which as usize, out_ptr, out_len)
     })
 }
 
 /// Whether `url` is invalid. False for NULL.
 #[unsafe(no_mangle)]
 pub extern "C" fn wurl_is_invalid(url: *const wurl_url) -> bool {
-    guard(false, || handle(url).is_some_and(|h| h.url.is_invalid()))
+    guard(false, || handle(url).is_some_and(|h| h.is_invalid()))
 }
 
 /// Why `url` is invalid: NULL for a valid URL (or a NULL handle), otherwise a
@@ -594,7 +441,7 @@ pub extern "C" fn wurl_is_invalid(url: *const wurl_url) -> bool {
 #[unsafe(no_mangle)]
 pub extern "C" fn wurl_invalid_reason(url: *const wurl_url) -> *const c_char {
     guard(std::ptr::null(), || {
-        match handle(url).and_then(|h| h.url.invalid_reason()) {
+        match handle(url).and_then(|h| h.invalid_reason()) {
             Some(r) => r.as_cstr().as_ptr(),
             None => std::ptr::null(),
         }
@@ -608,7 +455,7 @@ pub extern "C" fn wurl_invalid_reason(url: *const wurl_url) -> *const c_char {
 #[unsafe(no_mangle)]
 pub extern "C" fn wurl_host_kind(url: *const wurl_url) -> u32 {
     guard(WURL_HOST_NONE, || {
-        match handle(url).map(|h| host::host_kind(&h.url)) {
+        match handle(url).map(|h| host::host_kind(&h)) {
             None | Some(HostKind::None) => WURL_HOST_NONE,
             Some(HostKind::Empty) => WURL_HOST_EMPTY,
             Some(HostKind::Domain) => WURL_HOST_DOMAIN,
@@ -624,10 +471,11 @@ pub extern "C" fn wurl_free(url: *mut wurl_url) {
     if url.is_null() {
         return;
     }
-    // SAFETY: a non-NULL `url` came from `Box::into_raw` in a constructor and
-    // the caller frees it once (the documented contract).
-    let b = unsafe { Box::from_raw(url) };
-    let _ = catch_unwind(AssertUnwindSafe(move || drop(b)));
+    // SAFETY: a non-NULL `url` came from `Arc::into_raw` in a constructor
+    // (`emit`) and the caller frees it once (the documented contract): this
+    // gives back that handle's reference count.
+    let arc = unsafe { Arc::from_raw(url.cast_const().cast::<Record>()) };
+    let _ = catch_unwind(AssertUnwindSafe(move || drop(arc)));
 }
 
 /// A static, NUL-terminated English description of `status`

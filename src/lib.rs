@@ -24,8 +24,8 @@
 //! assert_eq!(url.serialize().as_deref(), Some("http://example.com/a/b"));
 //! assert_eq!(url.query(), None);
 //!
-//! // The bulk path, for crawler loops: for ASCII input of up to 2 KiB, no
-//! // allocation per call beyond `out` once warm.
+//! // The bulk path, for crawler loops: the same stages, writing into
+//! // `out` and per-thread buffers (no allocation per call once warm).
 //! let mut out = String::new();
 //! wurl::canon_into(Some(&base), "?q", &wurl::CanonOptions::default(), &mut out).unwrap();
 //! assert_eq!(out, "http://example.com/x/y?q");
@@ -37,7 +37,6 @@
 
 #![forbid(unsafe_op_in_unsafe_fn)]
 
-pub mod bulk;
 pub mod canonicalize;
 pub mod charset;
 pub mod ffi;
@@ -51,6 +50,7 @@ pub mod preprocess;
 pub mod punycode;
 pub mod record;
 pub mod resolve;
+mod scratch;
 pub mod serialize;
 pub mod strict;
 

@@ -2,10 +2,16 @@
 //! [url-spec] for the authority, user-info, host and port.
 //!
 //! Parsing splits; it never canonicalizes. Components keep the characters of
-//! the input (after preprocessing), and the scheme keeps its case.
+//! the input (after preprocessing), and the scheme keeps its case. The
+//! components are slices of the input ([`Parts`]): parsing writes offsets,
+//! not strings. Only the two rules that make a path the input does not hold
+//! (a drive URL's `/c:` prefix, a `file:\\\x` path's leading `/`) write it
+//! into a side buffer.
 
-use crate::preprocess::preprocess;
-use crate::record::{InvalidReason, Url, is_non_hierarchical_scheme, is_slash};
+use memchr::{memchr, memchr2};
+
+use crate::preprocess::preprocess_into;
+use crate::record::{InvalidReason, Parts, Url, is_non_hierarchical_scheme};
 
 /// A *valid scheme character*: `A-Z a-z 0-9 + - .` (NOTES.md: no `_`, and a
 /// scheme may start with a digit).
@@ -13,23 +19,30 @@ fn is_scheme_char(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')
 }
 
-/// Parses `input` into a [`Url`] with raw, uncanonicalized components.
-pub fn parse(input: &str) -> Url {
-    let s = preprocess(input);
-    let mut url = Url::default();
-    parse_preprocessed(&s, &mut url);
-    url
+fn is_slash(b: u8) -> bool {
+    b == b'/' || b == b'\\'
 }
 
-pub(crate) fn parse_preprocessed(s: &str, url: &mut Url) {
+/// Parses `input` into a [`Url`] with raw, uncanonicalized components.
+pub fn parse(input: &str) -> Url {
+    crate::scratch::with(|sc| {
+        let s = preprocess_into(input, &mut sc.pre);
+        Url::build(&parse_parts(s, &mut sc.side))
+    })
+}
+
+/// Parses the preprocessed `s`. The parts are slices of `s`, or of `side`
+/// for a path parsing had to write.
+pub(crate) fn parse_parts<'a>(s: &'a str, side: &'a mut String) -> Parts<'a> {
+    let mut url = Parts::default();
     // "If /s/ begins with two or more U+005C REVERSE SOLIDUS characters".
     if s.starts_with("\\\\") {
-        parse_unc(s, url);
-        return;
+        parse_unc(s, &mut url);
+        return url;
     }
     let rest = match find_scheme(s) {
         Some(n) => {
-            url.scheme = Some(s[..n].to_owned());
+            url.scheme = Some(&s[..n]);
             &s[n + 1..]
         }
         None => {
@@ -38,32 +51,32 @@ pub(crate) fn parse_preprocessed(s: &str, url: &mut Url) {
             s
         }
     };
-    let scheme = url.scheme.as_deref();
-    match scheme {
-        Some(sc) if sc.len() == 1 && sc.as_bytes()[0].is_ascii_alphabetic() => {
-            parse_drive(rest, url)
-        }
-        Some(sc) if sc.eq_ignore_ascii_case("file") => parse_file(rest, url),
-        Some(sc) if sc.eq_ignore_ascii_case("mailto") => parse_mailto(rest, url),
-        _ => {
-            let slash_follows = rest.chars().next().is_some_and(is_slash);
-            let hierarchical = url.hierarchical
-                || (slash_follows && !is_non_hierarchical_scheme(scheme.unwrap_or("")));
-            if hierarchical {
-                url.hierarchical = true;
-                parse_hierarchical(rest, url);
-            } else if is_non_hierarchical_scheme(scheme.unwrap_or("")) {
-                // about:, data:, javascript:, vbscript: keep `?` and `#` in
-                // the path (the conformance data: `data:a?b#c` is one path).
-                url.path = Some(rest.to_owned());
-            } else {
-                let (rest, query, fragment) = split_query_fragment(rest);
-                url.query = query.map(str::to_owned);
-                url.fragment = fragment.map(str::to_owned);
-                url.path = Some(rest.to_owned());
-            }
+    let scheme = url.scheme.unwrap_or("");
+    if scheme.len() == 1 && scheme.as_bytes()[0].is_ascii_alphabetic() {
+        parse_drive(rest, &mut url, side);
+    } else if scheme.eq_ignore_ascii_case("file") {
+        parse_file(rest, &mut url, side);
+    } else if scheme.eq_ignore_ascii_case("mailto") {
+        parse_mailto(rest, &mut url);
+    } else {
+        let slash_follows = rest.as_bytes().first().is_some_and(|&b| is_slash(b));
+        let hierarchical =
+            url.hierarchical || (slash_follows && !is_non_hierarchical_scheme(scheme));
+        if hierarchical {
+            url.hierarchical = true;
+            parse_hierarchical(rest, &mut url);
+        } else if is_non_hierarchical_scheme(scheme) {
+            // about:, data:, javascript:, vbscript: keep `?` and `#` in
+            // the path (the conformance data: `data:a?b#c` is one path).
+            url.path = Some(rest);
+        } else {
+            let (rest, query, fragment) = split_query_fragment(rest);
+            url.query = query;
+            url.fragment = fragment;
+            url.path = Some(rest);
         }
     }
+    url
 }
 
 /// "Steps to find the scheme": the length of the scheme when `s` begins with
@@ -78,11 +91,11 @@ fn find_scheme(s: &str) -> Option<usize> {
 /// the first `?` of what remains), as the drive, `file:`, UNC and
 /// non-hierarchical steps do.
 fn split_query_fragment(s: &str) -> (&str, Option<&str>, Option<&str>) {
-    let (s, fragment) = match s.find('#') {
+    let (s, fragment) = match memchr(b'#', s.as_bytes()) {
         Some(i) => (&s[..i], Some(&s[i + 1..])),
         None => (s, None),
     };
-    let (s, query) = match s.find('?') {
+    let (s, query) = match memchr(b'?', s.as_bytes()) {
         Some(i) => (&s[..i], Some(&s[i + 1..])),
         None => (s, None),
     };
@@ -90,115 +103,139 @@ fn split_query_fragment(s: &str) -> (&str, Option<&str>, Option<&str>) {
 }
 
 fn leading_slashes(s: &str) -> usize {
-    s.bytes().take_while(|&b| b == b'/' || b == b'\\').count()
+    s.bytes().take_while(|&b| is_slash(b)).count()
+}
+
+/// The offset of the first slash character (`/` or `\`), or the length.
+fn slash_or_end(s: &str) -> usize {
+    memchr2(b'/', b'\\', s.as_bytes()).unwrap_or(s.len())
 }
 
 /// "Parsing a drive URL": `c:\foo` is `file:///c:/foo`.
-fn parse_drive(s: &str, url: &mut Url) {
+fn parse_drive<'a>(s: &'a str, url: &mut Parts<'a>, side: &'a mut String) {
     let (s, query, fragment) = split_query_fragment(s);
-    url.query = query.map(str::to_owned);
-    url.fragment = fragment.map(str::to_owned);
-    let letter = url.scheme.take().unwrap_or_default();
-    let mut path = String::with_capacity(s.len() + 4);
-    path.push('/');
-    path.push_str(&letter);
-    path.push(':');
-    if !s.starts_with(['/', '\\']) {
-        path.push('/');
+    url.query = query;
+    url.fragment = fragment;
+    let letter = url.scheme.unwrap_or_default();
+    side.clear();
+    side.push('/');
+    side.push_str(letter);
+    side.push(':');
+    if !s.as_bytes().first().is_some_and(|&b| is_slash(b)) {
+        side.push('/');
     }
-    path.push_str(s);
-    url.path = Some(path);
-    url.scheme = Some("file".to_owned());
+    side.push_str(s);
+    let side: &'a String = side;
+    url.path = Some(side);
+    url.scheme = Some("file");
     // The empty host is the whole (empty) authority, so that resolution
     // against a `file:` base with a host does not bring that host in.
-    url.authority = Some(String::new());
-    url.host = Some(String::new());
+    url.authority = Some("");
+    url.host = Some("");
     url.hierarchical = true;
 }
 
 /// "Parsing a `file:` URL". A `file:` URL is always hierarchical. The host
 /// found after two or more slashes is also the |authority|, which resolution
 /// uses ("the host of `file:` URLs is always the entire authority").
-fn parse_file(s: &str, url: &mut Url) {
+fn parse_file<'a>(s: &'a str, url: &mut Parts<'a>, side: &'a mut String) {
     url.hierarchical = true;
     let (s, query, fragment) = split_query_fragment(s);
-    url.query = query.map(str::to_owned);
-    url.fragment = fragment.map(str::to_owned);
+    url.query = query;
+    url.fragment = fragment;
     let n = leading_slashes(s);
     if n == 3 {
-        url.authority = Some(String::new());
-        url.host = Some(String::new());
-        url.path = Some(format!("/{}", &s[3..]));
+        url.authority = Some("");
+        url.host = Some("");
+        // The path is `/` and what follows the three slashes: the third
+        // slash itself when it is a `/`.
+        url.path = Some(if s.as_bytes()[2] == b'/' {
+            &s[2..]
+        } else {
+            side.clear();
+            side.push('/');
+            side.push_str(&s[3..]);
+            let side: &'a String = side;
+            side
+        });
     } else if n >= 2 {
         let rest = &s[n..];
-        let h = rest.find(['/', '\\']).unwrap_or(rest.len());
-        url.authority = Some(rest[..h].to_owned());
-        url.host = Some(rest[..h].to_owned());
-        url.path = Some(rest[h..].to_owned());
+        let h = slash_or_end(rest);
+        url.authority = Some(&rest[..h]);
+        url.host = Some(&rest[..h]);
+        url.path = Some(&rest[h..]);
     } else {
-        url.path = Some(s.to_owned());
+        url.path = Some(s);
     }
 }
 
 /// "Parsing a UNC path": `\\host\path` is a `file:` URL with that host.
-fn parse_unc(s: &str, url: &mut Url) {
+fn parse_unc<'a>(s: &'a str, url: &mut Parts<'a>) {
     let s = s.trim_start_matches('\\');
     let (s, query, fragment) = split_query_fragment(s);
-    url.query = query.map(str::to_owned);
-    url.fragment = fragment.map(str::to_owned);
-    let h = s.find(['/', '\\']).unwrap_or(s.len());
-    url.scheme = Some("file".to_owned());
-    url.authority = Some(s[..h].to_owned());
-    url.host = Some(s[..h].to_owned());
-    url.path = Some(s[h..].to_owned());
+    url.query = query;
+    url.fragment = fragment;
+    let h = slash_or_end(s);
+    url.scheme = Some("file");
+    url.authority = Some(&s[..h]);
+    url.host = Some(&s[..h]);
+    url.path = Some(&s[h..]);
     url.hierarchical = true;
 }
 
 /// "Parsing a `mailto:` URL": only the query is split off; a `#` stays in
 /// the path (the conformance data keeps `mailto:a#b` whole).
-fn parse_mailto(s: &str, url: &mut Url) {
-    match s.find('?') {
+fn parse_mailto<'a>(s: &'a str, url: &mut Parts<'a>) {
+    match memchr(b'?', s.as_bytes()) {
         Some(i) => {
-            url.path = Some(s[..i].to_owned());
-            url.query = Some(s[i + 1..].to_owned());
+            url.path = Some(&s[..i]);
+            url.query = Some(&s[i + 1..]);
         }
-        None => url.path = Some(s.to_owned()),
+        None => url.path = Some(s),
     }
+}
+
+/// The offset of the first authority terminating character (`/`, `\`, `?`,
+/// `#`; not `;`), or the length.
+fn authority_end(b: &[u8]) -> usize {
+    b.iter()
+        .position(|&c| matches!(c, b'/' | b'\\' | b'?' | b'#'))
+        .unwrap_or(b.len())
 }
 
 /// [url-spec] 3.2 "finding the authority, path, query, and fragment" as the
 /// spec amends it: exactly three slashes give an empty host and authority;
 /// two or more give an authority up to the first authority terminating
-/// character (`/`, `\`, `?`, `#`; not `;`); fewer give none.
-fn parse_hierarchical(s: &str, url: &mut Url) {
+/// character; fewer give none.
+fn parse_hierarchical<'a>(s: &'a str, url: &mut Parts<'a>) {
     let n = leading_slashes(s);
     let rest = if n == 3 {
-        url.authority = Some(String::new());
-        url.host = Some(String::new());
+        url.authority = Some("");
+        url.host = Some("");
         &s[2..]
     } else if n >= 2 {
         let rest = &s[n..];
-        let end = rest.find(['/', '\\', '?', '#']).unwrap_or(rest.len());
+        let end = authority_end(rest.as_bytes());
         let authority = &rest[..end];
-        url.authority = Some(authority.to_owned());
+        url.authority = Some(authority);
         split_authority(authority, url);
         &rest[end..]
     } else {
         s
     };
-    let p = rest.find(['?', '#']).unwrap_or(rest.len());
-    url.path = Some(rest[..p].to_owned());
+    let p = memchr2(b'?', b'#', rest.as_bytes()).unwrap_or(rest.len());
+    url.path = Some(&rest[..p]);
     let rest = &rest[p..];
     if let Some(q) = rest.strip_prefix('?') {
-        match q.find('#') {
+        match memchr(b'#', q.as_bytes()) {
             Some(f) => {
-                url.query = Some(q[..f].to_owned());
-                url.fragment = Some(q[f + 1..].to_owned());
+                url.query = Some(&q[..f]);
+                url.fragment = Some(&q[f + 1..]);
             }
-            None => url.query = Some(q.to_owned()),
+            None => url.query = Some(q),
         }
     } else if let Some(f) = rest.strip_prefix('#') {
-        url.fragment = Some(f.to_owned());
+        url.fragment = Some(f);
     }
 }
 
@@ -206,31 +243,46 @@ fn parse_hierarchical(s: &str, url: &mut Url) {
 /// "find the user name and password": the user-info ends at the *last* `@`,
 /// the password starts after the first `:` of the user-info, and the port
 /// after the last `:` unless that `:` is inside `[...]`.
-pub(crate) fn split_authority(authority: &str, url: &mut Url) {
-    let hostport = match authority.rfind('@') {
+pub(crate) fn split_authority<'a>(authority: &'a str, url: &mut Parts<'a>) {
+    // One scan from the end finds the last `@` and, after it, the last `:`
+    // and `]` (an authority is short: a loop beats three searches).
+    let b = authority.as_bytes();
+    let (mut at, mut colon, mut close) = (None, None, None);
+    for i in (0..b.len()).rev() {
+        match b[i] {
+            b'@' => {
+                at = Some(i);
+                break;
+            }
+            b':' if colon.is_none() => colon = Some(i),
+            b']' if close.is_none() => close = Some(i),
+            _ => {}
+        }
+    }
+    let host_start = match at {
         Some(at) => {
             let userinfo = &authority[..at];
-            match userinfo.find(':') {
+            match memchr(b':', userinfo.as_bytes()) {
                 Some(c) => {
-                    url.user = Some(userinfo[..c].to_owned());
-                    url.password = Some(userinfo[c + 1..].to_owned());
+                    url.user = Some(&userinfo[..c]);
+                    url.password = Some(&userinfo[c + 1..]);
                 }
-                None => url.user = Some(userinfo.to_owned()),
+                None => url.user = Some(userinfo),
             }
-            &authority[at + 1..]
+            at + 1
         }
-        None => authority,
+        None => 0,
     };
-    match hostport.rfind(':') {
-        None => url.host = Some(hostport.to_owned()),
+    let hostport = &authority[host_start..];
+    match colon {
+        None => url.host = Some(hostport),
         Some(colon) => {
-            let bracketed =
-                hostport.starts_with('[') && hostport.rfind(']').is_some_and(|close| colon < close);
+            let bracketed = hostport.starts_with('[') && close.is_some_and(|close| colon < close);
             if bracketed {
-                url.host = Some(hostport.to_owned());
+                url.host = Some(hostport);
             } else {
-                url.host = Some(hostport[..colon].to_owned());
-                url.port = Some(hostport[colon + 1..].to_owned());
+                url.host = Some(&authority[host_start..colon]);
+                url.port = Some(&authority[colon + 1..]);
             }
         }
     }

@@ -181,30 +181,40 @@ pub fn escape_at(b: &[u8], i: usize) -> Option<u8> {
 /// would leave an escape that the next canonicalization decodes. Each
 /// decoding shortens the output, so this stays linear.
 pub fn decode_unreserved(s: &str) -> Option<String> {
-    let first = s.find('%')?;
-    let mut out: Vec<u8> = Vec::with_capacity(s.len());
-    out.extend_from_slice(&s.as_bytes()[..first]);
+    let mut out = String::new();
+    decode_unreserved_into(s, &mut out).then_some(out)
+}
+
+/// [`decode_unreserved`] appending to `out`; whether anything changed (when
+/// nothing did, `out` holds a copy of `s`).
+pub fn decode_unreserved_into(s: &str, out: &mut String) -> bool {
+    let Some(first) = memchr::memchr(b'%', s.as_bytes()) else {
+        out.push_str(s);
+        return false;
+    };
+    let start = out.len();
+    out.reserve(s.len());
+    out.push_str(&s[..first]);
     let mut changed = false;
-    for &b in &s.as_bytes()[first..] {
-        out.push(b);
-        // Only an escape ending at the last byte can be new.
-        while let [.., b'%', h, l] = out[..] {
+    for c in s[first..].chars() {
+        out.push(c);
+        if !c.is_ascii_hexdigit() {
+            continue;
+        }
+        // Only an escape ending at the last byte can be new. Escapes are
+        // ASCII, so replacing one keeps `out` on character boundaries.
+        while let [.., b'%', h, l] = out.as_bytes()[start..] {
             match (hex_val(h), hex_val(l)) {
                 (Some(h), Some(l)) if is_unreserved(h << 4 | l) => {
                     out.truncate(out.len() - 3);
-                    out.push(h << 4 | l);
+                    out.push(char::from(h << 4 | l));
                     changed = true;
                 }
                 _ => break,
             }
         }
     }
-    // Escapes are ASCII, so replacing them keeps the bytes UTF-8.
-    if changed {
-        String::from_utf8(out).ok()
-    } else {
-        None
-    }
+    changed
 }
 
 /// Writes a code point's UTF-8 octets as escapes (used for C1 controls in

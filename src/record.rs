@@ -7,51 +7,176 @@
 //! its whole authority).
 
 use std::fmt;
+use std::sync::{Arc, OnceLock};
 
-/// A parsed, resolved or canonicalized URL. Immutable once built; the
-/// functions of this crate return new records.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Url {
-    pub(crate) scheme: Option<String>,
-    pub(crate) authority: Option<String>,
-    pub(crate) user: Option<String>,
-    pub(crate) password: Option<String>,
-    pub(crate) host: Option<String>,
-    pub(crate) port: Option<String>,
-    pub(crate) path: Option<String>,
-    pub(crate) query: Option<String>,
-    pub(crate) fragment: Option<String>,
-    pub(crate) invalid: Option<InvalidReason>,
-    pub(crate) hierarchical: bool,
-    /// CanonicalizeHost of `host` under `scheme`, computed once: a page's
-    /// URL is resolved against hundreds of times, and every resolution that
-    /// copies its authority (relative steps 3 to 6) would otherwise run
-    /// CanonicalizeHost on the same host again. Not part of the URL's
-    /// value (ignored by `==`).
-    pub(crate) host_cache: HostCache,
+/// Where a component lies in a record's buffer; `start == ABSENT` means the
+/// component is absent (which is not the same as empty).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Span {
+    start: usize,
+    len: usize,
 }
 
-/// CanonicalizeHost of a record's own `host` under its own `scheme` (see
-/// [`Url`]'s `host_cache`), in one of two forms. `lock` is filled at most
-/// once, lazily, on a record used as a base (`OnceLock`, so a base shared
-/// between threads stays safe and its value never changes). `known` is set
-/// by resolution on the record it builds, when it copies the base's host and
-/// scheme together with the base's result (a plain field: no atomic
-/// initialization per resolved link). Canonicalization takes `known` when it
-/// replaces the host, so a result never describes another host.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct HostCache {
-    pub(crate) lock: std::sync::OnceLock<Result<String, InvalidReason>>,
-    pub(crate) known: Option<Result<String, InvalidReason>>,
-}
+const ABSENT: usize = usize::MAX;
 
-impl PartialEq for HostCache {
-    fn eq(&self, _: &HostCache) -> bool {
-        true
+impl Span {
+    pub(crate) const NONE: Span = Span {
+        start: ABSENT,
+        len: 0,
+    };
+
+    pub(crate) fn new(start: usize, end: usize) -> Span {
+        Span {
+            start,
+            len: end - start,
+        }
+    }
+
+    #[inline]
+    pub(crate) fn get(self, buf: &str) -> Option<&str> {
+        if self.start == ABSENT {
+            None
+        } else {
+            buf.get(self.start..self.start + self.len)
+        }
     }
 }
 
-impl Eq for HostCache {}
+/// Index of the raw |authority| in [`Url`]'s spans (after the eight
+/// components, in `wurl_component` order).
+const AUTHORITY: usize = 8;
+/// Index of the serialization.
+const SERIAL: usize = 9;
+/// Index of the canonical host known from a base (see [`Parts::known_host`]).
+const KNOWN_HOST: usize = 10;
+
+/// A parsed, resolved or canonicalized URL. Immutable once built; the
+/// functions of this crate return new records.
+///
+/// One buffer and offsets (issue 11): the record's buffer holds the
+/// serialization (for a valid record) followed by a NUL, then a
+/// NUL-terminated copy of each present component that is not already
+/// followed by that NUL (the last component of the serialization is its
+/// tail), and the raw authority. So a record is about the size of its URL,
+/// and every view the C ABI hands out is NUL-terminated without another
+/// copy. A record is two allocations, its buffer and the shared, reference
+/// counted `Record` that holds it (the C ABI's handle is that `Arc`).
+///
+/// Records with the same value share one `Record`: a resolution that gives
+/// its base back (an absolute URL resolved against its own parse) and a
+/// canonicalization that changes nothing (a URL that is already canonical,
+/// most of a crawler's input) return their input record, at the cost of a
+/// reference count.
+#[derive(Clone)]
+pub struct Url(Arc<Record>);
+
+/// The record behind a [`Url`].
+pub(crate) struct Record {
+    buf: Box<str>,
+    spans: [Span; 11],
+    invalid: Option<InvalidReason>,
+    hierarchical: bool,
+    /// The failure of CanonicalizeHost on the host, when a base's cache
+    /// says it fails (the success case is the `KNOWN_HOST` span).
+    known_host_err: Option<InvalidReason>,
+    /// CanonicalizeHost of this record's own host under its own scheme,
+    /// computed the first time a URL is resolved against this record and
+    /// kept: a page's URL is resolved against hundreds of times, and every
+    /// resolution that copies its authority (relative steps 3 to 6) would
+    /// otherwise run CanonicalizeHost on the same host again. A `OnceLock`,
+    /// so a base shared between threads stays safe and the value, once
+    /// set, never changes. Not part of the URL's value.
+    host_cache: OnceLock<Result<String, InvalidReason>>,
+}
+
+/// A record's components as borrowed slices: what the stages read and
+/// write. Absent is `None`, empty is `Some("")`.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Parts<'a> {
+    pub(crate) scheme: Option<&'a str>,
+    pub(crate) authority: Option<&'a str>,
+    pub(crate) user: Option<&'a str>,
+    pub(crate) password: Option<&'a str>,
+    pub(crate) host: Option<&'a str>,
+    pub(crate) port: Option<&'a str>,
+    pub(crate) path: Option<&'a str>,
+    pub(crate) query: Option<&'a str>,
+    pub(crate) fragment: Option<&'a str>,
+    pub(crate) invalid: Option<InvalidReason>,
+    pub(crate) hierarchical: bool,
+    /// CanonicalizeHost of `host` under `scheme`, when already known:
+    /// resolution copies it with the base's host (never for `file:`, whose
+    /// host goes through the HOSTPATH loop first).
+    pub(crate) known_host: Option<Result<&'a str, InvalidReason>>,
+    /// The record's own host cache, for records that are bases.
+    pub(crate) cache: Option<&'a OnceLock<Result<String, InvalidReason>>>,
+}
+
+impl<'a> Parts<'a> {
+    pub(crate) fn set_invalid(&mut self, why: InvalidReason) {
+        if self.invalid.is_none() {
+            self.invalid = Some(why);
+        }
+    }
+
+    /// The invalid record of `why` with no components.
+    pub(crate) fn invalid(why: InvalidReason) -> Parts<'a> {
+        Parts {
+            invalid: Some(why),
+            ..Parts::default()
+        }
+    }
+
+    /// CanonicalizeHost of this record's host under its scheme, from the
+    /// known value or the record's cache (filled on first use). `None` for
+    /// `file:` records (their host goes through the HOSTPATH loop) and
+    /// records without a host or cache.
+    pub(crate) fn canonical_host(&self) -> Option<Result<&'a str, InvalidReason>> {
+        if let Some(k) = self.known_host {
+            return Some(k);
+        }
+        let (h, s, cache) = (self.host?, self.scheme?, self.cache?);
+        if s.eq_ignore_ascii_case("file") {
+            return None;
+        }
+        let r = cache.get_or_init(|| {
+            let mut out = String::new();
+            crate::canonicalize::host_into(h, false, &mut out).map(|()| out)
+        });
+        Some(r.as_deref().map_err(|e| *e))
+    }
+}
+
+impl PartialEq for Url {
+    /// The URL's value: its components and flags.
+    fn eq(&self, other: &Url) -> bool {
+        self.0.invalid == other.0.invalid
+            && self.0.hierarchical == other.0.hierarchical
+            && self.authority() == other.authority()
+            && Component::ALL.iter().all(|&c| self.get(c) == other.get(c))
+    }
+}
+
+impl Eq for Url {}
+
+impl fmt::Debug for Url {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut d = f.debug_struct("Url");
+        for c in Component::ALL {
+            d.field(c.name(), &self.get(c));
+        }
+        d.field("authority", &self.authority())
+            .field("invalid", &self.0.invalid)
+            .field("hierarchical", &self.0.hierarchical)
+            .finish()
+    }
+}
+
+impl Default for Url {
+    fn default() -> Url {
+        Url::build(&Parts::default())
+    }
+}
 
 /// The components a caller can read, in the order of the C ABI's
 /// `wurl_component` values.
@@ -198,76 +323,277 @@ impl fmt::Display for InvalidReason {
 }
 
 impl Url {
-    /// The component `which`: `None` when absent, `Some("")` when present
-    /// and empty.
-    pub fn get(&self, which: Component) -> Option<&str> {
-        match which {
-            Component::Scheme => self.scheme.as_deref(),
-            Component::User => self.user.as_deref(),
-            Component::Password => self.password.as_deref(),
-            Component::Host => self.host.as_deref(),
-            Component::Port => self.port.as_deref(),
-            Component::Path => self.path.as_deref(),
-            Component::Query => self.query.as_deref(),
-            Component::Fragment => self.fragment.as_deref(),
+    /// Builds a record from its parts (see [`Url`]): the buffer is
+    /// allocated once, at its exact size.
+    pub(crate) fn build(p: &Parts) -> Url {
+        let valid = p.invalid.is_none();
+        let ser = if valid {
+            crate::serialize::serialized_len(p)
+        } else {
+            0
+        };
+        let mut buf = String::with_capacity(ser + 1 + Url::extra_len(p, valid));
+        let mut at = [Span::NONE; 8];
+        if valid {
+            crate::serialize::serialize_parts(p, &mut buf, &mut at);
+        }
+        Url::finish(buf, valid, at, p, false)
+    }
+
+    /// [`Url::build`] for a valid record whose serialization canonicalization
+    /// has written into `ser` (a reused buffer), with the spans of its
+    /// components in `at`; the raw authority and the flag are given. A
+    /// large buffer is taken as it is instead of copied (the caller would
+    /// not keep it anyway, see `scratch`).
+    pub(crate) fn build_serialized(
+        ser: &mut String,
+        at: [Span; 8],
+        authority: Option<&str>,
+        hierarchical: bool,
+    ) -> Url {
+        let p = Parts {
+            authority,
+            hierarchical,
+            ..Parts::default()
+        };
+        let mut extra = authority.map_or(0, |a| a.len() + 1) + 1;
+        let tail = at.iter().rposition(|s| s.start != ABSENT);
+        for (i, s) in at.iter().enumerate() {
+            if s.start != ABSENT && Some(i) != tail {
+                extra += s.len + 1;
+            }
+        }
+        let buf = if ser.capacity() > crate::scratch::KEEP {
+            // Shrink first: growing may move the buffer, and the old block
+            // then counts at its full capacity until the copy is done.
+            let mut b = std::mem::take(ser);
+            b.shrink_to_fit();
+            b.reserve_exact(extra);
+            b
+        } else {
+            let mut b = String::with_capacity(ser.len() + extra);
+            b.push_str(ser);
+            b
+        };
+        Url::finish(buf, true, at, &p, true)
+    }
+
+    /// The length of what [`Url::finish`] appends after the serialization
+    /// and its NUL.
+    fn extra_len(p: &Parts, valid: bool) -> usize {
+        let comps = [
+            p.scheme, p.user, p.password, p.host, p.port, p.path, p.query, p.fragment,
+        ];
+        let tail = if valid {
+            comps.iter().rposition(Option::is_some)
+        } else {
+            None
+        };
+        let mut n = 0;
+        for (i, c) in comps.iter().enumerate() {
+            if Some(i) != tail {
+                n += c.map_or(0, |c| c.len() + 1);
+            }
+        }
+        let known = match p.known_host {
+            Some(Ok(h)) => h.len() + 1,
+            _ => 0,
+        };
+        n + p.authority.map_or(0, |a| a.len() + 1) + known
+    }
+
+    /// Completes a record: `buf` holds the serialization of a valid record
+    /// (components at `at`), or nothing. Appends its NUL, then a
+    /// NUL-terminated copy of every component but the serialization's tail
+    /// (from `buf` itself when `from_buf`, else from `p`), the raw
+    /// authority and the known canonical host.
+    fn finish(mut buf: String, valid: bool, at: [Span; 8], p: &Parts, from_buf: bool) -> Url {
+        let mut spans = [Span::NONE; 11];
+        let comps = [
+            p.scheme, p.user, p.password, p.host, p.port, p.path, p.query, p.fragment,
+        ];
+        let tail = if valid {
+            let t = at.iter().rposition(|s| s.start != ABSENT);
+            spans[SERIAL] = Span::new(0, buf.len());
+            buf.push('\0');
+            if let Some(t) = t {
+                spans[t] = at[t];
+            }
+            t
+        } else {
+            None
+        };
+        for i in 0..8 {
+            if Some(i) == tail {
+                continue;
+            }
+            let start = buf.len();
+            if from_buf {
+                let s = at[i];
+                if s.start == ABSENT {
+                    continue;
+                }
+                buf.extend_from_within(s.start..s.start + s.len);
+            } else {
+                let Some(c) = comps[i] else { continue };
+                buf.push_str(c);
+            }
+            spans[i] = Span::new(start, buf.len());
+            buf.push('\0');
+        }
+        let mut push = |s: &str| {
+            let start = buf.len();
+            buf.push_str(s);
+            let span = Span::new(start, buf.len());
+            buf.push('\0');
+            span
+        };
+        if let Some(a) = p.authority {
+            spans[AUTHORITY] = push(a);
+        }
+        if let Some(Ok(k)) = p.known_host {
+            spans[KNOWN_HOST] = push(k);
+        }
+        Url(Arc::new(Record {
+            buf: buf.into_boxed_str(),
+            spans,
+            invalid: p.invalid,
+            hierarchical: p.hierarchical,
+            known_host_err: match p.known_host {
+                Some(Err(e)) => Some(e),
+                _ => None,
+            },
+            host_cache: OnceLock::new(),
+        }))
+    }
+
+    /// Whether `p` has exactly this record's value (components, raw
+    /// authority, flags), so that a stage may return this record instead.
+    pub(crate) fn has_value(&self, p: &Parts) -> bool {
+        let q = self.parts();
+        p.invalid == q.invalid
+            && p.hierarchical == q.hierarchical
+            && p.scheme == q.scheme
+            && p.host == q.host
+            && p.path == q.path
+            && p.query == q.query
+            && p.fragment == q.fragment
+            && p.port == q.port
+            && p.user == q.user
+            && p.password == q.password
+            && p.authority == q.authority
+    }
+
+    /// The shared record, for the C ABI's handles.
+    pub(crate) fn into_arc(self) -> Arc<Record> {
+        self.0
+    }
+
+    /// A URL from a shared record.
+    pub(crate) fn from_arc(r: Arc<Record>) -> Url {
+        Url(r)
+    }
+
+    /// The record's components as borrowed parts, with its host cache.
+    pub(crate) fn parts(&self) -> Parts<'_> {
+        let r = &*self.0;
+        let g = |i: usize| r.spans[i].get(&r.buf);
+        Parts {
+            scheme: g(0),
+            user: g(1),
+            password: g(2),
+            host: g(3),
+            port: g(4),
+            path: g(5),
+            query: g(6),
+            fragment: g(7),
+            authority: g(AUTHORITY),
+            invalid: r.invalid,
+            hierarchical: r.hierarchical,
+            known_host: match (g(KNOWN_HOST), r.known_host_err) {
+                (Some(h), _) => Some(Ok(h)),
+                (None, Some(e)) => Some(Err(e)),
+                (None, None) => None,
+            },
+            cache: Some(&r.host_cache),
         }
     }
 
+    /// The component `which`: `None` when absent, `Some("")` when present
+    /// and empty.
+    pub fn get(&self, which: Component) -> Option<&str> {
+        self.0.spans[which as usize].get(&self.0.buf)
+    }
+
+    /// The component `which` followed by its NUL byte (for the C ABI).
+    pub(crate) fn get_nul(&self, i: usize) -> Option<&[u8]> {
+        let s = self.0.spans.get(i)?;
+        if s.start == ABSENT {
+            return None;
+        }
+        self.0.buf.as_bytes().get(s.start..=s.start + s.len)
+    }
+
     pub fn scheme(&self) -> Option<&str> {
-        self.scheme.as_deref()
+        self.get(Component::Scheme)
     }
     pub fn user(&self) -> Option<&str> {
-        self.user.as_deref()
+        self.get(Component::User)
     }
     pub fn password(&self) -> Option<&str> {
-        self.password.as_deref()
+        self.get(Component::Password)
     }
     pub fn host(&self) -> Option<&str> {
-        self.host.as_deref()
+        self.get(Component::Host)
     }
     pub fn port(&self) -> Option<&str> {
-        self.port.as_deref()
+        self.get(Component::Port)
     }
     pub fn path(&self) -> Option<&str> {
-        self.path.as_deref()
+        self.get(Component::Path)
     }
     pub fn query(&self) -> Option<&str> {
-        self.query.as_deref()
+        self.get(Component::Query)
     }
     pub fn fragment(&self) -> Option<&str> {
-        self.fragment.as_deref()
+        self.get(Component::Fragment)
     }
     /// The raw |authority| component found by parsing (`None` when the URL had
     /// no `//` authority).
     pub fn authority(&self) -> Option<&str> {
-        self.authority.as_deref()
+        self.0.spans[AUTHORITY].get(&self.0.buf)
     }
 
     /// Whether the URL is invalid. An invalid URL still exposes the
     /// components the algorithm found, but cannot be serialized.
     pub fn is_invalid(&self) -> bool {
-        self.invalid.is_some()
+        self.0.invalid.is_some()
     }
 
     /// Why the URL is invalid, or `None` for a valid URL.
     pub fn invalid_reason(&self) -> Option<InvalidReason> {
-        self.invalid
+        self.0.invalid
     }
 
     /// The spec's /hierarchical/ flag (section "Hierarchicalness").
     pub fn is_hierarchical(&self) -> bool {
-        self.hierarchical
-    }
-
-    pub(crate) fn set_invalid(&mut self, why: InvalidReason) {
-        if self.invalid.is_none() {
-            self.invalid = Some(why);
-        }
+        self.0.hierarchical
     }
 
     /// "Steps to serialize a parsed URL": `None` for an invalid URL.
     pub fn serialize(&self) -> Option<String> {
-        crate::serialize::serialize(self)
+        self.as_str().map(str::to_owned)
+    }
+
+    /// The serialization, borrowed (every record keeps it): `None` for an
+    /// invalid URL.
+    pub fn as_str(&self) -> Option<&str> {
+        self.0.spans[SERIAL].get(&self.0.buf)
+    }
+
+    /// The serialization followed by its NUL byte (for the C ABI).
+    pub(crate) fn serialization_nul(&self) -> Option<&[u8]> {
+        self.get_nul(SERIAL)
     }
 }
 
@@ -277,8 +603,4 @@ pub(crate) fn is_non_hierarchical_scheme(scheme: &str) -> bool {
     ["about", "data", "javascript", "mailto", "vbscript"]
         .iter()
         .any(|s| scheme.eq_ignore_ascii_case(s))
-}
-
-pub(crate) fn is_slash(c: char) -> bool {
-    c == '/' || c == '\\'
 }

@@ -3,188 +3,316 @@
 //! characters and "remove dot-segments" (5.2.4) amended as the spec says:
 //! `\` counts as `/`, and `%2E` / `%2e` count as `.`.
 
-use crate::parse::parse_preprocessed;
+use std::borrow::Cow;
+
+use memchr::memrchr2;
+
+use crate::parse::parse_parts;
 use crate::percent::escape_at;
-use crate::preprocess::preprocess;
-use crate::record::{InvalidReason, Url, is_slash};
+use crate::preprocess::preprocess_into;
+use crate::record::{InvalidReason, Parts, Url};
 
 /// Resolves `input` against `base`. The result is not canonicalized.
 pub fn resolve(base: &Url, input: &str) -> Url {
+    crate::scratch::with(|sc| {
+        let b = base.parts();
+        let bufs = (&mut sc.path, &mut sc.path2);
+        let r = resolve_str(&b, input, &mut sc.pre, &mut sc.side, bufs, false);
+        // An absolute URL resolved against its own parse, or `""` against
+        // a base without fragment, is the base: share its buffer.
+        if base.has_value(&r) {
+            return base.clone();
+        }
+        Url::build(&r)
+    })
+}
+
+/// "Steps to resolve a URL" on a base's parts. The result borrows from
+/// `base`, `input` and the buffers (preprocessed input, parsed side path,
+/// resolved path). With `for_canon`, see [`resolve_parts`].
+pub(crate) fn resolve_str<'a>(
+    base: &Parts<'a>,
+    input: &'a str,
+    pre: &'a mut String,
+    side: &'a mut String,
+    bufs: (&'a mut String, &'a mut String),
+    for_canon: bool,
+) -> Parts<'a> {
     // Step 4: nothing resolves against an invalid base.
-    if base.is_invalid() {
-        let mut r = Url::default();
-        r.set_invalid(InvalidReason::InvalidBase);
-        return r;
+    if base.invalid.is_some() {
+        return Parts::invalid(InvalidReason::InvalidBase);
     }
-    let s = preprocess(input);
+    let s = preprocess_into(input, pre);
     // Step 6: the empty string is the base without its fragment.
     if s.is_empty() {
-        let mut r = base.clone();
-        r.fragment = None;
-        return r;
+        return base_without_fragment(base);
     }
-    let mut r = Url::default();
-    parse_preprocessed(&s, &mut r);
-    let same_scheme = match (&r.scheme, &base.scheme) {
+    resolve_parts(base, parse_parts(s, side), bufs, for_canon)
+}
+
+fn base_without_fragment<'a>(base: &Parts<'a>) -> Parts<'a> {
+    let mut r = *base;
+    r.fragment = None;
+    r.known_host = base.canonical_host();
+    r.cache = None;
+    r
+}
+
+/// Resolution of the parsed reference `r` against `base`.
+///
+/// `for_canon`: the result goes straight to canonicalization, which brings
+/// every hierarchical path to the fixed point of this stage's path steps
+/// (`file:` separator decoding, "remove dot-segments") anyway
+/// (`canonicalize::hierarchical_path`): then paths are only merged here,
+/// and a path is scanned for dot segments once, by canonicalization
+/// (except `file:` paths, see [`Norm::path`]).
+pub(crate) fn resolve_parts<'a>(
+    base: &Parts<'a>,
+    mut r: Parts<'a>,
+    (path, path2): (&'a mut String, &'a mut String),
+    for_canon: bool,
+) -> Parts<'a> {
+    let norm = Norm {
+        merge_only: for_canon,
+    };
+    if base.invalid.is_some() {
+        return Parts::invalid(InvalidReason::InvalidBase);
+    }
+    let same_scheme = match (r.scheme, base.scheme) {
         (Some(a), Some(b)) => a.eq_ignore_ascii_case(b),
         _ => false,
     };
     if r.scheme.is_none() {
         // Step 8: no scheme, so a relative reference.
-        resolve_relative(&mut r, base);
+        resolve_relative(&mut r, base, path, path2, norm);
     } else if base.hierarchical && same_scheme {
         // Step 9.
         let only_scheme = r.authority.is_none()
             && r.host.is_none()
             && r.query.is_none()
             && r.fragment.is_none()
-            && r.path.as_deref().is_none_or(str::is_empty);
+            && r.path.is_none_or(str::is_empty);
         if only_scheme {
-            let mut b = base.clone();
-            b.fragment = None;
-            return b;
+            return base_without_fragment(base);
         }
-        resolve_relative(&mut r, base);
+        resolve_relative(&mut r, base, path, path2, norm);
     } else if r.hierarchical {
         // Step 10.
-        if let Some(p) = r.path.take() {
-            let p = file_decode_if(&r, p);
-            r.path = Some(remove_dot_segments(&p));
+        if let Some(p) = r.path {
+            r.path = Some(norm.path("", p, false, is_file(&r), path, path2));
         }
     }
     r
 }
 
-fn is_file(u: &Url) -> bool {
-    u.scheme
-        .as_deref()
-        .is_some_and(|s| s.eq_ignore_ascii_case("file"))
+fn is_file(u: &Parts) -> bool {
+    u.scheme.is_some_and(|s| s.eq_ignore_ascii_case("file"))
 }
 
-/// For `file:` URLs, percent-decode `%2F` and `%5C` (ASCII
+/// For `file:` URLs, percent-decodes `%2F` and `%5C` (ASCII
 /// case-insensitively) in the path, so that they act as separators.
-fn file_decode_if(u: &Url, path: String) -> String {
-    if is_file(u) {
-        decode_file_slashes(path)
-    } else {
-        path
+pub(crate) fn decode_file_slashes(path: &str) -> Cow<'_, str> {
+    if !has_slash_escape(path.as_bytes()) {
+        return Cow::Borrowed(path);
     }
+    let mut out = String::with_capacity(path.len());
+    decode_file_slashes_into(path, &mut out);
+    Cow::Owned(out)
 }
 
-pub(crate) fn decode_file_slashes(path: String) -> String {
-    if !path.contains('%') {
-        return path;
-    }
+/// [`decode_file_slashes`], appending to `out`.
+pub(crate) fn decode_file_slashes_into(path: &str, out: &mut String) {
     let b = path.as_bytes();
-    let mut out = String::with_capacity(path.len());
-    let mut i = 0;
     let mut last = 0;
-    while i < b.len() {
+    for i in memchr::memchr_iter(b'%', b) {
+        if i < last {
+            continue;
+        }
         if let Some(v @ (b'/' | b'\\')) = escape_at(b, i) {
             out.push_str(&path[last..i]);
             out.push(char::from(v));
-            i += 3;
-            last = i;
-            continue;
+            last = i + 3;
         }
-        i += 1;
     }
     out.push_str(&path[last..]);
-    out
 }
 
-fn copy_authority(r: &mut Url, base: &Url) {
-    r.authority = base.authority.clone();
-    r.user = base.user.clone();
-    r.password = base.password.clone();
-    r.host = base.host.clone();
-    r.port = base.port.clone();
-    // The base's canonical host, computed on the first resolution against
-    // it and shared by every later one (`Url::host_cache`). `file:` hosts
-    // go through the HOSTPATH loop, which may change them first, so they
-    // are not cached.
-    if let (Some(h), Some(s)) = (base.host.as_deref(), base.scheme.as_deref())
-        && !s.eq_ignore_ascii_case("file")
-    {
-        let cache = &base.host_cache;
-        let c = match &cache.known {
-            Some(c) => c,
-            None => cache
-                .lock
-                .get_or_init(|| crate::host::canonicalize_host(h, &s.to_ascii_lowercase())),
+/// Whether a path has `%2F` or `%5C` (any case), which `file:` resolution
+/// decodes into separators.
+pub(crate) fn has_slash_escape(p: &[u8]) -> bool {
+    memchr::memchr_iter(b'%', p).any(|i| matches!(escape_at(p, i), Some(b'/' | b'\\')))
+}
+
+/// How resolution treats paths (see [`resolve_parts`]).
+#[derive(Clone, Copy)]
+struct Norm {
+    merge_only: bool,
+}
+
+impl Norm {
+    fn path<'a>(
+        self,
+        prefix: &str,
+        p: &'a str,
+        merge_slash: bool,
+        file: bool,
+        a: &'a mut String,
+        b: &'a mut String,
+    ) -> &'a str {
+        // `file:` paths are normalized here whatever the caller: the
+        // `file:` HOSTPATH steps of canonicalization look at the path
+        // before its path steps do (`///h/../x` moves `h` into the host).
+        // A path starting with `\` too: normalized, it starts with `/`,
+        // which decides whether canonicalization prepends one.
+        let first = if merge_slash {
+            Some(b'/')
+        } else {
+            prefix.bytes().chain(p.bytes()).next()
         };
-        r.host_cache.known = Some(c.clone());
+        if !self.merge_only || file || first == Some(b'\\') {
+            return normalize_path(prefix, p, merge_slash, file, a, b);
+        }
+        if prefix.is_empty() && !merge_slash {
+            return p;
+        }
+        a.clear();
+        a.reserve(prefix.len() + 1 + p.len());
+        if merge_slash {
+            a.push('/');
+        }
+        a.push_str(prefix);
+        a.push_str(p);
+        let a: &'a String = a;
+        a
     }
+}
+
+/// A resolved path: `prefix` and `p` merged ("merge paths" writes the
+/// base's part first; `prefix` is empty when there is nothing to merge),
+/// after the `file:` separator decoding of `p`, with dot segments removed.
+/// Borrows `p` when nothing changes; otherwise the result is in `a` or `b`.
+pub(crate) fn normalize_path<'a>(
+    prefix: &str,
+    p: &'a str,
+    merge_slash: bool,
+    file: bool,
+    a: &'a mut String,
+    b: &'a mut String,
+) -> &'a str {
+    let decoded = if file {
+        decode_file_slashes(p)
+    } else {
+        Cow::Borrowed(p)
+    };
+    let merged: &'a str = match decoded {
+        Cow::Borrowed(d) if prefix.is_empty() && !merge_slash => d,
+        d => {
+            a.clear();
+            a.reserve(prefix.len() + 1 + d.len());
+            if merge_slash {
+                a.push('/');
+            }
+            a.push_str(prefix);
+            a.push_str(&d);
+            let a: &'a String = a;
+            a
+        }
+    };
+    if !needs_dot_removal(merged.as_bytes()) {
+        return merged;
+    }
+    b.clear();
+    remove_dot_segments_into(merged, b);
+    let b: &'a String = b;
+    b
+}
+
+fn copy_authority<'a>(r: &mut Parts<'a>, base: &Parts<'a>) {
+    r.authority = base.authority;
+    r.user = base.user;
+    r.password = base.password;
+    r.host = base.host;
+    r.port = base.port;
+    // The base's canonical host, computed on the first resolution against
+    // it and shared by every later one (`Url::host_cache`), goes with its
+    // host into the result. `file:` hosts go through the HOSTPATH loop,
+    // which may change them first, so they are not cached.
+    r.known_host = base.canonical_host();
 }
 
 /// "Steps to resolve a relative URL" (/resolved-url/ is `r`).
-fn resolve_relative(r: &mut Url, base: &Url) {
+fn resolve_relative<'a>(
+    r: &mut Parts<'a>,
+    base: &Parts<'a>,
+    path: &'a mut String,
+    path2: &'a mut String,
+    norm: Norm,
+) {
     // Step 1.
     if !base.hierarchical {
         // The conformance data keeps no components in this case.
-        *r = Url::default();
-        r.invalid = Some(InvalidReason::RelativeToNonHierarchicalBase);
+        *r = Parts::invalid(InvalidReason::RelativeToNonHierarchicalBase);
         return;
     }
     r.invalid = None;
     r.hierarchical = true;
-    r.scheme = base.scheme.clone();
+    r.scheme = base.scheme;
     let file = is_file(r);
-    let path_empty = r.path.as_deref().is_none_or(str::is_empty);
+    let path_empty = r.path.is_none_or(str::is_empty);
     if r.authority.is_some() {
         // Step 2.
-        if let Some(p) = r.path.take() {
-            let p = if file { decode_file_slashes(p) } else { p };
-            r.path = Some(remove_dot_segments(&p));
+        if let Some(p) = r.path {
+            r.path = Some(norm.path("", p, false, file, path, path2));
         }
         if file {
-            r.host = r.authority.clone();
+            r.host = r.authority;
             r.user = None;
             r.password = None;
             r.port = None;
         }
-    } else if r
-        .path
-        .as_deref()
-        .is_some_and(|p| p.starts_with(['/', '\\']))
-    {
+    } else if r.path.is_some_and(|p| p.starts_with(['/', '\\'])) {
         // Step 3.
         copy_authority(r, base);
-        let p = r.path.take().unwrap_or_default();
-        let p = if file { decode_file_slashes(p) } else { p };
-        r.path = Some(remove_dot_segments(&p));
+        let p = r.path.unwrap_or_default();
+        r.path = Some(norm.path("", p, false, file, path, path2));
     } else if path_empty && r.query.is_some() {
         // Step 4.
         copy_authority(r, base);
-        r.path = base.path.clone();
+        r.path = base.path;
     } else if path_empty && r.fragment.is_some() {
         // Step 5.
         copy_authority(r, base);
-        r.path = base.path.clone();
-        r.query = base.query.clone();
+        r.path = base.path;
+        r.query = base.query;
     } else {
         // Step 6.
         copy_authority(r, base);
-        let r_path = r.path.take().unwrap_or_default();
-        let mut b_path = base.path.as_deref().unwrap_or("");
+        let r_path = r.path.unwrap_or_default();
+        let mut b_path = base.path.unwrap_or("");
         let mut base_has_authority = base.authority.is_some() || base.host.is_some();
-        let r_path = if file {
-            let p = decode_file_slashes(r_path);
-            if starts_with_drive_spec(&p) {
-                r.authority = None;
-                r.user = None;
-                r.password = None;
-                r.host = None;
-                r.port = None;
-                b_path = "";
-                base_has_authority = false;
-            }
-            p
+        if file && starts_with_drive_spec(&decode_file_slashes(r_path)) {
+            r.authority = None;
+            r.user = None;
+            r.password = None;
+            r.host = None;
+            r.port = None;
+            r.known_host = None;
+            b_path = "";
+            base_has_authority = false;
+        }
+        // RFC 3986 5.2.3 "merge paths", on slash characters (`/` and
+        // `\`): with an authority and an empty path, `/` and the
+        // reference; else the base up to its last slash character, then
+        // the reference.
+        let (prefix, slash) = if base_has_authority && b_path.is_empty() {
+            ("", true)
         } else {
-            r_path
+            match memrchr2(b'/', b'\\', b_path.as_bytes()) {
+                Some(i) => (&b_path[..=i], false),
+                None => ("", false),
+            }
         };
-        let merged = merge_paths(&r_path, b_path, base_has_authority);
-        r.path = Some(remove_dot_segments(&merged));
+        r.path = Some(norm.path(prefix, r_path, slash, file, path, path2));
     }
 }
 
@@ -218,25 +346,6 @@ pub(crate) fn drive_spec_len_bytes(b: &[u8]) -> Option<usize> {
     Some(letter + suffix)
 }
 
-/// RFC 3986 5.2.3 "merge paths", on slash characters (`/` and `\`).
-fn merge_paths(r_path: &str, b_path: &str, base_has_authority: bool) -> String {
-    if base_has_authority && b_path.is_empty() {
-        let mut s = String::with_capacity(r_path.len() + 1);
-        s.push('/');
-        s.push_str(r_path);
-        return s;
-    }
-    match b_path.rfind(is_slash) {
-        Some(i) => {
-            let mut s = String::with_capacity(i + 1 + r_path.len());
-            s.push_str(&b_path[..=i]);
-            s.push_str(r_path);
-            s
-        }
-        None => r_path.to_owned(),
-    }
-}
-
 pub(crate) fn is_dot(seg: &[u8]) -> bool {
     seg == b"." || seg.eq_ignore_ascii_case(b"%2e")
 }
@@ -250,29 +359,50 @@ pub(crate) fn is_dot_dot(seg: &[u8]) -> bool {
     }
 }
 
+/// Whether "remove dot-segments" (as amended by the spec) would change a
+/// path: it has a `\` (read as `/`) or a `.` / `..` segment, `%2E`
+/// counting as `.`. A byte scan, so that the common path costs no
+/// allocation; a path without `.`, `%` or `\` needs no segment check.
+pub(crate) fn needs_dot_removal(p: &[u8]) -> bool {
+    if memchr::memchr3(b'.', b'%', b'\\', p).is_none() {
+        return false;
+    }
+    if memchr::memchr(b'\\', p).is_some() {
+        return true;
+    }
+    p.split(|&c| c == b'/')
+        .any(|seg| is_dot(seg) || is_dot_dot(seg))
+}
+
 /// RFC 3986 5.2.4 "remove dot-segments", with `\` read as `/` and `%2E` as
-/// `.`. Linear: each output byte is appended once and scanned at most once
-/// more when a `..` removes it.
+/// `.`.
 pub fn remove_dot_segments(path: &str) -> String {
-    let owned;
-    let input: &str = if path.contains('\\') {
-        owned = path.replace('\\', "/");
-        &owned
-    } else {
-        path
-    };
+    let mut out = String::with_capacity(path.len());
+    remove_dot_segments_into(path, &mut out);
+    out
+}
+
+/// [`remove_dot_segments`], appending to `out`. Linear: each output byte
+/// is appended once and scanned at most once more when a `..` removes it.
+pub(crate) fn remove_dot_segments_into(input: &str, out: &mut String) {
+    let base = out.len();
     let b = input.as_bytes();
     let n = b.len();
-    let mut out = String::with_capacity(n);
+    let is_sep = |c: u8| c == b'/' || c == b'\\';
     let mut i = 0;
-    let seg_end = |from: usize| {
-        b[from..]
-            .iter()
-            .position(|&c| c == b'/')
-            .map_or(n, |p| from + p)
+    let seg_end = |from: usize| memchr::memchr2(b'/', b'\\', &b[from..]).map_or(n, |p| from + p);
+    // Appends `input[from..to]`, a segment that may start with a `\`
+    // read as `/`.
+    let push = |out: &mut String, from: usize, to: usize| {
+        if from < to && b[from] == b'\\' {
+            out.push('/');
+            out.push_str(&input[from + 1..to]);
+        } else {
+            out.push_str(&input[from..to]);
+        }
     };
     while i < n {
-        if b[i] != b'/' {
+        if !is_sep(b[i]) {
             // Rules A and D: a leading "." or ".." segment is dropped.
             let end = seg_end(i);
             let seg = &b[i..end];
@@ -281,7 +411,7 @@ pub fn remove_dot_segments(path: &str) -> String {
                 continue;
             }
             // Rule E.
-            out.push_str(&input[i..end]);
+            push(out, i, end);
             i = end;
             continue;
         }
@@ -297,7 +427,7 @@ pub fn remove_dot_segments(path: &str) -> String {
             }
         } else if is_dot_dot(seg) {
             // Rule C: drop the last output segment.
-            let cut = out.rfind('/').unwrap_or(0);
+            let cut = memchr::memrchr(b'/', &out.as_bytes()[base..]).map_or(base, |c| base + c);
             out.truncate(cut);
             if end < n {
                 i = end;
@@ -306,11 +436,10 @@ pub fn remove_dot_segments(path: &str) -> String {
                 i = n;
             }
         } else {
-            out.push_str(&input[i..end]);
+            push(out, i, end);
             i = end;
         }
     }
-    out
 }
 
 #[cfg(test)]
@@ -330,7 +459,7 @@ mod tests {
 
     #[test]
     fn file_slashes() {
-        assert_eq!(decode_file_slashes("/a%2fb%5Cc%2".into()), "/a/b\\c%2");
+        assert_eq!(decode_file_slashes("/a%2fb%5Cc%2"), "/a/b\\c%2");
     }
 }
 

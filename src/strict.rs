@@ -78,7 +78,7 @@ pub fn check(u: &Url) -> Option<InvalidReason> {
 /// Rule 4 (and the IPv4 part of rule 3): the WHATWG reading of the raw host.
 fn uts46_check(u: &Url, host: &str, kind: HostKind) -> Option<InvalidReason> {
     let raw = raw_host(u);
-    let raw = raw.as_deref().unwrap_or(host);
+    let raw = raw.unwrap_or(host);
     let decoded = percent_decode(raw.as_bytes());
     let whatwg = idna::domain_to_ascii_cow(&decoded, idna::AsciiDenyList::URL).ok()?;
     if ends_in_number(&whatwg) {
@@ -98,9 +98,9 @@ fn uts46_check(u: &Url, host: &str, kind: HostKind) -> Option<InvalidReason> {
 
 /// The host as the input wrote it: the host part of the raw |authority|
 /// (which canonicalization leaves untouched).
-fn raw_host(u: &Url) -> Option<String> {
+fn raw_host(u: &Url) -> Option<&str> {
     let authority = u.authority()?;
-    let mut tmp = Url::default();
+    let mut tmp = crate::record::Parts::default();
     crate::parse::split_authority(authority, &mut tmp);
     tmp.host
 }
