@@ -74,7 +74,7 @@ pub fn canonicalize_with(url: &Url, opts: &CanonOptions) -> Url {
         let Scratch { canon, work, .. } = sc;
         let at = match canonicalize_parts(&p, opts, canon, work) {
             // Already canonical: share the input's record.
-            Ok((c, _, _)) if url.has_value(&c) => return url.clone(),
+            Ok((c, _, _)) if Url::same_value(&c, &p) => return url.clone(),
             Ok((_, _, at)) => at,
             Err(why) => {
                 let mut q = p;

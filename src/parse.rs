@@ -8,7 +8,7 @@
 //! (a drive URL's `/c:` prefix, a `file:\\\x` path's leading `/`) write it
 //! into a side buffer.
 
-use memchr::{memchr, memchr2};
+use memchr::{memchr, memchr2, memrchr, memrchr2};
 
 use crate::preprocess::preprocess_into;
 use crate::record::{InvalidReason, Parts, Url, is_non_hierarchical_scheme};
@@ -267,10 +267,16 @@ fn parse_hierarchical<'a>(s: &'a str, url: &mut Parts<'a>) {
 /// the password starts after the first `:` of the user-info, and the port
 /// after the last `:` unless that `:` is inside `[...]`.
 pub(crate) fn split_authority<'a>(authority: &'a str, url: &mut Parts<'a>) {
-    // An authority is short and most have neither `@` nor `:`: two plain
-    // backward scans beat a general search.
+    // One backward search for the last `@` or `:`: most authorities have
+    // neither. A `:` found first is the port's (or a literal's) and the
+    // user-info, if any, ends before it.
     let b = authority.as_bytes();
-    let host_start = match b.iter().rposition(|&c| c == b'@') {
+    let (at, colon) = match memrchr2(b'@', b':', b) {
+        None => (None, None),
+        Some(i) if b[i] == b'@' => (Some(i), None),
+        Some(i) => (memrchr(b'@', &b[..i]), Some(i)),
+    };
+    let host_start = match at {
         Some(at) => {
             let userinfo = &authority[..at];
             match userinfo.bytes().position(|c| c == b':') {
@@ -285,19 +291,16 @@ pub(crate) fn split_authority<'a>(authority: &'a str, url: &mut Parts<'a>) {
         None => 0,
     };
     let hostport = &authority[host_start..];
-    match hostport.bytes().rposition(|c| c == b':') {
+    match colon {
         None => url.host = Some(hostport),
         Some(colon) => {
             let bracketed = hostport.starts_with('[')
-                && hostport
-                    .bytes()
-                    .rposition(|c| c == b']')
-                    .is_some_and(|close| colon < close);
+                && memrchr(b']', hostport.as_bytes()).is_some_and(|close| colon < host_start + close);
             if bracketed {
                 url.host = Some(hostport);
             } else {
-                url.host = Some(&hostport[..colon]);
-                url.port = Some(&hostport[colon + 1..]);
+                url.host = Some(&authority[host_start..colon]);
+                url.port = Some(&authority[colon + 1..]);
             }
         }
     }

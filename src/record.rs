@@ -507,10 +507,10 @@ impl Url {
         }))
     }
 
-    /// Whether `p` has exactly this record's value (components, raw
-    /// authority, flags), so that a stage may return this record instead.
-    pub(crate) fn has_value(&self, p: &Parts) -> bool {
-        let q = self.parts();
+    /// Whether `p` has exactly the value of `q` (components, raw authority,
+    /// flags): a stage whose result `p` has the value of its input `q`
+    /// returns its input record instead of a copy.
+    pub(crate) fn same_value(p: &Parts, q: &Parts) -> bool {
         p.invalid == q.invalid
             && p.hierarchical == q.hierarchical
             && p.scheme == q.scheme

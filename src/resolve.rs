@@ -20,7 +20,7 @@ pub fn resolve(base: &Url, input: &str) -> Url {
         let r = resolve_str(&b, input, &mut sc.pre, &mut sc.side, bufs, false);
         // An absolute URL resolved against its own parse, or `""` against
         // a base without fragment, is the base: share its buffer.
-        if base.has_value(&r) {
+        if Url::same_value(&r, &b) {
             return base.clone();
         }
         Url::build(&r)
@@ -366,14 +366,26 @@ pub(crate) fn is_dot_dot(seg: &[u8]) -> bool {
 /// counting as `.`. A byte scan, so that the common path costs no
 /// allocation; a path without `.`, `%` or `\` needs no segment check.
 pub(crate) fn needs_dot_removal(p: &[u8]) -> bool {
-    if memchr::memchr3(b'.', b'%', b'\\', p).is_none() {
-        return false;
+    // One pass: a `\` answers at once; a segment can only be a dot
+    // segment when it starts with `.` or `%` and is at most 6 bytes long.
+    let mut seg = 0;
+    for (i, &c) in p.iter().enumerate() {
+        match c {
+            b'\\' => return true,
+            b'/' => {
+                if is_dot_candidate(&p[seg..i]) {
+                    return true;
+                }
+                seg = i + 1;
+            }
+            _ => {}
+        }
     }
-    if memchr::memchr(b'\\', p).is_some() {
-        return true;
-    }
-    p.split(|&c| c == b'/')
-        .any(|seg| is_dot(seg) || is_dot_dot(seg))
+    is_dot_candidate(&p[seg..])
+}
+
+fn is_dot_candidate(seg: &[u8]) -> bool {
+    seg.len() <= 6 && matches!(seg.first(), Some(b'.' | b'%')) && (is_dot(seg) || is_dot_dot(seg))
 }
 
 /// RFC 3986 5.2.4 "remove dot-segments", with `\` read as `/` and `%2E` as
