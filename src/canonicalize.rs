@@ -16,7 +16,7 @@ use crate::percent::{
     self, FRAGMENT, OPAQUE_PATH, PATH, QUERY, USERINFO, decode_unreserved_into, encode_utf8_into,
     escape_at, is_unreserved,
 };
-use crate::record::{InvalidReason, Parts, Span, Url, is_non_hierarchical_scheme};
+use crate::record::{InvalidReason, NON_HIERARCHICAL, Parts, Span, Url};
 use crate::resolve::{
     decode_file_slashes_into, drive_spec_len, has_slash_escape, is_dot, is_dot_dot,
     needs_dot_removal, remove_dot_segments_into,
@@ -46,21 +46,11 @@ pub fn canonicalize(url: &Url, charset: Option<&str>) -> Url {
 /// The default port of a scheme (section "Port numbers"), compared ASCII
 /// case-insensitively.
 pub fn default_port(scheme: &str) -> Option<u32> {
-    const PORTS: [(&str, u32); 9] = [
-        ("http", 80),
-        ("https", 443),
-        ("ftp", 21),
-        ("gopher", 70),
-        ("ws", 80),
-        ("wss", 443),
-        ("telnet", 23),
-        ("tn3270", 23),
-        ("rlogin", 513),
-    ];
-    PORTS
-        .iter()
-        .find(|(s, _)| s.eq_ignore_ascii_case(scheme))
-        .map(|&(_, p)| p)
+    let mut lower = [0u8; 8];
+    let l = lower.get_mut(..scheme.len())?;
+    l.copy_from_slice(scheme.as_bytes());
+    l.make_ascii_lowercase();
+    SchemeInfo::of_lowercase(l).default_port
 }
 
 /// CanonicalizeHost of `h`, appended to `out`; nothing appended on failure.
@@ -122,13 +112,29 @@ struct SchemeInfo {
 }
 
 impl SchemeInfo {
-    fn of(scheme: &str) -> SchemeInfo {
-        SchemeInfo {
-            file: scheme.eq_ignore_ascii_case("file"),
-            mailto: scheme.eq_ignore_ascii_case("mailto"),
-            non_hierarchical: is_non_hierarchical_scheme(scheme),
-            default_port: default_port(scheme),
+    /// From the scheme in lowercase (as canonicalization has just written
+    /// it): one match on its bytes. Section "Port numbers" for the ports,
+    /// section "Hierarchicalness" for the rest.
+    fn of_lowercase(scheme: &[u8]) -> SchemeInfo {
+        let mut i = SchemeInfo {
+            file: false,
+            mailto: false,
+            non_hierarchical: false,
+            default_port: None,
+        };
+        match scheme {
+            b"http" | b"ws" => i.default_port = Some(80),
+            b"https" | b"wss" => i.default_port = Some(443),
+            b"file" => i.file = true,
+            b"ftp" => i.default_port = Some(21),
+            b"gopher" => i.default_port = Some(70),
+            b"telnet" | b"tn3270" => i.default_port = Some(23),
+            b"rlogin" => i.default_port = Some(513),
+            b"mailto" => i.mailto = true,
+            _ => {}
         }
+        i.non_hierarchical = NON_HIERARCHICAL.iter().any(|n| n.as_bytes() == scheme);
+        i
     }
 }
 
@@ -221,14 +227,17 @@ fn write_canonical(
     at: &mut [Span; 8],
     work: &mut Work,
 ) -> Result<(), InvalidReason> {
-    let info = SchemeInfo::of(u.scheme.unwrap_or(""));
     // Scheme: lowercase.
-    if let Some(s) = u.scheme {
-        let start = out.len();
-        out.push_str(s);
-        out[start..].make_ascii_lowercase();
-        at[0] = Span::new(start, out.len());
-    }
+    let info = match u.scheme {
+        Some(s) => {
+            let start = out.len();
+            out.push_str(s);
+            out[start..].make_ascii_lowercase();
+            at[0] = Span::new(start, out.len());
+            SchemeInfo::of_lowercase(&out.as_bytes()[start..])
+        }
+        None => SchemeInfo::of_lowercase(b""),
+    };
     out.push(':');
     // User and password: an empty password is removed, then an empty user
     // without a password.

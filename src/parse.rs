@@ -15,9 +15,30 @@ use crate::record::{InvalidReason, Parts, Url, is_non_hierarchical_scheme};
 
 /// A *valid scheme character*: `A-Z a-z 0-9 + - .` (NOTES.md: no `_`, and a
 /// scheme may start with a digit).
-fn is_scheme_char(b: u8) -> bool {
+const fn is_scheme_char(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')
 }
+
+/// Octet classes of the parser, one table lookup per byte.
+const SCHEME_CHAR: u8 = 1;
+/// An authority terminating character: `/`, `\`, `?`, `#`.
+const AUTHORITY_END: u8 = 2;
+
+static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let c = i as u8;
+        if is_scheme_char(c) {
+            t[i] |= SCHEME_CHAR;
+        }
+        if matches!(c, b'/' | b'\\' | b'?' | b'#') {
+            t[i] |= AUTHORITY_END;
+        }
+        i += 1;
+    }
+    t
+};
 
 fn is_slash(b: u8) -> bool {
     b == b'/' || b == b'\\'
@@ -83,7 +104,9 @@ pub(crate) fn parse_parts<'a>(s: &'a str, side: &'a mut String) -> Parts<'a> {
 /// one or more valid scheme characters followed by `:`.
 fn find_scheme(s: &str) -> Option<usize> {
     let b = s.as_bytes();
-    let n = b.iter().position(|&c| !is_scheme_char(c))?;
+    let n = b
+        .iter()
+        .position(|&c| CLASS[c as usize] & SCHEME_CHAR == 0)?;
     (n > 0 && b[n] == b':').then_some(n)
 }
 
@@ -199,7 +222,7 @@ fn parse_mailto<'a>(s: &'a str, url: &mut Parts<'a>) {
 /// `#`; not `;`), or the length.
 fn authority_end(b: &[u8]) -> usize {
     b.iter()
-        .position(|&c| matches!(c, b'/' | b'\\' | b'?' | b'#'))
+        .position(|&c| CLASS[c as usize] & AUTHORITY_END != 0)
         .unwrap_or(b.len())
 }
 
@@ -244,25 +267,13 @@ fn parse_hierarchical<'a>(s: &'a str, url: &mut Parts<'a>) {
 /// the password starts after the first `:` of the user-info, and the port
 /// after the last `:` unless that `:` is inside `[...]`.
 pub(crate) fn split_authority<'a>(authority: &'a str, url: &mut Parts<'a>) {
-    // One scan from the end finds the last `@` and, after it, the last `:`
-    // and `]` (an authority is short: a loop beats three searches).
+    // An authority is short and most have neither `@` nor `:`: two plain
+    // backward scans beat a general search.
     let b = authority.as_bytes();
-    let (mut at, mut colon, mut close) = (None, None, None);
-    for i in (0..b.len()).rev() {
-        match b[i] {
-            b'@' => {
-                at = Some(i);
-                break;
-            }
-            b':' if colon.is_none() => colon = Some(i),
-            b']' if close.is_none() => close = Some(i),
-            _ => {}
-        }
-    }
-    let host_start = match at {
+    let host_start = match b.iter().rposition(|&c| c == b'@') {
         Some(at) => {
             let userinfo = &authority[..at];
-            match memchr(b':', userinfo.as_bytes()) {
+            match userinfo.bytes().position(|c| c == b':') {
                 Some(c) => {
                     url.user = Some(&userinfo[..c]);
                     url.password = Some(&userinfo[c + 1..]);
@@ -274,15 +285,19 @@ pub(crate) fn split_authority<'a>(authority: &'a str, url: &mut Parts<'a>) {
         None => 0,
     };
     let hostport = &authority[host_start..];
-    match colon {
+    match hostport.bytes().rposition(|c| c == b':') {
         None => url.host = Some(hostport),
         Some(colon) => {
-            let bracketed = hostport.starts_with('[') && close.is_some_and(|close| colon < close);
+            let bracketed = hostport.starts_with('[')
+                && hostport
+                    .bytes()
+                    .rposition(|c| c == b']')
+                    .is_some_and(|close| colon < close);
             if bracketed {
                 url.host = Some(hostport);
             } else {
-                url.host = Some(&authority[host_start..colon]);
-                url.port = Some(&authority[colon + 1..]);
+                url.host = Some(&hostport[..colon]);
+                url.port = Some(&hostport[colon + 1..]);
             }
         }
     }

@@ -86,7 +86,40 @@ pub(crate) struct Record {
     /// otherwise run CanonicalizeHost on the same host again. A `OnceLock`,
     /// so a base shared between threads stays safe and the value, once
     /// set, never changes. Not part of the URL's value.
-    host_cache: OnceLock<Result<String, InvalidReason>>,
+    host_cache: OnceLock<Result<CachedHost, InvalidReason>>,
+}
+
+/// A canonical host kept by a record's cache: inline when it is short (a
+/// typical page's host), so that filling the cache allocates nothing.
+#[derive(Debug)]
+pub(crate) enum CachedHost {
+    Inline { len: u8, bytes: [u8; 62] },
+    Heap(Box<str>),
+}
+
+impl CachedHost {
+    fn new(h: &str) -> CachedHost {
+        let mut bytes = [0; 62];
+        match bytes.get_mut(..h.len()) {
+            Some(b) => {
+                b.copy_from_slice(h.as_bytes());
+                CachedHost::Inline {
+                    len: h.len() as u8,
+                    bytes,
+                }
+            }
+            None => CachedHost::Heap(h.into()),
+        }
+    }
+
+    fn as_str(&self) -> Option<&str> {
+        match self {
+            // Whole characters were copied, so this never fails (a
+            // canonical host is ASCII anyway): no `unsafe` needed.
+            CachedHost::Inline { len, bytes } => std::str::from_utf8(&bytes[..*len as usize]).ok(),
+            CachedHost::Heap(h) => Some(h),
+        }
+    }
 }
 
 /// A record's components as borrowed slices: what the stages read and
@@ -109,7 +142,7 @@ pub(crate) struct Parts<'a> {
     /// host goes through the HOSTPATH loop first).
     pub(crate) known_host: Option<Result<&'a str, InvalidReason>>,
     /// The record's own host cache, for records that are bases.
-    pub(crate) cache: Option<&'a OnceLock<Result<String, InvalidReason>>>,
+    pub(crate) cache: Option<&'a OnceLock<Result<CachedHost, InvalidReason>>>,
 }
 
 impl<'a> Parts<'a> {
@@ -131,7 +164,11 @@ impl<'a> Parts<'a> {
     /// known value or the record's cache (filled on first use). `None` for
     /// `file:` records (their host goes through the HOSTPATH loop) and
     /// records without a host or cache.
-    pub(crate) fn canonical_host(&self) -> Option<Result<&'a str, InvalidReason>> {
+    /// (`work` is a working buffer for the first computation.)
+    pub(crate) fn canonical_host(
+        &self,
+        work: &mut String,
+    ) -> Option<Result<&'a str, InvalidReason>> {
         if let Some(k) = self.known_host {
             return Some(k);
         }
@@ -140,10 +177,13 @@ impl<'a> Parts<'a> {
             return None;
         }
         let r = cache.get_or_init(|| {
-            let mut out = String::new();
-            crate::canonicalize::host_into(h, false, &mut out).map(|()| out)
+            work.clear();
+            crate::canonicalize::host_into(h, false, work).map(|()| CachedHost::new(work))
         });
-        Some(r.as_deref().map_err(|e| *e))
+        match r {
+            Ok(c) => c.as_str().map(Ok),
+            Err(e) => Some(Err(*e)),
+        }
     }
 }
 
@@ -600,7 +640,11 @@ impl Url {
 /// Schemes that are /not/ hierarchical (section "Hierarchicalness"),
 /// compared ASCII case-insensitively.
 pub(crate) fn is_non_hierarchical_scheme(scheme: &str) -> bool {
-    ["about", "data", "javascript", "mailto", "vbscript"]
+    NON_HIERARCHICAL
         .iter()
         .any(|s| scheme.eq_ignore_ascii_case(s))
 }
+
+/// The schemes that are not hierarchical, in lowercase.
+pub(crate) const NON_HIERARCHICAL: [&str; 5] =
+    ["about", "data", "javascript", "mailto", "vbscript"];

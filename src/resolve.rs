@@ -45,15 +45,15 @@ pub(crate) fn resolve_str<'a>(
     let s = preprocess_into(input, pre);
     // Step 6: the empty string is the base without its fragment.
     if s.is_empty() {
-        return base_without_fragment(base);
+        return base_without_fragment(base, bufs.0);
     }
     resolve_parts(base, parse_parts(s, side), bufs, for_canon)
 }
 
-fn base_without_fragment<'a>(base: &Parts<'a>) -> Parts<'a> {
+fn base_without_fragment<'a>(base: &Parts<'a>, work: &mut String) -> Parts<'a> {
     let mut r = *base;
     r.fragment = None;
-    r.known_host = base.canonical_host();
+    r.known_host = base.canonical_host(work);
     r.cache = None;
     r
 }
@@ -79,7 +79,9 @@ pub(crate) fn resolve_parts<'a>(
         return Parts::invalid(InvalidReason::InvalidBase);
     }
     let same_scheme = match (r.scheme, base.scheme) {
-        (Some(a), Some(b)) => a.eq_ignore_ascii_case(b),
+        // The bulk call resolves an input against its own parse: the very
+        // same slice.
+        (Some(a), Some(b)) => std::ptr::eq(a, b) || a.eq_ignore_ascii_case(b),
         _ => false,
     };
     if r.scheme.is_none() {
@@ -93,7 +95,7 @@ pub(crate) fn resolve_parts<'a>(
             && r.fragment.is_none()
             && r.path.is_none_or(str::is_empty);
         if only_scheme {
-            return base_without_fragment(base);
+            return base_without_fragment(base, path);
         }
         resolve_relative(&mut r, base, path, path2, norm);
     } else if r.hierarchical {
@@ -227,7 +229,7 @@ pub(crate) fn normalize_path<'a>(
     b
 }
 
-fn copy_authority<'a>(r: &mut Parts<'a>, base: &Parts<'a>) {
+fn copy_authority<'a>(r: &mut Parts<'a>, base: &Parts<'a>, work: &mut String) {
     r.authority = base.authority;
     r.user = base.user;
     r.password = base.password;
@@ -237,7 +239,7 @@ fn copy_authority<'a>(r: &mut Parts<'a>, base: &Parts<'a>) {
     // it and shared by every later one (`Url::host_cache`), goes with its
     // host into the result. `file:` hosts go through the HOSTPATH loop,
     // which may change them first, so they are not cached.
-    r.known_host = base.canonical_host();
+    r.known_host = base.canonical_host(work);
 }
 
 /// "Steps to resolve a relative URL" (/resolved-url/ is `r`).
@@ -272,21 +274,21 @@ fn resolve_relative<'a>(
         }
     } else if r.path.is_some_and(|p| p.starts_with(['/', '\\'])) {
         // Step 3.
-        copy_authority(r, base);
+        copy_authority(r, base, path);
         let p = r.path.unwrap_or_default();
         r.path = Some(norm.path("", p, false, file, path, path2));
     } else if path_empty && r.query.is_some() {
         // Step 4.
-        copy_authority(r, base);
+        copy_authority(r, base, path);
         r.path = base.path;
     } else if path_empty && r.fragment.is_some() {
         // Step 5.
-        copy_authority(r, base);
+        copy_authority(r, base, path);
         r.path = base.path;
         r.query = base.query;
     } else {
         // Step 6.
-        copy_authority(r, base);
+        copy_authority(r, base, path);
         let r_path = r.path.unwrap_or_default();
         let mut b_path = base.path.unwrap_or("");
         let mut base_has_authority = base.authority.is_some() || base.host.is_some();
