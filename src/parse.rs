@@ -295,7 +295,8 @@ pub(crate) fn split_authority<'a>(authority: &'a str, url: &mut Parts<'a>) {
         None => url.host = Some(hostport),
         Some(colon) => {
             let bracketed = hostport.starts_with('[')
-                && memrchr(b']', hostport.as_bytes()).is_some_and(|close| colon < host_start + close);
+                && memrchr(b']', hostport.as_bytes())
+                    .is_some_and(|close| colon < host_start + close);
             if bracketed {
                 url.host = Some(hostport);
             } else {

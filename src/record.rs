@@ -511,7 +511,24 @@ impl Url {
     /// flags): a stage whose result `p` has the value of its input `q`
     /// returns its input record instead of a copy.
     pub(crate) fn same_value(p: &Parts, q: &Parts) -> bool {
-        p.invalid == q.invalid
+        // Lengths first: most records that differ differ there, and
+        // comparing them costs no call.
+        let len = |c: Option<&str>| c.map(str::len);
+        let lens = |u: &Parts| {
+            [
+                len(u.scheme),
+                len(u.user),
+                len(u.password),
+                len(u.host),
+                len(u.port),
+                len(u.path),
+                len(u.query),
+                len(u.fragment),
+                len(u.authority),
+            ]
+        };
+        lens(p) == lens(q)
+            && p.invalid == q.invalid
             && p.hierarchical == q.hierarchical
             && p.scheme == q.scheme
             && p.host == q.host

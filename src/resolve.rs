@@ -366,19 +366,27 @@ pub(crate) fn is_dot_dot(seg: &[u8]) -> bool {
 /// counting as `.`. A byte scan, so that the common path costs no
 /// allocation; a path without `.`, `%` or `\` needs no segment check.
 pub(crate) fn needs_dot_removal(p: &[u8]) -> bool {
-    // One pass: a `\` answers at once; a segment can only be a dot
-    // segment when it starts with `.` or `%` and is at most 6 bytes long.
+    // A dot segment starts with `.` or `%` at the start of the path or
+    // after a `/`: two folds without early exit (which the compiler
+    // vectorizes) rule out most paths before any segment is looked at.
+    let backslash = p.iter().fold(false, |a, &c| a | (c == b'\\'));
+    if backslash {
+        return true;
+    }
+    let starts = |c: u8| c == b'.' || c == b'%';
+    let candidate = p.first().is_some_and(|&c| starts(c))
+        || p.windows(2)
+            .fold(false, |a, w| a | (w[0] == b'/' && starts(w[1])));
+    if !candidate {
+        return false;
+    }
     let mut seg = 0;
     for (i, &c) in p.iter().enumerate() {
-        match c {
-            b'\\' => return true,
-            b'/' => {
-                if is_dot_candidate(&p[seg..i]) {
-                    return true;
-                }
-                seg = i + 1;
+        if c == b'/' {
+            if is_dot_candidate(&p[seg..i]) {
+                return true;
             }
-            _ => {}
+            seg = i + 1;
         }
     }
     is_dot_candidate(&p[seg..])
