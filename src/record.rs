@@ -1,10 +1,11 @@
 //! The "parsed URL" record of the spec (section "Parsed URL").
 //!
-//! Every component may be missing, which is different from the empty string,
-//! so each is an `Option<String>`. The record also carries the two flags of
-//! the spec, /invalid/ (with the rule that set it) and /hierarchical/, and the
-//! raw |authority| component, which resolution needs (a `file:` URL's host is
-//! its whole authority).
+//! Every component may be missing, which is different from the empty string:
+//! the stages see each as an `Option<&str>` ([`Parts`]), and a record keeps
+//! each as a span of its one buffer, absent or not ([`Url`]). The record also
+//! carries the two flags of the spec, /invalid/ (with the rule that set it)
+//! and /hierarchical/, and the raw |authority| component, which resolution
+//! needs (a `file:` URL's host is its whole authority).
 
 use std::fmt;
 use std::sync::{Arc, OnceLock};

@@ -1,6 +1,9 @@
 //! The bulk path (`canon_into`, `wurl_canon_into`) must give exactly what
 //! resolve + canonicalize + serialize give, on every conformance input and
-//! on the benchmark datasets, whichever of its paths it takes.
+//! on the benchmark datasets. They run the same stage functions, so this
+//! checks what the bulk path does differently: its per-thread buffers,
+//! resolving an input against its own parse without parsing it twice, and
+//! leaving the dot segments of non-`file:` paths to canonicalization.
 
 mod common;
 
@@ -150,8 +153,8 @@ fn bulk_equals_stages_on_datasets() {
 }
 
 /// `wurl_canon_into` writes `buf` only when it returns `WURL_OK`: not for an
-/// invalid URL, not when the buffer is too small (also when the fast path
-/// gave up after starting), and `*out_len` not for an invalid URL.
+/// invalid URL, not when the buffer is too small, and `*out_len` not for
+/// an invalid URL.
 #[test]
 fn c_abi_writes_buf_only_on_success() {
     use wurl::ffi::*;
@@ -186,8 +189,8 @@ fn c_abi_writes_buf_only_on_success() {
     }
 }
 
-/// Raw bytes through `wurl_canon_into` (whose fast path runs before UTF-8
-/// validation) give the stages' result on the lossily decoded input.
+/// Raw bytes through `wurl_canon_into` (which decodes them as the header
+/// says) give the stages' result on the lossily decoded input.
 #[test]
 fn c_abi_raw_bytes_equal_lossy_stages() {
     use wurl::ffi::*;

@@ -14,7 +14,7 @@
 //! Beyond PLAN.md's I1..I14: I15 (network-strict mode only rejects, and
 //! what it accepts has an unambiguous host), I16 (the host kind matches the
 //! host) and I17 (the bulk
-//! path `canon_into`, with its fast path, equals the staged path).
+//! path `canon_into` equals the staged path).
 //!
 //! Where the spec itself breaks an invariant, the check is narrowed and the
 //! reason is documented at the check (the spec wins over PLAN.md):
@@ -833,8 +833,9 @@ pub fn i15_strict(
 // ---------------------------------------------------------------------
 // The bulk path.
 
-/// I17: `wurl::canon_into` (the bulk path, with its single-pass fast path
-/// for common URLs) gives exactly the staged result: the same string, or
+/// I17: `wurl::canon_into` (the bulk path: the same stages writing into
+/// per-thread buffers, resolving an input against its own parse without
+/// parsing it twice) gives exactly the staged result: the same string, or
 /// the same invalid reason; with and without network-strict mode.
 pub fn i17_bulk_path(input: &str, base: Option<&str>, charset: Option<&str>) -> Result<(), String> {
     let b = base.map(wurl::parse);
@@ -1296,7 +1297,7 @@ pub mod abi {
                 }
             }
             // The buffer of an invalid URL "holds nothing meaningful" (the
-            // fast path may have written to it).
+            // header promises nothing about it).
             (ffi::WURL_INVALID_URL, None) => {}
             (ffi::WURL_E_BAD_ARG, _) if flags & !ffi::WURL_FLAG_NETWORK_STRICT != 0 => {
                 if !untouched || out_len != usize::MAX - 1 {
