@@ -16,7 +16,7 @@ use crate::percent::{
     self, FRAGMENT, OPAQUE_PATH, PATH, QUERY, USERINFO, decode_unreserved_into, encode_utf8_into,
     escape_at, is_unreserved,
 };
-use crate::record::{InvalidReason, NON_HIERARCHICAL, Parts, Span, Url};
+use crate::record::{InvalidReason, Known, NON_HIERARCHICAL, Parts, Span, Url};
 use crate::resolve::{
     decode_file_slashes_into, drive_spec_len, has_slash_escape, is_dot, is_dot_dot,
     needs_dot_removal, remove_dot_segments_into,
@@ -79,7 +79,7 @@ pub fn canonicalize_with(url: &Url, opts: &CanonOptions) -> Url {
             Err(why) => {
                 let mut q = p;
                 q.set_invalid(why);
-                q.known_host = None;
+                q.known = Known::default();
                 return Url::build(&q);
             }
         };
@@ -202,7 +202,7 @@ pub(crate) fn canonicalize_parts<'o>(
         authority: u.authority,
         invalid: None,
         hierarchical: u.hierarchical,
-        known_host: None,
+        known: Known::default(),
         cache: None,
     };
     if opts.network_strict
@@ -272,9 +272,10 @@ fn write_canonical(
             at[3] = Span::new(start, out.len());
         } else if let Some(h) = u.host {
             // A host copied from a base whose canonical host is known.
-            match u.known_host {
-                Some(k) => out.push_str(k?),
-                None => host_into(h, false, out)?,
+            match (u.known.host, u.known.err) {
+                (Some(k), _) => out.push_str(k),
+                (None, Some(e)) => return Err(e),
+                (None, None) => host_into(h, false, out)?,
             }
             at[3] = Span::new(start, out.len());
         }

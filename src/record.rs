@@ -48,7 +48,7 @@ impl Span {
 const AUTHORITY: usize = 8;
 /// Index of the serialization.
 const SERIAL: usize = 9;
-/// Index of the canonical host known from a base (see [`Parts::known_host`]).
+/// Index of the canonical host known from a base (see [`Parts::known`]).
 const KNOWN_HOST: usize = 10;
 
 /// A parsed, resolved or canonicalized URL. Immutable once built; the
@@ -123,6 +123,16 @@ impl CachedHost {
     }
 }
 
+/// CanonicalizeHost of a record's host when already known: the canonical
+/// host, or why it fails (neither: not known). Two plain options rather than
+/// an `Option<Result<..>>`, whose packed layout leaves bytes of the unused
+/// case undefined, which valgrind reports when the optimizer tests them.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Known<'a> {
+    pub(crate) host: Option<&'a str>,
+    pub(crate) err: Option<InvalidReason>,
+}
+
 /// A record's components as borrowed slices: what the stages read and
 /// write. Absent is `None`, empty is `Some("")`.
 #[derive(Clone, Copy, Debug, Default)]
@@ -141,7 +151,7 @@ pub(crate) struct Parts<'a> {
     /// CanonicalizeHost of `host` under `scheme`, when already known:
     /// resolution copies it with the base's host (never for `file:`, whose
     /// host goes through the HOSTPATH loop first).
-    pub(crate) known_host: Option<Result<&'a str, InvalidReason>>,
+    pub(crate) known: Known<'a>,
     /// The record's own host cache, for records that are bases.
     pub(crate) cache: Option<&'a OnceLock<Result<CachedHost, InvalidReason>>>,
 }
@@ -162,28 +172,33 @@ impl<'a> Parts<'a> {
     }
 
     /// CanonicalizeHost of this record's host under its scheme, from the
-    /// known value or the record's cache (filled on first use). `None` for
-    /// `file:` records (their host goes through the HOSTPATH loop) and
-    /// records without a host or cache.
-    /// (`work` is a working buffer for the first computation.)
-    pub(crate) fn canonical_host(
-        &self,
-        work: &mut String,
-    ) -> Option<Result<&'a str, InvalidReason>> {
-        if let Some(k) = self.known_host {
-            return Some(k);
+    /// known value or the record's cache (filled on first use; `work` is a
+    /// working buffer for that). Nothing is known for `file:` records
+    /// (their host goes through the HOSTPATH loop) and records without a
+    /// host or cache.
+    pub(crate) fn canonical_host(&self, work: &mut String) -> Known<'a> {
+        if self.known.host.is_some() || self.known.err.is_some() {
+            return self.known;
         }
-        let (h, s, cache) = (self.host?, self.scheme?, self.cache?);
+        let (Some(h), Some(s), Some(cache)) = (self.host, self.scheme, self.cache) else {
+            return Known::default();
+        };
         if s.eq_ignore_ascii_case("file") {
-            return None;
+            return Known::default();
         }
         let r = cache.get_or_init(|| {
             work.clear();
             crate::canonicalize::host_into(h, false, work).map(|()| CachedHost::new(work))
         });
         match r {
-            Ok(c) => c.as_str().map(Ok),
-            Err(e) => Some(Err(*e)),
+            Ok(c) => Known {
+                host: c.as_str(),
+                err: None,
+            },
+            Err(e) => Known {
+                host: None,
+                err: Some(*e),
+            },
         }
     }
 }
@@ -436,10 +451,7 @@ impl Url {
                 n += c.map_or(0, |c| c.len() + 1);
             }
         }
-        let known = match p.known_host {
-            Some(Ok(h)) => h.len() + 1,
-            _ => 0,
-        };
+        let known = p.known.host.map_or(0, |h| h.len() + 1);
         n + p.authority.map_or(0, |a| a.len() + 1) + known
     }
 
@@ -492,7 +504,7 @@ impl Url {
         if let Some(a) = p.authority {
             spans[AUTHORITY] = push(a);
         }
-        if let Some(Ok(k)) = p.known_host {
+        if let Some(k) = p.known.host {
             spans[KNOWN_HOST] = push(k);
         }
         Url(Arc::new(Record {
@@ -500,10 +512,7 @@ impl Url {
             spans,
             invalid: p.invalid,
             hierarchical: p.hierarchical,
-            known_host_err: match p.known_host {
-                Some(Err(e)) => Some(e),
-                _ => None,
-            },
+            known_host_err: p.known.err,
             host_cache: OnceLock::new(),
         }))
     }
@@ -568,10 +577,9 @@ impl Url {
             authority: g(AUTHORITY),
             invalid: r.invalid,
             hierarchical: r.hierarchical,
-            known_host: match (g(KNOWN_HOST), r.known_host_err) {
-                (Some(h), _) => Some(Ok(h)),
-                (None, Some(e)) => Some(Err(e)),
-                (None, None) => None,
+            known: Known {
+                host: g(KNOWN_HOST),
+                err: r.known_host_err,
             },
             cache: Some(&r.host_cache),
         }

@@ -10,7 +10,7 @@ use memchr::memrchr2;
 use crate::parse::parse_parts;
 use crate::percent::escape_at;
 use crate::preprocess::preprocess_into;
-use crate::record::{InvalidReason, Parts, Url};
+use crate::record::{InvalidReason, Known, Parts, Url};
 
 /// Resolves `input` against `base`. The result is not canonicalized.
 pub fn resolve(base: &Url, input: &str) -> Url {
@@ -53,7 +53,7 @@ pub(crate) fn resolve_str<'a>(
 fn base_without_fragment<'a>(base: &Parts<'a>, work: &mut String) -> Parts<'a> {
     let mut r = *base;
     r.fragment = None;
-    r.known_host = base.canonical_host(work);
+    r.known = base.canonical_host(work);
     r.cache = None;
     r
 }
@@ -239,7 +239,7 @@ fn copy_authority<'a>(r: &mut Parts<'a>, base: &Parts<'a>, work: &mut String) {
     // it and shared by every later one (`Url::host_cache`), goes with its
     // host into the result. `file:` hosts go through the HOSTPATH loop,
     // which may change them first, so they are not cached.
-    r.known_host = base.canonical_host(work);
+    r.known = base.canonical_host(work);
 }
 
 /// "Steps to resolve a relative URL" (/resolved-url/ is `r`).
@@ -298,7 +298,7 @@ fn resolve_relative<'a>(
             r.password = None;
             r.host = None;
             r.port = None;
-            r.known_host = None;
+            r.known = Known::default();
             b_path = "";
             base_has_authority = false;
         }
