@@ -3,7 +3,7 @@
 //!
 //! Parsing splits; it never canonicalizes. Components keep the characters of
 //! the input (after preprocessing), and the scheme keeps its case. The
-//! components are slices of the input ([`Parts`]): parsing writes offsets,
+//! components are slices of the input (`Parts`): parsing writes offsets,
 //! not strings. Only the two rules that make a path the input does not hold
 //! (a drive URL's `/c:` prefix, a `file:\\\x` path's leading `/`) write it
 //! into a side buffer.

@@ -1,7 +1,7 @@
 //! The "parsed URL" record of the spec (section "Parsed URL").
 //!
 //! Every component may be missing, which is different from the empty string:
-//! the stages see each as an `Option<&str>` ([`Parts`]), and a record keeps
+//! the stages see each as an `Option<&str>` (`Parts`), and a record keeps
 //! each as a span of its one buffer, absent or not ([`Url`]). The record also
 //! carries the two flags of the spec, /invalid/ (with the rule that set it)
 //! and /hierarchical/, and the raw |authority| component, which resolution

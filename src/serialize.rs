@@ -1,8 +1,8 @@
 //! "Steps to serialize a parsed URL" (spec section "Serialization").
 //!
-//! Every record keeps its serialization in its buffer (see
-//! [`Url`](crate::Url)), written once when the record is built by
-//! [`serialize_parts`]; the public functions here read it.
+//! Every record keeps its serialization in its buffer (see [`Url`]),
+//! written once when the record is built (by `serialize_parts`); the public
+//! functions here read it.
 
 use crate::record::{Parts, Span, Url};
 
