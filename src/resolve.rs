@@ -177,16 +177,21 @@ impl Norm {
         if prefix.is_empty() && !merge_slash {
             return p;
         }
-        a.clear();
-        a.reserve(prefix.len() + 1 + p.len());
-        if merge_slash {
-            a.push('/');
-        }
-        a.push_str(prefix);
-        a.push_str(p);
-        let a: &'a String = a;
-        a
+        merge_into(prefix, p, merge_slash, a)
     }
+}
+
+/// RFC 3986 5.2.3 "merge paths" written into `a`: `/` when the base has an
+/// authority and an empty path (`merge_slash`), the base's part, then `p`.
+fn merge_into<'a>(prefix: &str, p: &str, merge_slash: bool, a: &'a mut String) -> &'a str {
+    a.clear();
+    a.reserve(prefix.len() + 1 + p.len());
+    if merge_slash {
+        a.push('/');
+    }
+    a.push_str(prefix);
+    a.push_str(p);
+    a
 }
 
 /// A resolved path: `prefix` and `p` merged ("merge paths" writes the
@@ -208,17 +213,7 @@ pub(crate) fn normalize_path<'a>(
     };
     let merged: &'a str = match decoded {
         Cow::Borrowed(d) if prefix.is_empty() && !merge_slash => d,
-        d => {
-            a.clear();
-            a.reserve(prefix.len() + 1 + d.len());
-            if merge_slash {
-                a.push('/');
-            }
-            a.push_str(prefix);
-            a.push_str(&d);
-            let a: &'a String = a;
-            a
-        }
+        d => merge_into(prefix, &d, merge_slash, a),
     };
     if !needs_dot_removal(merged.as_bytes()) {
         return merged;
