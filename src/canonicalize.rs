@@ -493,24 +493,35 @@ static PATH_COPY: [bool; 256] = {
     t
 };
 
-fn is_dot_segment(seg: &[u8]) -> bool {
-    seg.len() <= 6 && matches!(seg.first(), Some(b'.' | b'%')) && (is_dot(seg) || is_dot_dot(seg))
+/// What a segment is to "remove dot-segments": `Some(false)` for `.`,
+/// `Some(true)` for `..` (`%2E` counting as `.`), `None` for any other.
+fn dot_segment(seg: &[u8]) -> Option<bool> {
+    if seg.len() > 6 || !matches!(seg.first(), Some(b'.' | b'%')) {
+        return None;
+    }
+    if is_dot(seg) {
+        Some(false)
+    } else if is_dot_dot(seg) {
+        Some(true)
+    } else {
+        None
+    }
 }
 
 /// The path of a hierarchical URL in its canonical form (see
 /// [`hierarchical_path`]), appended to `out`: a leading `/` when it has
 /// none (an empty path is `/`), then the path itself. One pass over the
-/// path when it has no dot segment, no `\`, no escape whose decoding could
-/// form a new escape with what precedes it and (in `file:`) no `%2F`/`%5C`: then resolving again
-/// would change nothing and one decoding is the fixed point, so decoding
-/// and encoding as the bytes are copied is exact. Anything else takes the
-/// full steps.
+/// path when it has no `\`, no escape whose decoding could form a new
+/// escape with what precedes it and (in `file:`) no `%2F`/`%5C`: then one
+/// decoding is the fixed point, and dot segments (which only `.`, `..` and
+/// their `%2E` spellings form, before or after decoding) can be removed as
+/// the segments are written. Anything else takes the full steps.
 fn hierarchical_path_into(p: &str, file: bool, out: &mut String, a: &mut String, b: &mut String) {
     let start = out.len();
     if !p.starts_with('/') {
         out.push('/');
     }
-    if path_one_pass(p, file, out) {
+    if path_one_pass(p, file, out, start) {
         return;
     }
     out.truncate(start);
@@ -523,12 +534,35 @@ fn hierarchical_path_into(p: &str, file: bool, out: &mut String, a: &mut String,
     encode_utf8_into(a, &PATH, out);
 }
 
+/// RFC 3986 5.2.4 "remove dot-segments" for the segment just written to
+/// `out` (from `seg_out` to the end, which is where its `/` ends): a `.`
+/// is dropped, a `..` is dropped with the segment before it (none at the
+/// root, which is `out[root]`). The segment's own separator stays and the
+/// caller skips the separator that follows, so `/a/./b` and `/a/x/../b`
+/// both give `/a/b`, and `/a/.` and `/a/x/..` end in `/`.
+fn drop_dot_segment(out: &mut String, root: usize, seg_out: usize, dot_dot: bool) {
+    out.truncate(seg_out);
+    if dot_dot && seg_out > root + 1 {
+        // `out[seg_out - 1]` is the segment's own `/`; the segment before
+        // it starts after the `/` before that one. Only separators are `/`
+        // in what this pass writes (`%2F` stays escaped here).
+        let prev = memchr::memrchr(b'/', &out.as_bytes()[root..seg_out - 1]).map_or(0, |k| k + 1);
+        out.truncate(root + prev);
+    }
+}
+
 /// The single pass of [`hierarchical_path_into`]; false (with `out` holding
-/// a partial result) when the path needs the full steps.
-fn path_one_pass(p: &str, file: bool, out: &mut String) -> bool {
-    let start = out.len();
+/// a partial result) when the path needs the full steps. `root` is where
+/// the path's leading `/` is (or will be) in `out`.
+fn path_one_pass(p: &str, file: bool, out: &mut String, root: usize) -> bool {
     let b = p.as_bytes();
+    // `seg`: where the current segment starts in `p`; `seg_out`: in
+    // `out` (after any separator written so far); `last`: the first octet
+    // of `p` not yet written.
+    // Octets are written in runs, so `out` lags behind `p`: the octet of
+    // `p` at `j >= last` will be at `out.len() + j - last`.
     let (mut i, mut last, mut seg) = (0, 0, 0);
+    let mut seg_out = out.len();
     while i < b.len() {
         let c = b[i];
         if PATH_COPY[c as usize] {
@@ -537,10 +571,14 @@ fn path_one_pass(p: &str, file: bool, out: &mut String) -> bool {
         }
         match c {
             b'/' => {
-                if is_dot_segment(&b[seg..i]) {
-                    return false;
+                if let Some(dot_dot) = dot_segment(&b[seg..i]) {
+                    out.push_str(&p[last..i]);
+                    drop_dot_segment(out, root, seg_out, dot_dot);
+                    // The separator after a dot segment goes with it.
+                    last = i + 1;
                 }
                 seg = i + 1;
+                seg_out = out.len() + (seg - last);
                 i += 1;
             }
             b'\\' => return false,
@@ -554,7 +592,7 @@ fn path_one_pass(p: &str, file: bool, out: &mut String) -> bool {
                     // this pass writes is three characters at once, so
                     // the end of `out` shows exactly that case.)
                     if v.is_ascii_hexdigit() {
-                        let w = &out.as_bytes()[start..];
+                        let w = &out.as_bytes()[root..];
                         let n = w.len();
                         if w.last() == Some(&b'%')
                             || (n >= 2 && w[n - 2] == b'%' && w[n - 1].is_ascii_hexdigit())
@@ -579,11 +617,11 @@ fn path_one_pass(p: &str, file: bool, out: &mut String) -> bool {
             }
         }
     }
-    if is_dot_segment(&b[seg..]) {
-        return false;
-    }
     if last < b.len() {
         out.push_str(&p[last..]);
+    }
+    if let Some(dot_dot) = dot_segment(&b[seg..]) {
+        drop_dot_segment(out, root, seg_out, dot_dot);
     }
     true
 }
@@ -792,20 +830,65 @@ mod tests {
             "/%C3%A9/%7E",
             "/a%41b%34/%%34%31/%4%31/x%2%65",
             "/%20%34%3",
+            "/a/./b/../c/..",
+            "../a/%2e%2E/b/.",
+            "/a//../b",
         ] {
             for file in [false, true] {
                 let mut one = String::new();
                 if !p.starts_with('/') {
                     one.push('/');
                 }
-                if !path_one_pass(p, file, &mut one) {
+                if !path_one_pass(p, file, &mut one, 0) {
                     continue;
                 }
-                let mut a = format!("/{}", p.strip_prefix('/').unwrap_or(p));
-                hierarchical_path(&mut a, &mut String::new(), file);
-                let mut want = String::new();
-                encode_utf8_into(&a, &PATH, &mut want);
-                assert_eq!(one, want, "{p:?} file={file}");
+                assert_eq!(one, full_steps(p, file), "{p:?} file={file}");
+            }
+        }
+    }
+
+    fn full_steps(p: &str, file: bool) -> String {
+        let mut a = format!("/{}", p.strip_prefix('/').unwrap_or(p));
+        hierarchical_path(&mut a, &mut String::new(), file);
+        let mut want = String::new();
+        encode_utf8_into(&a, &PATH, &mut want);
+        want
+    }
+
+    /// Every path of up to five tokens from an alphabet of separators,
+    /// dot segments in their spellings, escapes and plain octets: the one
+    /// pass (with its dot-segment removal) gives what the full steps give,
+    /// behind any prefix already in the buffer, and takes the full steps
+    /// only for `\`, `%2F` in `file:` or an escape that forms a new one.
+    #[test]
+    fn one_pass_path_matches_full_steps_exhaustively() {
+        const TOKENS: [&str; 12] = [
+            "/", ".", "..", "%2e", "%2E", "a", "%41", "%", "%3", "5", "\\", "%2F",
+        ];
+        // Tokens from index 7 on (`%`, `%3`, `5`, `\\`, `%2F`) may send a
+        // path to the full steps; a path of the others never goes there.
+        let n = TOKENS.len();
+        for len in 0..=5u32 {
+            for mut k in 0..n.pow(len) {
+                let mut p = String::new();
+                let mut plain = true;
+                for _ in 0..len {
+                    plain &= k % n < 7;
+                    p.push_str(TOKENS[k % n]);
+                    k /= n;
+                }
+                for file in [false, true] {
+                    let mut one = String::from("http://h");
+                    let root = one.len();
+                    if !p.starts_with('/') {
+                        one.push('/');
+                    }
+                    if !path_one_pass(&p, file, &mut one, root) {
+                        assert!(!plain, "{p:?} took the full steps");
+                        continue;
+                    }
+                    assert_eq!(&one[root..], full_steps(&p, file), "{p:?} file={file}");
+                }
             }
         }
     }

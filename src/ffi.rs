@@ -142,6 +142,13 @@ fn input_str<'a>(ptr: *const c_char, len: usize) -> Result<Cow<'a, str>, wurl_st
 /// `from_utf8_lossy`'s chunk iterator); only invalid input pays for the
 /// lossy decoder.
 fn decode_utf8(bytes: &[u8]) -> Cow<'_, str> {
+    // Most URLs are ASCII, which `is_ascii` checks a word at a time with
+    // less fixed cost than the general validator (kasztp: ~45 octets per
+    // URL).
+    if bytes.is_ascii() {
+        // SAFETY: every octet is below 0x80, so `bytes` is valid UTF-8.
+        return Cow::Borrowed(unsafe { std::str::from_utf8_unchecked(bytes) });
+    }
     match std::str::from_utf8(bytes) {
         Ok(s) => Cow::Borrowed(s),
         Err(_) => String::from_utf8_lossy(bytes),
