@@ -50,6 +50,7 @@ pub mod preprocess;
 pub mod punycode;
 pub mod record;
 pub mod resolve;
+mod scan;
 mod scratch;
 pub mod serialize;
 pub mod strict;

@@ -8,10 +8,11 @@
 //! (a drive URL's `/c:` prefix, a `file:\\\x` path's leading `/`) write it
 //! into a side buffer.
 
-use memchr::{memchr, memchr2, memrchr, memrchr2};
+use memchr::{memrchr, memrchr2};
 
 use crate::preprocess::preprocess_into;
 use crate::record::{InvalidReason, Parts, Url, is_non_hierarchical_scheme};
+use crate::scan::{find1, find2, find4};
 
 /// A *valid scheme character*: `A-Z a-z 0-9 + - .` (NOTES.md: no `_`, and a
 /// scheme may start with a digit).
@@ -21,8 +22,6 @@ const fn is_scheme_char(b: u8) -> bool {
 
 /// Octet classes of the parser, one table lookup per byte.
 const SCHEME_CHAR: u8 = 1;
-/// An authority terminating character: `/`, `\`, `?`, `#`.
-const AUTHORITY_END: u8 = 2;
 
 static CLASS: [u8; 256] = {
     let mut t = [0u8; 256];
@@ -31,9 +30,6 @@ static CLASS: [u8; 256] = {
         let c = i as u8;
         if is_scheme_char(c) {
             t[i] |= SCHEME_CHAR;
-        }
-        if matches!(c, b'/' | b'\\' | b'?' | b'#') {
-            t[i] |= AUTHORITY_END;
         }
         i += 1;
     }
@@ -114,11 +110,11 @@ fn find_scheme(s: &str) -> Option<usize> {
 /// the first `?` of what remains), as the drive, `file:`, UNC and
 /// non-hierarchical steps do.
 fn split_query_fragment(s: &str) -> (&str, Option<&str>, Option<&str>) {
-    let (s, fragment) = match memchr(b'#', s.as_bytes()) {
+    let (s, fragment) = match find1(s.as_bytes(), b'#') {
         Some(i) => (&s[..i], Some(&s[i + 1..])),
         None => (s, None),
     };
-    let (s, query) = match memchr(b'?', s.as_bytes()) {
+    let (s, query) = match find1(s.as_bytes(), b'?') {
         Some(i) => (&s[..i], Some(&s[i + 1..])),
         None => (s, None),
     };
@@ -131,7 +127,7 @@ fn leading_slashes(s: &str) -> usize {
 
 /// The offset of the first slash character (`/` or `\`), or the length.
 fn slash_or_end(s: &str) -> usize {
-    memchr2(b'/', b'\\', s.as_bytes()).unwrap_or(s.len())
+    find2(s.as_bytes(), b'/', b'\\').unwrap_or(s.len())
 }
 
 /// "Parsing a drive URL": `c:\foo` is `file:///c:/foo`.
@@ -209,21 +205,13 @@ fn parse_unc<'a>(s: &'a str, url: &mut Parts<'a>) {
 /// "Parsing a `mailto:` URL": only the query is split off; a `#` stays in
 /// the path (the conformance data keeps `mailto:a#b` whole).
 fn parse_mailto<'a>(s: &'a str, url: &mut Parts<'a>) {
-    match memchr(b'?', s.as_bytes()) {
+    match find1(s.as_bytes(), b'?') {
         Some(i) => {
             url.path = Some(&s[..i]);
             url.query = Some(&s[i + 1..]);
         }
         None => url.path = Some(s),
     }
-}
-
-/// The offset of the first authority terminating character (`/`, `\`, `?`,
-/// `#`; not `;`), or the length.
-fn authority_end(b: &[u8]) -> usize {
-    b.iter()
-        .position(|&c| CLASS[c as usize] & AUTHORITY_END != 0)
-        .unwrap_or(b.len())
 }
 
 /// [url-spec] 3.2 "finding the authority, path, query, and fragment" as the
@@ -238,19 +226,26 @@ fn parse_hierarchical<'a>(s: &'a str, url: &mut Parts<'a>) {
         &s[2..]
     } else if n >= 2 {
         let rest = &s[n..];
-        let end = authority_end(rest.as_bytes());
+        // The first authority terminating character: `/`, `\`, `?`, `#`
+        // (not `;`).
+        let end = find4(rest.as_bytes(), [b'/', b'\\', b'?', b'#']).unwrap_or(rest.len());
         let authority = &rest[..end];
         url.authority = Some(authority);
-        split_authority(authority, url);
+        // Most authorities are a bare host: one search tells.
+        if find2(authority.as_bytes(), b'@', b':').is_some() {
+            split_authority(authority, url);
+        } else {
+            url.host = Some(authority);
+        }
         &rest[end..]
     } else {
         s
     };
-    let p = memchr2(b'?', b'#', rest.as_bytes()).unwrap_or(rest.len());
+    let p = find2(rest.as_bytes(), b'?', b'#').unwrap_or(rest.len());
     url.path = Some(&rest[..p]);
     let rest = &rest[p..];
     if let Some(q) = rest.strip_prefix('?') {
-        match memchr(b'#', q.as_bytes()) {
+        match find1(q.as_bytes(), b'#') {
             Some(f) => {
                 url.query = Some(&q[..f]);
                 url.fragment = Some(&q[f + 1..]);

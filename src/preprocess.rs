@@ -55,11 +55,16 @@ pub(crate) fn is_printable_ascii(b: &[u8]) -> bool {
         bad |= word_bad(u64::from_le_bytes(w));
     }
     let rest = chunks.remainder();
-    if !rest.is_empty() {
-        // The tail, padded with a printable octet.
-        let mut w = [b'a'; 8];
-        w[..rest.len()].copy_from_slice(rest);
-        bad |= word_bad(u64::from_le_bytes(w));
+    if b.len() >= 8 {
+        // The tail as the last eight octets (overlapping the last word):
+        // a fixed-size load, not a copy of variable length.
+        if !rest.is_empty() {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(&b[b.len() - 8..]);
+            bad |= word_bad(u64::from_le_bytes(w));
+        }
+    } else {
+        bad |= rest.iter().any(|&c| !(0x21..=0x7E).contains(&c));
     }
     !bad
 }
