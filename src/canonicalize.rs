@@ -16,7 +16,7 @@ use crate::percent::{
     self, FRAGMENT, OPAQUE_PATH, PATH, QUERY, USERINFO, decode_unreserved_into, encode_utf8_into,
     escape_at, is_unreserved,
 };
-use crate::record::{InvalidReason, Known, NON_HIERARCHICAL, Parts, Span, Url};
+use crate::record::{InvalidReason, Known, Parts, Span, Url};
 use crate::resolve::{
     decode_file_slashes_into, drive_spec_len, has_slash_escape, is_dot, is_dot_dot,
     needs_dot_removal, remove_dot_segments_into,
@@ -130,10 +130,15 @@ impl SchemeInfo {
             b"gopher" => i.default_port = Some(70),
             b"telnet" | b"tn3270" => i.default_port = Some(23),
             b"rlogin" => i.default_port = Some(513),
-            b"mailto" => i.mailto = true,
+            b"mailto" => {
+                i.mailto = true;
+                i.non_hierarchical = true;
+            }
+            // The rest of `NON_HIERARCHICAL` (a unit test keeps the two
+            // lists equal).
+            b"about" | b"data" | b"javascript" | b"vbscript" => i.non_hierarchical = true,
             _ => {}
         }
-        i.non_hierarchical = NON_HIERARCHICAL.iter().any(|n| n.as_bytes() == scheme);
         i
     }
 }
@@ -232,7 +237,10 @@ fn write_canonical(
         Some(s) => {
             let start = out.len();
             out.push_str(s);
-            out[start..].make_ascii_lowercase();
+            // Most schemes are already lowercase.
+            if s.bytes().any(|c| c.is_ascii_uppercase()) {
+                out[start..].make_ascii_lowercase();
+            }
             at[0] = Span::new(start, out.len());
             SchemeInfo::of_lowercase(&out.as_bytes()[start..])
         }
@@ -780,6 +788,7 @@ pub fn with_canon_buffer<R>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::record::NON_HIERARCHICAL;
 
     /// The HOSTPATH loop ends by reaching its fixed point, not its bound,
     /// on file: URLs built to need several rounds, and its result is
@@ -814,6 +823,24 @@ mod tests {
                 "{input}"
             );
             assert_eq!((w2.host, w2.path), (h, p), "{input}");
+        }
+    }
+
+    /// `SchemeInfo` lists the same non-hierarchical schemes as
+    /// `NON_HIERARCHICAL`, and no other.
+    #[test]
+    fn scheme_info_knows_the_non_hierarchical_schemes() {
+        for s in NON_HIERARCHICAL {
+            assert!(
+                SchemeInfo::of_lowercase(s.as_bytes()).non_hierarchical,
+                "{s}"
+            );
+        }
+        for s in ["http", "https", "file", "ftp", "", "aboutx", "dat"] {
+            assert!(
+                !SchemeInfo::of_lowercase(s.as_bytes()).non_hierarchical,
+                "{s}"
+            );
         }
     }
 

@@ -83,6 +83,8 @@ fn is_label_separator(c: char) -> bool {
 const PLAIN: u8 = 1;
 /// An octet an `inet_addr()` number can contain: hex digits, `x`, `X`, `.`.
 const INET: u8 = 2;
+/// `A-Z`, which the fast path lowercases.
+const UPPER: u8 = 4;
 
 const fn octet_classes() -> [u8; 256] {
     let mut t = [0u8; 256];
@@ -94,6 +96,9 @@ const fn octet_classes() -> [u8; 256] {
         }
         if c.is_ascii_hexdigit() || matches!(c, b'x' | b'X' | b'.') {
             t[b] |= INET;
+        }
+        if c.is_ascii_uppercase() {
+            t[b] |= UPPER;
         }
         b += 1;
     }
@@ -197,19 +202,22 @@ pub fn canonicalize_host_into(
     // `:`, step 28 no forbidden octet and step 30 no octet of its set. Step
     // 27 could change it only if every octet can occur in an `inet_addr()`
     // number (lowercasing keeps that so), which the second test excludes.
-    // `all`: the classes every octet has; `missing`: those some octet lacks.
-    let (mut all, mut missing) = (PLAIN | INET, 0);
+    // `all`: the classes every octet has; `any`: those some octet has.
+    let (mut all, mut any) = (PLAIN | INET, 0);
     for &b in host.as_bytes() {
         let c = OCTET_CLASS[usize::from(b)];
         all &= c;
-        missing |= !c;
+        any |= c;
     }
-    if all & PLAIN != 0 && missing & INET != 0 {
-        // Copied, then lowercased in place: a memcpy and a vectorizable
-        // pass beat pushing char by char (kasztp: 47 -> 31 ns per host).
+    if all & PLAIN != 0 && all & INET == 0 {
+        // Copied, then lowercased in place only when some octet is
+        // uppercase (most hosts are already lowercase): a memcpy and a
+        // vectorizable pass beat pushing char by char.
         let start = out.len();
         out.push_str(host);
-        out[start..].make_ascii_lowercase();
+        if any & UPPER != 0 {
+            out[start..].make_ascii_lowercase();
+        }
         return Ok(());
     }
     with_scratch(|scratch| canonicalize_host_slow(host, is_file, out, scratch))
