@@ -299,10 +299,23 @@ fn canonicalize_host_slow(
         };
         // Steps 17 and 20, then 21 and 22.
         joined.clear();
-        for (i, label) in body.split('.').enumerate() {
-            if i > 0 {
+        let (mut rest, mut first) = (Some(body), true);
+        while let Some(r) = rest {
+            // The next label, up to a `.` (found eight octets at a time).
+            let label = match crate::scan::find1(r.as_bytes(), b'.') {
+                Some(i) => {
+                    rest = Some(&r[i + 1..]);
+                    &r[..i]
+                }
+                None => {
+                    rest = None;
+                    r
+                }
+            };
+            if !first {
                 joined.push('.');
             }
+            first = false;
             check_bidi(label).map_err(|e| match e {
                 NameprepError::Bidi => InvalidReason::HostBidi,
                 NameprepError::Prohibited => InvalidReason::HostProhibitedCharacter,
@@ -314,7 +327,7 @@ fn canonicalize_host_slow(
                 // Punycode writes at least one character per code point, so
                 // a label of more than 59 cannot fit in 63 with "xn--";
                 // failing first keeps the (quadratic) encoder off long input.
-                if label.chars().nth(59).is_some() {
+                if label.len() > 59 && label.chars().nth(59).is_some() {
                     return Err(InvalidReason::HostLabelTooLong);
                 }
                 let start = joined.len();

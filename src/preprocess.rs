@@ -39,6 +39,7 @@ pub fn preprocess(s: &str) -> Cow<'_, str> {
 /// DEL, `0x7F`, which `+ 1` carries into the top bit) sets it directly. So a
 /// typical URL costs a few instructions per eight octets instead of a
 /// per-octet loop.
+#[inline]
 pub(crate) fn is_printable_ascii(b: &[u8]) -> bool {
     const LO: u64 = 0x0101_0101_0101_0101;
     const HI: u64 = 0x8080_8080_8080_8080;
@@ -84,11 +85,19 @@ fn needs_work(bytes: &[u8]) -> bool {
 /// The steps to preprocess a string, writing into `buf` (cleared first)
 /// only when something is removed or replaced; otherwise the trimmed input
 /// itself is returned, after one scan of its bytes.
+#[inline]
 pub fn preprocess_into<'a>(s: &'a str, buf: &'a mut String) -> &'a str {
     // Most URLs are printable ASCII: nothing to remove, replace or trim.
+    // (Inlined into the callers; the rest is out of line.)
     if is_printable_ascii(s.as_bytes()) {
         return s;
     }
+    preprocess_other(s, buf)
+}
+
+/// [`preprocess_into`] for input that is not all printable ASCII.
+#[inline(never)]
+fn preprocess_other<'a>(s: &'a str, buf: &'a mut String) -> &'a str {
     // The trimmed set and the removed set are disjoint, but a removed TAB
     // between spaces would expose more spaces to trim, so trimming comes
     // after removal.

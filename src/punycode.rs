@@ -44,17 +44,33 @@ fn digit(d: u32) -> char {
 /// partial output. Quadratic in the number of code points: callers bound
 /// the input (CanonicalizeHost never passes more than 59 code points).
 pub fn encode_into(input: &str, out: &mut String) -> bool {
-    // Section 6.3: copy the basic code points in order, then the delimiter
-    // if there were any.
-    let mut len: u32 = 0;
-    let mut basic: u32 = 0;
+    // The code points are read many times (once per distinct non-basic
+    // code point, twice): decode the UTF-8 once. A label of Punycode is at
+    // most 63 characters, so a stack array holds every label that can
+    // succeed; longer input (which the host rules reject before calling)
+    // still gets an exact answer from a vector.
+    let mut stack = [0u32; 64];
+    let mut len = 0;
     for c in input.chars() {
-        let Some(l) = len.checked_add(1) else {
-            return false;
-        };
-        len = l;
-        if c.is_ascii() {
-            out.push(c);
+        if len == stack.len() {
+            let all: Vec<u32> = input.chars().map(u32::from).collect();
+            return encode_code_points(&all, out);
+        }
+        stack[len] = u32::from(c);
+        len += 1;
+    }
+    encode_code_points(&stack[..len], out)
+}
+
+/// RFC 3492 6.3 on decoded code points.
+fn encode_code_points(input: &[u32], out: &mut String) -> bool {
+    let Ok(len) = u32::try_from(input.len()) else {
+        return false;
+    };
+    let mut basic: u32 = 0;
+    for &c in input {
+        if c < 0x80 {
+            out.push(char::from(c as u8));
             basic += 1;
         }
     }
@@ -62,16 +78,9 @@ pub fn encode_into(input: &str, out: &mut String) -> bool {
         out.push('-');
     }
     let (mut n, mut delta, mut bias) = (INITIAL_N, 0u32, INITIAL_BIAS);
-    // `h`: the number of code points handled so far.
     let mut h = basic;
     while h < len {
-        // The smallest code point not yet handled (exists: h < len).
-        let m = input
-            .chars()
-            .map(u32::from)
-            .filter(|&c| c >= n)
-            .min()
-            .unwrap_or(n);
+        let m = input.iter().copied().filter(|&c| c >= n).min().unwrap_or(n);
         match (m - n)
             .checked_mul(h + 1)
             .and_then(|d| delta.checked_add(d))
@@ -80,7 +89,7 @@ pub fn encode_into(input: &str, out: &mut String) -> bool {
             None => return false,
         }
         n = m;
-        for c in input.chars().map(u32::from) {
+        for &c in input {
             if c < n {
                 match delta.checked_add(1) {
                     Some(d) => delta = d,
@@ -88,7 +97,6 @@ pub fn encode_into(input: &str, out: &mut String) -> bool {
                 }
             }
             if c == n {
-                // Represent delta as a generalized variable-length integer.
                 let mut q = delta;
                 let mut k = BASE;
                 loop {
@@ -130,6 +138,18 @@ mod tests {
 
     /// Section 7.1 samples (lowercased, as this encoder writes them), and
     /// agreement with the `idna` crate on a few more.
+    /// Input longer than the stack array takes the vector and gives the
+    /// same encoding as the core on the same code points.
+    #[test]
+    fn long_input() {
+        let s: String = "aé日".repeat(30);
+        let cps: Vec<u32> = s.chars().map(u32::from).collect();
+        let mut want = String::new();
+        assert!(encode_code_points(&cps, &mut want));
+        assert_eq!(enc(&s), want);
+        assert!(enc(&s[..s.len() - "日".len()]).len() < want.len());
+    }
+
     #[test]
     fn samples() {
         // (A) Arabic (Egyptian).
