@@ -49,13 +49,19 @@ fn flags_slow(c: char) -> u8 {
 /// flags of the characters written.
 fn map_into(s: &str, out: &mut String) -> (u8, u8) {
     let (mut and, mut or) = (u8::MAX, 0u8);
-    for c in s.chars() {
+    // Characters Map keeps are copied in runs, not one by one: `run` is
+    // where the run not yet copied starts.
+    let mut run = 0;
+    for (i, c) in s.char_indices() {
         let f = flags(c);
         if f & MAPS == 0 {
-            out.push(c);
             and &= f;
             or |= f;
-        } else if !tables::commonly_mapped_to_nothing(c) {
+            continue;
+        }
+        out.push_str(&s[run..i]);
+        run = i + c.len_utf8();
+        if !tables::commonly_mapped_to_nothing(c) {
             for m in tables::case_fold_for_nfkc(c) {
                 let g = flags(m);
                 out.push(m);
@@ -64,6 +70,7 @@ fn map_into(s: &str, out: &mut String) -> (u8, u8) {
             }
         }
     }
+    out.push_str(&s[run..]);
     (and, or)
 }
 
