@@ -5,7 +5,7 @@ use std::cell::RefCell;
 
 use crate::ipv4::{canonicalize_ipv4_into, is_canonical_ipv4};
 use crate::ipv6::{format_ipv6_into, parse_ipv6};
-use crate::nameprep::{NameprepError, check_bidi, nameprep_into};
+use crate::nameprep::{NameprepError, check_bidi, nameprep_rtl_into};
 use crate::percent::{self, HOST, HOST_FILE, escape_at};
 use crate::punycode;
 use crate::record::{InvalidReason, Url};
@@ -271,7 +271,7 @@ fn canonicalize_host_slow(
     let need_punycode = !s.is_ascii();
     // Step 11: Nameprep without the bidi check, on the whole host.
     prepped.clear();
-    nameprep_into(s, prepped, nameprep_scratch)
+    let rtl = nameprep_rtl_into(s, prepped, nameprep_scratch)
         .map_err(|_| InvalidReason::HostProhibitedCharacter)?;
     // The earlier strings are no longer needed: free them now if large
     // (peak memory on megabyte hosts).
@@ -316,10 +316,13 @@ fn canonicalize_host_slow(
                 joined.push('.');
             }
             first = false;
-            check_bidi(label).map_err(|e| match e {
-                NameprepError::Bidi => InvalidReason::HostBidi,
-                NameprepError::Prohibited => InvalidReason::HostProhibitedCharacter,
-            })?;
+            // Without a RandALCat character anywhere, every label passes.
+            if rtl {
+                check_bidi(label).map_err(|e| match e {
+                    NameprepError::Bidi => InvalidReason::HostBidi,
+                    NameprepError::Prohibited => InvalidReason::HostProhibitedCharacter,
+                })?;
+            }
             if !label.is_ascii() {
                 if label.starts_with("xn--") {
                     return Err(InvalidReason::HostAceWithNonAscii);

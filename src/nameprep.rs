@@ -137,11 +137,23 @@ pub fn nameprep_into(
     out: &mut String,
     scratch: &mut Scratch,
 ) -> Result<(), NameprepError> {
+    nameprep_rtl_into(s, out, scratch).map(|_| ())
+}
+
+/// [`nameprep_into`], telling whether the output holds a RandALCat
+/// character: when it holds none, the bidi check passes on every label
+/// (RFC 3454 6: its conditions apply only to a string with one), so
+/// CanonicalizeHost need not run it label by label.
+pub(crate) fn nameprep_rtl_into(
+    s: &str,
+    out: &mut String,
+    scratch: &mut Scratch,
+) -> Result<bool, NameprepError> {
     if s.is_ascii() {
         // Map on ASCII is lowercasing (B.2), NFKC is the identity and no
-        // ASCII character is prohibited by Nameprep.
+        // ASCII character is prohibited by Nameprep (or RandALCat).
         out.extend(s.bytes().map(|b| char::from(b.to_ascii_lowercase())));
-        return Ok(());
+        return Ok(false);
     }
     let start = out.len();
     let mut or = map_nfkc_into(s, &mut scratch.mapped, out);
@@ -158,7 +170,7 @@ pub fn nameprep_into(
     if or & PROHIBITED != 0 {
         return Err(NameprepError::Prohibited);
     }
-    Ok(())
+    Ok(or & RAL != 0)
 }
 
 /// Step 11: the bidi check of RFC 3454 section 6 on one label.
