@@ -788,7 +788,7 @@ pub fn with_canon_buffer<R>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::NON_HIERARCHICAL;
+    use crate::parse::NON_HIERARCHICAL;
 
     /// The HOSTPATH loop ends by reaching its fixed point, not its bound,
     /// on file: URLs built to need several rounds, and its result is

@@ -11,7 +11,7 @@
 use memchr::{memrchr, memrchr2};
 
 use crate::preprocess::preprocess_into;
-use crate::record::{InvalidReason, Parts, Url, is_non_hierarchical_scheme};
+use crate::record::{InvalidReason, Parts, Url};
 use crate::scan::{find1, find2, find4};
 
 /// A *valid scheme character*: `A-Z a-z 0-9 + - .` (NOTES.md: no `_`, and a
@@ -69,20 +69,21 @@ pub(crate) fn parse_parts<'a>(s: &'a str, side: &'a mut String) -> Parts<'a> {
         }
     };
     let scheme = url.scheme.unwrap_or("");
-    if scheme.len() == 1 && scheme.as_bytes()[0].is_ascii_alphabetic() {
+    let kind = SchemeKind::of(scheme);
+    if kind == SchemeKind::Drive {
         parse_drive(rest, &mut url, side);
-    } else if scheme.eq_ignore_ascii_case("file") {
+    } else if kind == SchemeKind::File {
         parse_file(rest, &mut url, side);
-    } else if scheme.eq_ignore_ascii_case("mailto") {
+    } else if kind == SchemeKind::Mailto {
         parse_mailto(rest, &mut url);
     } else {
         let slash_follows = rest.as_bytes().first().is_some_and(|&b| is_slash(b));
-        let hierarchical =
-            url.hierarchical || (slash_follows && !is_non_hierarchical_scheme(scheme));
+        let non_hierarchical = kind == SchemeKind::NonHierarchical;
+        let hierarchical = url.hierarchical || (slash_follows && !non_hierarchical);
         if hierarchical {
             url.hierarchical = true;
             parse_hierarchical(rest, &mut url);
-        } else if is_non_hierarchical_scheme(scheme) {
+        } else if non_hierarchical {
             // about:, data:, javascript:, vbscript: keep `?` and `#` in
             // the path (the conformance data: `data:a?b#c` is one path).
             url.path = Some(rest);
@@ -95,6 +96,43 @@ pub(crate) fn parse_parts<'a>(s: &'a str, side: &'a mut String) -> Parts<'a> {
     }
     url
 }
+
+/// What the parser does with a scheme: one match on its length and bytes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum SchemeKind {
+    /// One letter: "parsing a drive URL".
+    Drive,
+    File,
+    Mailto,
+    /// Another scheme of the non-hierarchical list (section
+    /// "Hierarchicalness"; `mailto` is the list's fifth).
+    NonHierarchical,
+    Other,
+}
+
+impl SchemeKind {
+    fn of(scheme: &str) -> SchemeKind {
+        let b = scheme.as_bytes();
+        let is = |name: &[u8]| b.eq_ignore_ascii_case(name);
+        match b.len() {
+            1 if b[0].is_ascii_alphabetic() => SchemeKind::Drive,
+            4 if is(b"file") => SchemeKind::File,
+            6 if is(b"mailto") => SchemeKind::Mailto,
+            4 if is(b"data") => SchemeKind::NonHierarchical,
+            5 if is(b"about") => SchemeKind::NonHierarchical,
+            8 if is(b"vbscript") => SchemeKind::NonHierarchical,
+            10 if is(b"javascript") => SchemeKind::NonHierarchical,
+            _ => SchemeKind::Other,
+        }
+    }
+}
+
+/// The schemes that are not hierarchical (section "Hierarchicalness"), in
+/// lowercase: what `SchemeKind` (here) and `SchemeInfo` (canonicalization)
+/// match, as their unit tests check.
+#[cfg(test)]
+pub(crate) const NON_HIERARCHICAL: [&str; 5] =
+    ["about", "data", "javascript", "mailto", "vbscript"];
 
 /// "Steps to find the scheme": the length of the scheme when `s` begins with
 /// one or more valid scheme characters followed by `:`.
@@ -299,5 +337,31 @@ pub(crate) fn split_authority<'a>(authority: &'a str, url: &mut Parts<'a>) {
                 url.port = Some(&authority[colon + 1..]);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `SchemeKind` knows the non-hierarchical schemes in any case, and no
+    /// others.
+    #[test]
+    fn scheme_kinds() {
+        for s in NON_HIERARCHICAL {
+            let want = if s == "mailto" {
+                SchemeKind::Mailto
+            } else {
+                SchemeKind::NonHierarchical
+            };
+            assert!(SchemeKind::of(s) == want, "{s}");
+            assert!(SchemeKind::of(&s.to_ascii_uppercase()) == want, "{s}");
+        }
+        for s in ["http", "datа", "abou", "javascripts", "vbscrip", "mail"] {
+            assert!(SchemeKind::of(s) == SchemeKind::Other, "{s}");
+        }
+        assert!(SchemeKind::of("FiLe") == SchemeKind::File);
+        assert!(SchemeKind::of("c") == SchemeKind::Drive);
+        assert!(SchemeKind::of("1") == SchemeKind::Other);
     }
 }

@@ -662,15 +662,3 @@ impl Url {
         self.get_nul(SERIAL)
     }
 }
-
-/// Schemes that are /not/ hierarchical (section "Hierarchicalness"),
-/// compared ASCII case-insensitively.
-pub(crate) fn is_non_hierarchical_scheme(scheme: &str) -> bool {
-    NON_HIERARCHICAL
-        .iter()
-        .any(|s| scheme.eq_ignore_ascii_case(s))
-}
-
-/// The schemes that are not hierarchical, in lowercase.
-pub(crate) const NON_HIERARCHICAL: [&str; 5] =
-    ["about", "data", "javascript", "mailto", "vbscript"];
