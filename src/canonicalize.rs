@@ -727,7 +727,7 @@ fn canon_staged(
                 r.fragment = None;
                 r
             } else {
-                crate::resolve::resolve_parts(&own, own, (path, path2), true)
+                crate::resolve::resolve_own(own, (path, path2))
             }
         }
     };
