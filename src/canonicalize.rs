@@ -476,7 +476,10 @@ fn file_hostpath(
             None => path_out.push('/'),
         }
         let (h2, p2) = file_host_path(Some(host_out.as_str()), Some(path_out.as_str()));
-        if (h2 == host_out.as_str() && p2.as_deref() == Some(path_out.as_str()))
+        // Unchanged: most often the very slices given (no comparison of
+        // their bytes needed), else equal strings.
+        let same = |new: &str, old: &str| std::ptr::eq(new, old) || new == old;
+        if (same(&h2, host_out) && p2.as_deref().is_some_and(|p| same(p, path_out)))
             || rounds >= MAX_HOSTPATH_ROUNDS
         {
             return Ok(rounds);

@@ -148,15 +148,20 @@ fn find_scheme(s: &str) -> Option<usize> {
 /// the first `?` of what remains), as the drive, `file:`, UNC and
 /// non-hierarchical steps do.
 fn split_query_fragment(s: &str) -> (&str, Option<&str>, Option<&str>) {
-    let (s, fragment) = match find1(s.as_bytes(), b'#') {
-        Some(i) => (&s[..i], Some(&s[i + 1..])),
-        None => (s, None),
+    // One search for the first `?` or `#`: a `#` first leaves no query (a
+    // later `?` is the fragment's); a `?` first is the query's, which ends
+    // at the first `#` after it.
+    let Some(i) = find2(s.as_bytes(), b'?', b'#') else {
+        return (s, None, None);
     };
-    let (s, query) = match find1(s.as_bytes(), b'?') {
-        Some(i) => (&s[..i], Some(&s[i + 1..])),
-        None => (s, None),
-    };
-    (s, query, fragment)
+    let rest = &s[i + 1..];
+    if s.as_bytes()[i] == b'#' {
+        return (&s[..i], None, Some(rest));
+    }
+    match find1(rest.as_bytes(), b'#') {
+        Some(f) => (&s[..i], Some(&rest[..f]), Some(&rest[f + 1..])),
+        None => (&s[..i], Some(rest), None),
+    }
 }
 
 fn leading_slashes(s: &str) -> usize {
