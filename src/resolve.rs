@@ -362,18 +362,24 @@ pub(crate) fn is_dot_dot(seg: &[u8]) -> bool {
 /// allocation; a path without `.`, `%` or `\` needs no segment check.
 pub(crate) fn needs_dot_removal(p: &[u8]) -> bool {
     // A dot segment starts with `.` or `%` at the start of the path or
-    // after a `/`: two folds without early exit (which the compiler
-    // vectorizes) rule out most paths before any segment is looked at.
-    let backslash = p.iter().fold(false, |a, &c| a | (c == b'\\'));
-    if backslash {
-        return true;
-    }
-    let starts = |c: u8| c == b'.' || c == b'%';
-    let candidate = p.first().is_some_and(|&c| starts(c))
-        || p.windows(2)
-            .fold(false, |a, w| a | (w[0] == b'/' && starts(w[1])));
+    // after a `/`: one fold over the byte pairs, without early exit and
+    // with bitwise operators only (which the compiler vectorizes), rules
+    // out most paths before any segment is looked at; it also finds a `\`
+    // anywhere.
+    let Some((&first, rest)) = p.split_first() else {
+        return false;
+    };
+    let starts = |c: u8| (c == b'.') | (c == b'%');
+    let candidate = starts(first)
+        | (first == b'\\')
+        | p.iter().zip(rest).fold(false, |a, (&x, &y)| {
+            a | (y == b'\\') | ((x == b'/') & starts(y))
+        });
     if !candidate {
         return false;
+    }
+    if p.contains(&b'\\') {
+        return true;
     }
     let mut seg = 0;
     for (i, &c) in p.iter().enumerate() {
@@ -472,6 +478,28 @@ mod tests {
         assert_eq!(remove_dot_segments("../a"), "a");
         assert_eq!(remove_dot_segments("/.."), "/");
         assert_eq!(remove_dot_segments(".."), "");
+    }
+
+    /// The byte-pair scan of `needs_dot_removal` finds exactly what a
+    /// plain look at every segment finds, on every short path over the
+    /// bytes that matter.
+    #[test]
+    fn needs_dot_removal_matches_segments() {
+        fn reference(p: &[u8]) -> bool {
+            p.contains(&b'\\') || p.split(|&c| c == b'/').any(|s| is_dot(s) || is_dot_dot(s))
+        }
+        let alphabet = b"/.%2eE\\a";
+        let mut p = Vec::new();
+        for len in 0..=6u32 {
+            for mut n in 0..alphabet.len().pow(len) {
+                p.clear();
+                for _ in 0..len {
+                    p.push(alphabet[n % alphabet.len()]);
+                    n /= alphabet.len();
+                }
+                assert_eq!(needs_dot_removal(&p), reference(&p), "{p:?}");
+            }
+        }
     }
 
     #[test]
