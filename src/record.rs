@@ -90,16 +90,23 @@ pub(crate) struct Record {
     host_cache: OnceLock<Result<CachedHost, InvalidReason>>,
 }
 
-/// A canonical host kept by a record's cache: inline when it is short (a
-/// typical page's host), so that filling the cache allocates nothing.
+/// A canonical host kept by a record's cache: the record's host itself
+/// when that is canonical already (most pages' hosts: nothing to copy or
+/// check when it is read), else inline when it is short, so that filling
+/// the cache allocates nothing.
 #[derive(Debug)]
 pub(crate) enum CachedHost {
+    Same,
     Inline { len: u8, bytes: [u8; 62] },
     Heap(Box<str>),
 }
 
 impl CachedHost {
-    fn new(h: &str) -> CachedHost {
+    /// The cache entry for the canonical host `h` of the host `raw`.
+    fn new(h: &str, raw: &str) -> CachedHost {
+        if h == raw {
+            return CachedHost::Same;
+        }
         let mut bytes = [0; 62];
         match bytes.get_mut(..h.len()) {
             Some(b) => {
@@ -113,8 +120,10 @@ impl CachedHost {
         }
     }
 
-    fn as_str(&self) -> Option<&str> {
+    /// The canonical host, `raw` being the record's host.
+    fn as_str<'a>(&'a self, raw: &'a str) -> Option<&'a str> {
         match self {
+            CachedHost::Same => Some(raw),
             // Whole characters were copied, so this never fails (a
             // canonical host is ASCII anyway): no `unsafe` needed.
             CachedHost::Inline { len, bytes } => std::str::from_utf8(&bytes[..*len as usize]).ok(),
@@ -188,11 +197,11 @@ impl<'a> Parts<'a> {
         }
         let r = cache.get_or_init(|| {
             work.clear();
-            crate::canonicalize::host_into(h, false, work).map(|()| CachedHost::new(work))
+            crate::canonicalize::host_into(h, false, work).map(|()| CachedHost::new(work, h))
         });
         match r {
             Ok(c) => Known {
-                host: c.as_str(),
+                host: c.as_str(h),
                 err: None,
             },
             Err(e) => Known {
@@ -451,7 +460,11 @@ impl Url {
                 n += c.map_or(0, |c| c.len() + 1);
             }
         }
-        let known = p.known.host.map_or(0, |h| h.len() + 1);
+        let known = if known_is_host(p) {
+            0
+        } else {
+            p.known.host.map_or(0, |h| h.len() + 1)
+        };
         n + p.authority.map_or(0, |a| a.len() + 1) + known
     }
 
@@ -504,7 +517,10 @@ impl Url {
         if let Some(a) = p.authority {
             spans[AUTHORITY] = push(a);
         }
-        if let Some(k) = p.known.host {
+        if known_is_host(p) {
+            // The host is canonical already (see `CachedHost`): no copy.
+            spans[KNOWN_HOST] = spans[Component::Host as usize];
+        } else if let Some(k) = p.known.host {
             spans[KNOWN_HOST] = push(k);
         }
         Url(Arc::new(Record {
@@ -661,6 +677,12 @@ impl Url {
     pub(crate) fn serialization_nul(&self) -> Option<&[u8]> {
         self.get_nul(SERIAL)
     }
+}
+
+/// Whether the known canonical host of `p` is its host, the very slice (a
+/// base's host cache says so with `CachedHost::Same`).
+fn known_is_host(p: &Parts) -> bool {
+    matches!((p.known.host, p.host), (Some(k), Some(h)) if std::ptr::eq(k, h))
 }
 
 /// Schemes that are /not/ hierarchical (section "Hierarchicalness"),
