@@ -364,20 +364,13 @@ pub(crate) fn is_dot_dot(seg: &[u8]) -> bool {
 /// allocation; a path without `.`, `%` or `\` needs no segment check.
 pub(crate) fn needs_dot_removal(p: &[u8]) -> bool {
     // A dot segment starts with `.` or `%` at the start of the path or
-    // after a `/`: one fold over the byte pairs, without early exit and
-    // with bitwise operators only (which the compiler vectorizes), rules
-    // out most paths before any segment is looked at; it also finds a `\`
-    // anywhere.
+    // after a `/`: one scan of the byte pairs, without early exit and with
+    // bitwise operators only, rules out most paths before any segment is
+    // looked at; it also finds a `\` anywhere.
     let Some((&first, rest)) = p.split_first() else {
         return false;
     };
-    let starts = |c: u8| (c == b'.') | (c == b'%');
-    let candidate = starts(first)
-        | (first == b'\\')
-        | p.iter().zip(rest).fold(false, |a, (&x, &y)| {
-            a | (y == b'\\') | ((x == b'/') & starts(y))
-        });
-    if !candidate {
+    if !(dot_start(first) | (first == b'\\') | pair_scan(p, rest)) {
         return false;
     }
     if p.contains(&b'\\') {
@@ -393,6 +386,39 @@ pub(crate) fn needs_dot_removal(p: &[u8]) -> bool {
         }
     }
     is_dot_candidate(&p[seg..])
+}
+
+fn dot_start(c: u8) -> bool {
+    (c == b'.') | (c == b'%')
+}
+
+/// Whether some pair `(p[i], rest[i])` (`rest` is `p` without its first
+/// byte) is `/` and a possible dot segment's start, or has a `\` second.
+/// In blocks of 16 pairs, the last one overlapping the one before, which
+/// the compiler turns into vector compares; the pairs of a shorter path
+/// one by one.
+fn pair_scan(p: &[u8], rest: &[u8]) -> bool {
+    let hit = |x: u8, y: u8| (y == b'\\') | ((x == b'/') & dot_start(y));
+    let n = rest.len();
+    if n < 16 {
+        return p.iter().zip(rest).fold(false, |a, (&x, &y)| a | hit(x, y));
+    }
+    let mut acc = false;
+    let mut i = 0;
+    while i < n {
+        let s = i.min(n - 16);
+        if let (Some(x), Some(y)) = (p.get(s..s + 16), rest.get(s..s + 16))
+            && let (Ok(x), Ok(y)) = (<&[u8; 16]>::try_from(x), <&[u8; 16]>::try_from(y))
+        {
+            let mut m = false;
+            for j in 0..16 {
+                m |= hit(x[j], y[j]);
+            }
+            acc |= m;
+        }
+        i += 16;
+    }
+    acc
 }
 
 fn is_dot_candidate(seg: &[u8]) -> bool {
@@ -501,6 +527,31 @@ mod tests {
                 }
                 assert_eq!(needs_dot_removal(&p), reference(&p), "{p:?}");
             }
+        }
+    }
+
+    /// The same on longer paths (the block scan), pseudo-random.
+    #[test]
+    fn needs_dot_removal_matches_segments_long() {
+        fn reference(p: &[u8]) -> bool {
+            p.contains(&b'\\') || p.split(|&c| c == b'/').any(|s| is_dot(s) || is_dot_dot(s))
+        }
+        let alphabet = b"/.%2eEaaaaaaaaaaa";
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut p = Vec::new();
+        for n in 0..200_000 {
+            let len = n % 80;
+            p.clear();
+            for _ in 0..len {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                p.push(alphabet[(x % alphabet.len() as u64) as usize]);
+            }
+            if n % 7 == 0 && len > 0 {
+                p[(x as usize / 7) % len] = b'\\';
+            }
+            assert_eq!(needs_dot_removal(&p), reference(&p), "{p:?}");
         }
     }
 
