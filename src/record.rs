@@ -537,30 +537,26 @@ impl Url {
     /// flags): a stage whose result `p` has the value of its input `q`
     /// returns its input record instead of a copy.
     pub(crate) fn same_value(p: &Parts, q: &Parts) -> bool {
-        // Lengths first: most records that differ differ there, and
-        // comparing them costs no call.
+        // Flags and lengths first, the likeliest to differ first (a
+        // resolved link's path, query or fragment): most records that
+        // differ differ there, and comparing them costs no call.
         let len = |c: Option<&str>| c.map(str::len);
-        let lens = |u: &Parts| {
-            [
-                len(u.scheme),
-                len(u.user),
-                len(u.password),
-                len(u.host),
-                len(u.port),
-                len(u.path),
-                len(u.query),
-                len(u.fragment),
-                len(u.authority),
-            ]
-        };
-        lens(p) == lens(q)
-            && p.invalid == q.invalid
+        p.invalid == q.invalid
             && p.hierarchical == q.hierarchical
-            && p.scheme == q.scheme
-            && p.host == q.host
+            && len(p.path) == len(q.path)
+            && len(p.query) == len(q.query)
+            && len(p.fragment) == len(q.fragment)
+            && len(p.host) == len(q.host)
+            && len(p.scheme) == len(q.scheme)
+            && len(p.port) == len(q.port)
+            && len(p.user) == len(q.user)
+            && len(p.password) == len(q.password)
+            && len(p.authority) == len(q.authority)
             && p.path == q.path
             && p.query == q.query
             && p.fragment == q.fragment
+            && p.host == q.host
+            && p.scheme == q.scheme
             && p.port == q.port
             && p.user == q.user
             && p.password == q.password
