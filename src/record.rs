@@ -475,45 +475,47 @@ impl Url {
     /// authority and the known canonical host.
     fn finish(mut buf: String, valid: bool, at: [Span; 8], p: &Parts, from_buf: bool) -> Url {
         let mut spans = [Span::NONE; 11];
-        let comps = [
-            p.scheme, p.user, p.password, p.host, p.port, p.path, p.query, p.fragment,
-        ];
-        let tail = if valid {
-            let t = at.iter().rposition(|s| s.start != ABSENT);
+        // Components from `tail` on need no copy: the serialization's last
+        // one and the absent ones after it (all of them are copied for an
+        // invalid record, which has no serialization).
+        let mut tail = 8;
+        if valid {
             spans[SERIAL] = Span::new(0, buf.len());
             buf.push('\0');
-            if let Some(t) = t {
+            if let Some(t) = at.iter().rposition(|s| s.start != ABSENT) {
                 spans[t] = at[t];
+                tail = t;
             }
-            t
-        } else {
-            None
-        };
-        for i in 0..8 {
-            if Some(i) == tail {
-                continue;
-            }
-            let start = buf.len();
-            if from_buf {
-                let s = at[i];
-                if s.start == ABSENT {
-                    continue;
-                }
-                buf.extend_from_within(s.start..s.start + s.len);
-            } else {
-                let Some(c) = comps[i] else { continue };
-                buf.push_str(c);
-            }
-            spans[i] = Span::new(start, buf.len());
-            buf.push('\0');
         }
-        let mut push = |s: &str| {
+        let push = |buf: &mut String, s: &str| {
             let start = buf.len();
             buf.push_str(s);
-            let span = Span::new(start, buf.len());
             buf.push('\0');
-            span
+            Span {
+                start,
+                len: s.len(),
+            }
         };
+        if from_buf {
+            for (span, s) in spans.iter_mut().zip(&at[..tail]) {
+                if s.start != ABSENT {
+                    let start = buf.len();
+                    buf.extend_from_within(s.start..s.start + s.len);
+                    buf.push('\0');
+                    *span = Span { start, len: s.len };
+                }
+            }
+        } else {
+            let comps = [
+                p.scheme, p.user, p.password, p.host, p.port, p.path, p.query, p.fragment,
+            ];
+            for (span, c) in spans.iter_mut().zip(&comps[..tail]) {
+                if let Some(c) = c {
+                    *span = push(&mut buf, c);
+                }
+            }
+        }
+        let mut push = |s: &str| push(&mut buf, s);
         if let Some(a) = p.authority {
             spans[AUTHORITY] = push(a);
         }
