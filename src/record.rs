@@ -465,7 +465,12 @@ impl Url {
         } else {
             p.known.host.map_or(0, |h| h.len() + 1)
         };
-        n + p.authority.map_or(0, |a| a.len() + 1) + known
+        let authority = if authority_is_host(p) {
+            0
+        } else {
+            p.authority.map_or(0, |a| a.len() + 1)
+        };
+        n + authority + known
     }
 
     /// Completes a record: `buf` holds the serialization of a valid record
@@ -516,7 +521,10 @@ impl Url {
             }
         }
         let mut push = |s: &str| push(&mut buf, s);
-        if let Some(a) = p.authority {
+        if authority_is_host(p) {
+            // An authority of a host alone (most of them): no copy.
+            spans[AUTHORITY] = spans[Component::Host as usize];
+        } else if let Some(a) = p.authority {
             spans[AUTHORITY] = push(a);
         }
         if known_is_host(p) {
@@ -701,6 +709,12 @@ fn same_bytes(a: Option<&str>, b: Option<&str>) -> bool {
         return w(a) == w(b) && v(a) == v(b);
     }
     a == b
+}
+
+/// Whether the raw authority of `p` is its host, the very slice (what
+/// parsing gives for an authority of a host alone, and a record keeps).
+fn authority_is_host(p: &Parts) -> bool {
+    matches!((p.authority, p.host), (Some(a), Some(h)) if std::ptr::eq(a, h))
 }
 
 /// Whether the known canonical host of `p` is its host, the very slice (a
