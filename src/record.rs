@@ -58,10 +58,12 @@ const KNOWN_HOST: usize = 10;
 /// serialization (for a valid record) followed by a NUL, then a
 /// NUL-terminated copy of each present component that is not already
 /// followed by that NUL (the last component of the serialization is its
-/// tail), and the raw authority. So a record is about the size of its URL,
-/// and every view the C ABI hands out is NUL-terminated without another
-/// copy. A record is two allocations, its buffer and the shared, reference
-/// counted `Record` that holds it (the C ABI's handle is that `Arc`).
+/// tail), and the raw authority and the known canonical host, each unless
+/// it is the host itself (then it shares the host's copy). So a record is
+/// about the size of its URL, and every view the C ABI hands out is
+/// NUL-terminated without another copy. A record is two allocations, its
+/// buffer and the shared, reference counted `Record` that holds it (the C
+/// ABI's handle is that `Arc`).
 ///
 /// Records with the same value share one `Record`: a resolution that gives
 /// its base back (an absolute URL resolved against its own parse) and a
