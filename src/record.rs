@@ -589,20 +589,26 @@ impl Url {
     pub(crate) fn parts(&self) -> Parts<'_> {
         let r = &*self.0;
         let g = |i: usize| r.spans[i].get(&r.buf);
+        let host = g(3);
+        // The authority and the known host most often share the host's
+        // span (see `Url::finish`): the same slice, without slicing again.
+        let or_host = |i: usize| {
+            if r.spans[i] == r.spans[3] { host } else { g(i) }
+        };
         Parts {
             scheme: g(0),
             user: g(1),
             password: g(2),
-            host: g(3),
+            host,
             port: g(4),
             path: g(5),
             query: g(6),
             fragment: g(7),
-            authority: g(AUTHORITY),
+            authority: or_host(AUTHORITY),
             invalid: r.invalid,
             hierarchical: r.hierarchical,
             known: Known {
-                host: g(KNOWN_HOST),
+                host: or_host(KNOWN_HOST),
                 err: r.known_host_err,
             },
             cache: Some(&r.host_cache),
