@@ -58,10 +58,12 @@ const KNOWN_HOST: usize = 10;
 /// serialization (for a valid record) followed by a NUL, then a
 /// NUL-terminated copy of each present component that is not already
 /// followed by that NUL (the last component of the serialization is its
-/// tail), and the raw authority. So a record is about the size of its URL,
-/// and every view the C ABI hands out is NUL-terminated without another
-/// copy. A record is two allocations, its buffer and the shared, reference
-/// counted `Record` that holds it (the C ABI's handle is that `Arc`).
+/// tail), and the raw authority and the known canonical host, each unless
+/// it is the host itself (then it shares the host's copy). So a record is
+/// about the size of its URL, and every view the C ABI hands out is
+/// NUL-terminated without another copy. A record is two allocations, its
+/// buffer and the shared, reference counted `Record` that holds it (the C
+/// ABI's handle is that `Arc`).
 ///
 /// Records with the same value share one `Record`: a resolution that gives
 /// its base back (an absolute URL resolved against its own parse) and a
@@ -90,16 +92,23 @@ pub(crate) struct Record {
     host_cache: OnceLock<Result<CachedHost, InvalidReason>>,
 }
 
-/// A canonical host kept by a record's cache: inline when it is short (a
-/// typical page's host), so that filling the cache allocates nothing.
+/// A canonical host kept by a record's cache: the record's host itself
+/// when that is canonical already (most pages' hosts: nothing to copy or
+/// check when it is read), else inline when it is short, so that filling
+/// the cache allocates nothing.
 #[derive(Debug)]
 pub(crate) enum CachedHost {
+    Same,
     Inline { len: u8, bytes: [u8; 62] },
     Heap(Box<str>),
 }
 
 impl CachedHost {
-    fn new(h: &str) -> CachedHost {
+    /// The cache entry for the canonical host `h` of the host `raw`.
+    fn new(h: &str, raw: &str) -> CachedHost {
+        if h == raw {
+            return CachedHost::Same;
+        }
         let mut bytes = [0; 62];
         match bytes.get_mut(..h.len()) {
             Some(b) => {
@@ -113,8 +122,10 @@ impl CachedHost {
         }
     }
 
-    fn as_str(&self) -> Option<&str> {
+    /// The canonical host, `raw` being the record's host.
+    fn as_str<'a>(&'a self, raw: &'a str) -> Option<&'a str> {
         match self {
+            CachedHost::Same => Some(raw),
             // Whole characters were copied, so this never fails (a
             // canonical host is ASCII anyway): no `unsafe` needed.
             CachedHost::Inline { len, bytes } => std::str::from_utf8(&bytes[..*len as usize]).ok(),
@@ -188,11 +199,11 @@ impl<'a> Parts<'a> {
         }
         let r = cache.get_or_init(|| {
             work.clear();
-            crate::canonicalize::host_into(h, false, work).map(|()| CachedHost::new(work))
+            crate::canonicalize::host_into(h, false, work).map(|()| CachedHost::new(work, h))
         });
         match r {
             Ok(c) => Known {
-                host: c.as_str(),
+                host: c.as_str(h),
                 err: None,
             },
             Err(e) => Known {
@@ -451,8 +462,17 @@ impl Url {
                 n += c.map_or(0, |c| c.len() + 1);
             }
         }
-        let known = p.known.host.map_or(0, |h| h.len() + 1);
-        n + p.authority.map_or(0, |a| a.len() + 1) + known
+        let known = if known_is_host(p) {
+            0
+        } else {
+            p.known.host.map_or(0, |h| h.len() + 1)
+        };
+        let authority = if authority_is_host(p) {
+            0
+        } else {
+            p.authority.map_or(0, |a| a.len() + 1)
+        };
+        n + authority + known
     }
 
     /// Completes a record: `buf` holds the serialization of a valid record
@@ -462,49 +482,57 @@ impl Url {
     /// authority and the known canonical host.
     fn finish(mut buf: String, valid: bool, at: [Span; 8], p: &Parts, from_buf: bool) -> Url {
         let mut spans = [Span::NONE; 11];
-        let comps = [
-            p.scheme, p.user, p.password, p.host, p.port, p.path, p.query, p.fragment,
-        ];
-        let tail = if valid {
-            let t = at.iter().rposition(|s| s.start != ABSENT);
+        // Components from `tail` on need no copy: the serialization's last
+        // one and the absent ones after it (all of them are copied for an
+        // invalid record, which has no serialization).
+        let mut tail = 8;
+        if valid {
             spans[SERIAL] = Span::new(0, buf.len());
             buf.push('\0');
-            if let Some(t) = t {
+            if let Some(t) = at.iter().rposition(|s| s.start != ABSENT) {
                 spans[t] = at[t];
+                tail = t;
             }
-            t
-        } else {
-            None
-        };
-        for i in 0..8 {
-            if Some(i) == tail {
-                continue;
-            }
-            let start = buf.len();
-            if from_buf {
-                let s = at[i];
-                if s.start == ABSENT {
-                    continue;
-                }
-                buf.extend_from_within(s.start..s.start + s.len);
-            } else {
-                let Some(c) = comps[i] else { continue };
-                buf.push_str(c);
-            }
-            spans[i] = Span::new(start, buf.len());
-            buf.push('\0');
         }
-        let mut push = |s: &str| {
+        let push = |buf: &mut String, s: &str| {
             let start = buf.len();
             buf.push_str(s);
-            let span = Span::new(start, buf.len());
             buf.push('\0');
-            span
+            Span {
+                start,
+                len: s.len(),
+            }
         };
-        if let Some(a) = p.authority {
+        if from_buf {
+            for (span, s) in spans.iter_mut().zip(&at[..tail]) {
+                if s.start != ABSENT {
+                    let start = buf.len();
+                    buf.extend_from_within(s.start..s.start + s.len);
+                    buf.push('\0');
+                    *span = Span { start, len: s.len };
+                }
+            }
+        } else {
+            let comps = [
+                p.scheme, p.user, p.password, p.host, p.port, p.path, p.query, p.fragment,
+            ];
+            for (span, c) in spans.iter_mut().zip(&comps[..tail]) {
+                if let Some(c) = c {
+                    *span = push(&mut buf, c);
+                }
+            }
+        }
+        let mut push = |s: &str| push(&mut buf, s);
+        if authority_is_host(p) {
+            // An authority of a host alone (most of them): no copy.
+            spans[AUTHORITY] = spans[Component::Host as usize];
+        } else if let Some(a) = p.authority {
             spans[AUTHORITY] = push(a);
         }
-        if let Some(k) = p.known.host {
+        if known_is_host(p) {
+            // The host is canonical already (see `CachedHost`): no copy.
+            spans[KNOWN_HOST] = spans[Component::Host as usize];
+        } else if let Some(k) = p.known.host {
             spans[KNOWN_HOST] = push(k);
         }
         Url(Arc::new(Record {
@@ -521,34 +549,30 @@ impl Url {
     /// flags): a stage whose result `p` has the value of its input `q`
     /// returns its input record instead of a copy.
     pub(crate) fn same_value(p: &Parts, q: &Parts) -> bool {
-        // Lengths first: most records that differ differ there, and
-        // comparing them costs no call.
+        // Flags and lengths first, the likeliest to differ first (a
+        // resolved link's path, query or fragment): most records that
+        // differ differ there, and comparing them costs no call.
         let len = |c: Option<&str>| c.map(str::len);
-        let lens = |u: &Parts| {
-            [
-                len(u.scheme),
-                len(u.user),
-                len(u.password),
-                len(u.host),
-                len(u.port),
-                len(u.path),
-                len(u.query),
-                len(u.fragment),
-                len(u.authority),
-            ]
-        };
-        lens(p) == lens(q)
-            && p.invalid == q.invalid
+        p.invalid == q.invalid
             && p.hierarchical == q.hierarchical
-            && p.scheme == q.scheme
-            && p.host == q.host
-            && p.path == q.path
-            && p.query == q.query
-            && p.fragment == q.fragment
-            && p.port == q.port
-            && p.user == q.user
-            && p.password == q.password
-            && p.authority == q.authority
+            && len(p.path) == len(q.path)
+            && len(p.query) == len(q.query)
+            && len(p.fragment) == len(q.fragment)
+            && len(p.host) == len(q.host)
+            && len(p.scheme) == len(q.scheme)
+            && len(p.port) == len(q.port)
+            && len(p.user) == len(q.user)
+            && len(p.password) == len(q.password)
+            && len(p.authority) == len(q.authority)
+            && same_bytes(p.path, q.path)
+            && same_bytes(p.query, q.query)
+            && same_bytes(p.fragment, q.fragment)
+            && same_bytes(p.host, q.host)
+            && same_bytes(p.scheme, q.scheme)
+            && same_bytes(p.port, q.port)
+            && same_bytes(p.user, q.user)
+            && same_bytes(p.password, q.password)
+            && same_bytes(p.authority, q.authority)
     }
 
     /// The shared record, for the C ABI's handles.
@@ -565,20 +589,26 @@ impl Url {
     pub(crate) fn parts(&self) -> Parts<'_> {
         let r = &*self.0;
         let g = |i: usize| r.spans[i].get(&r.buf);
+        let host = g(3);
+        // The authority and the known host most often share the host's
+        // span (see `Url::finish`): the same slice, without slicing again.
+        let or_host = |i: usize| {
+            if r.spans[i] == r.spans[3] { host } else { g(i) }
+        };
         Parts {
             scheme: g(0),
             user: g(1),
             password: g(2),
-            host: g(3),
+            host,
             port: g(4),
             path: g(5),
             query: g(6),
             fragment: g(7),
-            authority: g(AUTHORITY),
+            authority: or_host(AUTHORITY),
             invalid: r.invalid,
             hierarchical: r.hierarchical,
             known: Known {
-                host: g(KNOWN_HOST),
+                host: or_host(KNOWN_HOST),
                 err: r.known_host_err,
             },
             cache: Some(&r.host_cache),
@@ -661,4 +691,42 @@ impl Url {
     pub(crate) fn serialization_nul(&self) -> Option<&[u8]> {
         self.get_nul(SERIAL)
     }
+}
+
+/// Whether two components of the same length (or both absent) are
+/// equal. Components are short (a scheme, a host, a port): from 4 to 16
+/// bytes they are compared as two overlapping words, without a call.
+#[inline(always)]
+fn same_bytes(a: Option<&str>, b: Option<&str>) -> bool {
+    let (Some(a), Some(b)) = (a, b) else {
+        return a.is_none() && b.is_none();
+    };
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    if (8..=16).contains(&n) {
+        let w = |s: &[u8]| u64::from_ne_bytes(s.first_chunk::<8>().copied().unwrap_or_default());
+        let v = |s: &[u8]| u64::from_ne_bytes(s.last_chunk::<8>().copied().unwrap_or_default());
+        return w(a) == w(b) && v(a) == v(b);
+    }
+    if (4..8).contains(&n) {
+        let w = |s: &[u8]| u32::from_ne_bytes(s.first_chunk::<4>().copied().unwrap_or_default());
+        let v = |s: &[u8]| u32::from_ne_bytes(s.last_chunk::<4>().copied().unwrap_or_default());
+        return w(a) == w(b) && v(a) == v(b);
+    }
+    a == b
+}
+
+/// Whether the raw authority of `p` is its host, the very slice (what
+/// parsing gives for an authority of a host alone, and a record keeps).
+fn authority_is_host(p: &Parts) -> bool {
+    matches!((p.authority, p.host), (Some(a), Some(h)) if std::ptr::eq(a, h))
+}
+
+/// Whether the known canonical host of `p` is its host, the very slice (a
+/// base's host cache says so with `CachedHost::Same`).
+fn known_is_host(p: &Parts) -> bool {
+    matches!((p.known.host, p.host), (Some(k), Some(h)) if std::ptr::eq(k, h))
 }

@@ -81,7 +81,9 @@ pub(crate) fn resolve_parts<'a>(
     let same_scheme = match (r.scheme, base.scheme) {
         // The bulk call resolves an input against its own parse: the very
         // same slice.
-        (Some(a), Some(b)) => std::ptr::eq(a, b) || a.eq_ignore_ascii_case(b),
+        // Else most often the same bytes: one comparison of them is far
+        // cheaper than the case-folding one.
+        (Some(a), Some(b)) => std::ptr::eq(a, b) || a == b || a.eq_ignore_ascii_case(b),
         _ => false,
     };
     if r.scheme.is_none() {
@@ -186,6 +188,19 @@ impl Norm {
         a: &'a mut String,
         b: &'a mut String,
     ) -> &'a str {
+        if prefix.is_empty() && !merge_slash && !file {
+            // Nothing to merge or decode (the common case, a reference's
+            // own path): what the general steps below do, directly.
+            if self.merge_only && !p.starts_with('\\') {
+                return p;
+            }
+            if !needs_dot_removal(p.as_bytes()) {
+                return p;
+            }
+            b.clear();
+            remove_dot_segments_into(p, b);
+            return b;
+        }
         // `file:` paths are normalized here whatever the caller: the
         // `file:` HOSTPATH steps of canonicalization look at the path
         // before its path steps do (`///h/../x` moves `h` into the host).
@@ -387,18 +402,17 @@ pub(crate) fn is_dot_dot(seg: &[u8]) -> bool {
 /// allocation; a path without `.`, `%` or `\` needs no segment check.
 pub(crate) fn needs_dot_removal(p: &[u8]) -> bool {
     // A dot segment starts with `.` or `%` at the start of the path or
-    // after a `/`: two folds without early exit (which the compiler
-    // vectorizes) rule out most paths before any segment is looked at.
-    let backslash = p.iter().fold(false, |a, &c| a | (c == b'\\'));
-    if backslash {
-        return true;
-    }
-    let starts = |c: u8| c == b'.' || c == b'%';
-    let candidate = p.first().is_some_and(|&c| starts(c))
-        || p.windows(2)
-            .fold(false, |a, w| a | (w[0] == b'/' && starts(w[1])));
-    if !candidate {
+    // after a `/`: one scan of the byte pairs, without early exit and with
+    // bitwise operators only, rules out most paths before any segment is
+    // looked at; it also finds a `\` anywhere.
+    let Some((&first, rest)) = p.split_first() else {
         return false;
+    };
+    if !(dot_start(first) | (first == b'\\') | pair_scan(p, rest)) {
+        return false;
+    }
+    if p.contains(&b'\\') {
+        return true;
     }
     let mut seg = 0;
     for (i, &c) in p.iter().enumerate() {
@@ -410,6 +424,39 @@ pub(crate) fn needs_dot_removal(p: &[u8]) -> bool {
         }
     }
     is_dot_candidate(&p[seg..])
+}
+
+fn dot_start(c: u8) -> bool {
+    (c == b'.') | (c == b'%')
+}
+
+/// Whether some pair `(p[i], rest[i])` (`rest` is `p` without its first
+/// byte) is `/` and a possible dot segment's start, or has a `\` second.
+/// In blocks of 16 pairs, the last one overlapping the one before, which
+/// the compiler turns into vector compares; the pairs of a shorter path
+/// one by one.
+fn pair_scan(p: &[u8], rest: &[u8]) -> bool {
+    let hit = |x: u8, y: u8| (y == b'\\') | ((x == b'/') & dot_start(y));
+    let n = rest.len();
+    if n < 16 {
+        return p.iter().zip(rest).fold(false, |a, (&x, &y)| a | hit(x, y));
+    }
+    let mut acc = false;
+    let mut i = 0;
+    while i < n {
+        let s = i.min(n - 16);
+        if let (Some(x), Some(y)) = (p.get(s..s + 16), rest.get(s..s + 16))
+            && let (Ok(x), Ok(y)) = (<&[u8; 16]>::try_from(x), <&[u8; 16]>::try_from(y))
+        {
+            let mut m = false;
+            for j in 0..16 {
+                m |= hit(x[j], y[j]);
+            }
+            acc |= m;
+        }
+        i += 16;
+    }
+    acc
 }
 
 fn is_dot_candidate(seg: &[u8]) -> bool {
@@ -427,6 +474,71 @@ pub fn remove_dot_segments(path: &str) -> String {
 /// [`remove_dot_segments`], appending to `out`. Linear: each output byte
 /// is appended once and scanned at most once more when a `..` removes it.
 pub(crate) fn remove_dot_segments_into(input: &str, out: &mut String) {
+    if input.as_bytes().contains(&b'\\') {
+        remove_dot_segments_each(input, out);
+    } else {
+        remove_dot_segments_runs(input, out);
+    }
+}
+
+/// [`remove_dot_segments_into`] for a path without `\`: the same rules,
+/// but the segments between two dot segments are appended in one piece,
+/// and only a segment that starts with `.` or `%` is looked at.
+fn remove_dot_segments_runs(input: &str, out: &mut String) {
+    let base = out.len();
+    let b = input.as_bytes();
+    let n = b.len();
+    let seg_end = |from: usize| memchr::memchr(b'/', &b[from..]).map_or(n, |p| from + p);
+    let mut i = 0;
+    // Rules A and D: leading "." or ".." segments are dropped.
+    while i < n && b[i] != b'/' {
+        let end = seg_end(i);
+        let seg = &b[i..end];
+        if !(is_dot(seg) || is_dot_dot(seg)) {
+            break;
+        }
+        i = if end < n { end + 1 } else { n };
+    }
+    // The segments from `run` on are appended as they are (rule E) until
+    // a dot segment: a `.` or `%` just after a `/`.
+    let mut run = i;
+    let mut from = i;
+    while let Some(k) = memchr::memchr2(b'.', b'%', &b[from..]) {
+        let j = from + k;
+        let end = seg_end(j);
+        from = end;
+        if j == 0 || b[j - 1] != b'/' {
+            continue;
+        }
+        let seg = &b[j..end];
+        let dot = is_dot(seg);
+        if !dot && !is_dot_dot(seg) {
+            continue;
+        }
+        // The unit "/seg" starts at `j - 1`.
+        out.push_str(&input[run..j - 1]);
+        if !dot {
+            // Rule C: drop the last output segment.
+            let cut = memchr::memrchr(b'/', &out.as_bytes()[base..]).map_or(base, |c| base + c);
+            out.truncate(cut);
+        }
+        // Rule B (and C): "/./" or "/../" goes on at the next `/`; a
+        // final "/." or "/.." becomes "/".
+        if end < n {
+            run = end;
+        } else {
+            out.push('/');
+            run = n;
+        }
+        if from >= n {
+            break;
+        }
+    }
+    out.push_str(&input[run..]);
+}
+
+/// [`remove_dot_segments_into`] one segment at a time (any path).
+fn remove_dot_segments_each(input: &str, out: &mut String) {
     let base = out.len();
     let b = input.as_bytes();
     let n = b.len();
@@ -499,6 +611,91 @@ mod tests {
         assert_eq!(remove_dot_segments(".."), "");
     }
 
+    /// The byte-pair scan of `needs_dot_removal` finds exactly what a
+    /// plain look at every segment finds, on every short path over the
+    /// bytes that matter.
+    #[test]
+    fn needs_dot_removal_matches_segments() {
+        fn reference(p: &[u8]) -> bool {
+            p.contains(&b'\\') || p.split(|&c| c == b'/').any(|s| is_dot(s) || is_dot_dot(s))
+        }
+        let alphabet = b"/.%2eE\\a";
+        let mut p = Vec::new();
+        for len in 0..=6u32 {
+            for mut n in 0..alphabet.len().pow(len) {
+                p.clear();
+                for _ in 0..len {
+                    p.push(alphabet[n % alphabet.len()]);
+                    n /= alphabet.len();
+                }
+                assert_eq!(needs_dot_removal(&p), reference(&p), "{p:?}");
+            }
+        }
+    }
+
+    /// The same on longer paths (the block scan), pseudo-random.
+    #[test]
+    fn needs_dot_removal_matches_segments_long() {
+        fn reference(p: &[u8]) -> bool {
+            p.contains(&b'\\') || p.split(|&c| c == b'/').any(|s| is_dot(s) || is_dot_dot(s))
+        }
+        let alphabet = b"/.%2eEaaaaaaaaaaa";
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut p = Vec::new();
+        for n in 0..200_000 {
+            let len = n % 80;
+            p.clear();
+            for _ in 0..len {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                p.push(alphabet[(x % alphabet.len() as u64) as usize]);
+            }
+            if n % 7 == 0 && len > 0 {
+                p[(x as usize / 7) % len] = b'\\';
+            }
+            assert_eq!(needs_dot_removal(&p), reference(&p), "{p:?}");
+        }
+    }
+
+    /// The piecewise removal gives what the one-segment-at-a-time one
+    /// gives, on every short path over the bytes that matter and on
+    /// longer pseudo-random ones.
+    #[test]
+    fn dot_segment_runs_match_each() {
+        let check = |p: &[u8]| {
+            let p = std::str::from_utf8(p).unwrap();
+            let (mut a, mut b) = (String::from("x"), String::from("x"));
+            remove_dot_segments_runs(p, &mut a);
+            remove_dot_segments_each(p, &mut b);
+            assert_eq!(a, b, "{p:?}");
+        };
+        let alphabet = b"/.%2ea";
+        let mut p = Vec::new();
+        for len in 0..=7u32 {
+            for mut n in 0..alphabet.len().pow(len) {
+                p.clear();
+                for _ in 0..len {
+                    p.push(alphabet[n % alphabet.len()]);
+                    n /= alphabet.len();
+                }
+                check(&p);
+            }
+        }
+        let alphabet = b"/.%2eEab.//";
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        for n in 0..100_000 {
+            p.clear();
+            for _ in 0..n % 60 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                p.push(alphabet[(x % alphabet.len() as u64) as usize]);
+            }
+            check(&p);
+        }
+    }
+
     #[test]
     fn file_slashes() {
         assert_eq!(decode_file_slashes("/a%2fb%5Cc%2"), "/a/b\\c%2");
@@ -529,6 +726,17 @@ mod host_cache_tests {
             ("http://a%/b", "c", None),
             ("http://[::1%]/b", "?q", None),
             ("foo://H/b", "#f", Some("foo://h/b#f")),
+            // A canonical host: the cache keeps the host itself.
+            (
+                "http://example.com/a/b",
+                "c?d",
+                Some("http://example.com/a/c?d"),
+            ),
+            (
+                "http://example.com:8080/a",
+                "//x.org/y",
+                Some("http://x.org/y"),
+            ),
         ] {
             let b = parse(base);
             let fresh = parse(base);
