@@ -713,7 +713,8 @@ fn canon_staged(
     let r = match base {
         Some(base) => {
             b = base.parts();
-            crate::resolve::resolve_str(&b, input, pre, side, (path, path2), true)
+            let src = base.parse_source();
+            crate::resolve::resolve_str(&b, src, input, pre, side, (path, path2), true)
         }
         None => {
             let s = crate::preprocess::preprocess_into(input, pre);

@@ -44,7 +44,7 @@ fn is_slash(b: u8) -> bool {
 pub fn parse(input: &str) -> Url {
     crate::scratch::with(|sc| {
         let s = preprocess_into(input, &mut sc.pre);
-        Url::build(&parse_parts(s, &mut sc.side))
+        Url::build_parsed(&parse_parts(s, &mut sc.side), s)
     })
 }
 

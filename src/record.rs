@@ -90,6 +90,12 @@ pub(crate) struct Record {
     /// so a base shared between threads stays safe and the value, once
     /// set, never changes. Not part of the URL's value.
     host_cache: OnceLock<Result<CachedHost, InvalidReason>>,
+    /// Whether parsing the serialization gives exactly this record's
+    /// components and flags: set by `parse` when the (preprocessed) input
+    /// was its own serialization, as for most absolute URLs. Resolving
+    /// that string against this record then needs no second parse (see
+    /// [`Url::parse_source`]). Not part of the URL's value.
+    parse_of_serialization: bool,
 }
 
 /// A canonical host kept by a record's cache: the record's host itself
@@ -407,6 +413,29 @@ impl Url {
         Url::finish(buf, valid, at, p, false)
     }
 
+    /// [`Url::build`] for the parse of `source` (the preprocessed input):
+    /// the record notes whether its serialization is `source` itself.
+    pub(crate) fn build_parsed(p: &Parts, source: &str) -> Url {
+        let mut url = Url::build(p);
+        let same = url.as_str() == Some(source);
+        if let Some(r) = Arc::get_mut(&mut url.0) {
+            // Always reached: the record was made just now.
+            r.parse_of_serialization = same;
+        }
+        url
+    }
+
+    /// The string this record is the parse of, when that is its own
+    /// serialization: parsing it again gives exactly [`Url::parts`] (with
+    /// nothing known of its host yet).
+    pub(crate) fn parse_source(&self) -> Option<&str> {
+        if self.0.parse_of_serialization {
+            self.as_str()
+        } else {
+            None
+        }
+    }
+
     /// [`Url::build`] for a valid record whose serialization canonicalization
     /// has written into `ser` (a reused buffer), with the spans of its
     /// components in `at`; the raw authority and the flag are given. A
@@ -542,6 +571,7 @@ impl Url {
             hierarchical: p.hierarchical,
             known_host_err: p.known.err,
             host_cache: OnceLock::new(),
+            parse_of_serialization: false,
         }))
     }
 

@@ -17,7 +17,8 @@ pub fn resolve(base: &Url, input: &str) -> Url {
     crate::scratch::with(|sc| {
         let b = base.parts();
         let bufs = (&mut sc.path, &mut sc.path2);
-        let r = resolve_str(&b, input, &mut sc.pre, &mut sc.side, bufs, false);
+        let src = base.parse_source();
+        let r = resolve_str(&b, src, input, &mut sc.pre, &mut sc.side, bufs, false);
         // An absolute URL resolved against its own parse, or `""` against
         // a base without fragment, is the base: share its buffer.
         if Url::same_value(&r, &b) {
@@ -29,9 +30,12 @@ pub fn resolve(base: &Url, input: &str) -> Url {
 
 /// "Steps to resolve a URL" on a base's parts. The result borrows from
 /// `base`, `input` and the buffers (preprocessed input, parsed side path,
-/// resolved path). With `for_canon`, see [`resolve_parts`].
+/// resolved path). `base_source`: the string `base` is the parse of, when
+/// known ([`Url::parse_source`]); an input that is that string is not
+/// parsed again. With `for_canon`, see [`resolve_parts`].
 pub(crate) fn resolve_str<'a>(
     base: &Parts<'a>,
+    base_source: Option<&str>,
     input: &'a str,
     pre: &'a mut String,
     side: &'a mut String,
@@ -46,6 +50,16 @@ pub(crate) fn resolve_str<'a>(
     // Step 6: the empty string is the base without its fragment.
     if s.is_empty() {
         return base_without_fragment(base, bufs.0);
+    }
+    // The input the base was parsed from (an absolute URL resolved against
+    // its own parse, the handle path's `wurl_resolve(wurl_parse(s), s)`):
+    // its parse is the base's components, with nothing known yet of its
+    // host, as a fresh parse would have.
+    if base_source == Some(s) {
+        let mut own = *base;
+        own.known = Known::default();
+        own.cache = None;
+        return resolve_parts(base, own, bufs, for_canon);
     }
     resolve_parts(base, parse_parts(s, side), bufs, for_canon)
 }
@@ -771,7 +785,7 @@ mod own_tests {
     #[test]
     fn resolve_own_is_resolve_parts() {
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
-        let mut n = 0;
+        let (mut n, mut sourced) = (0, 0);
         for entry in std::fs::read_dir(dir).unwrap() {
             let path = entry.unwrap().path();
             if path.extension().is_none_or(|e| e != "dat") {
@@ -791,9 +805,22 @@ mod own_tests {
                 let fast = resolve_own(own, (&mut a, &mut b));
                 let steps = resolve_parts(&own2, own2, (&mut c, &mut d), true);
                 assert!(Url::same_value(&fast, &steps), "{input:?}");
+                // A record that says it is the parse of its serialization
+                // is: parsing that string again gives its value.
+                let base = crate::parse(input);
+                if let Some(src) = base.parse_source() {
+                    let mut side3 = String::new();
+                    let again = crate::parse::parse_parts(src, &mut side3);
+                    assert!(Url::same_value(&again, &base.parts()), "{input:?}");
+                    sourced += 1;
+                }
                 n += 1;
             }
         }
         assert!(n > 3000, "{n} inputs");
+        assert!(
+            sourced > 500,
+            "{sourced} records are the parse of their serialization"
+        );
     }
 }
