@@ -575,6 +575,29 @@ impl Url {
         }))
     }
 
+    /// Whether `p` and `q` are the very same slices (and flags): a cheap
+    /// sufficient condition for [`Url::same_value`], met when resolution
+    /// gives a base's own components back (the string the base was parsed
+    /// from, resolved against it).
+    pub(crate) fn same_slices(p: &Parts, q: &Parts) -> bool {
+        let same = |a: Option<&str>, b: Option<&str>| match (a, b) {
+            (None, None) => true,
+            (Some(a), Some(b)) => std::ptr::eq(a, b),
+            _ => false,
+        };
+        p.invalid == q.invalid
+            && p.hierarchical == q.hierarchical
+            && same(p.path, q.path)
+            && same(p.host, q.host)
+            && same(p.scheme, q.scheme)
+            && same(p.query, q.query)
+            && same(p.fragment, q.fragment)
+            && same(p.port, q.port)
+            && same(p.user, q.user)
+            && same(p.password, q.password)
+            && same(p.authority, q.authority)
+    }
+
     /// Whether `p` has exactly the value of `q` (components, raw authority,
     /// flags): a stage whose result `p` has the value of its input `q`
     /// returns its input record instead of a copy.

@@ -21,7 +21,7 @@ pub fn resolve(base: &Url, input: &str) -> Url {
         let r = resolve_str(&b, src, input, &mut sc.pre, &mut sc.side, bufs, false);
         // An absolute URL resolved against its own parse, or `""` against
         // a base without fragment, is the base: share its buffer.
-        if Url::same_value(&r, &b) {
+        if Url::same_slices(&r, &b) || Url::same_value(&r, &b) {
             return base.clone();
         }
         Url::build(&r)
