@@ -580,52 +580,23 @@ impl Url {
     /// gives a base's own components back (the string the base was parsed
     /// from, resolved against it).
     pub(crate) fn same_slices(p: &Parts, q: &Parts) -> bool {
-        let same = |a: Option<&str>, b: Option<&str>| match (a, b) {
-            (None, None) => true,
-            (Some(a), Some(b)) => std::ptr::eq(a, b),
-            _ => false,
-        };
-        p.invalid == q.invalid
-            && p.hierarchical == q.hierarchical
-            && same(p.path, q.path)
-            && same(p.host, q.host)
-            && same(p.scheme, q.scheme)
-            && same(p.query, q.query)
-            && same(p.fragment, q.fragment)
-            && same(p.port, q.port)
-            && same(p.user, q.user)
-            && same(p.password, q.password)
-            && same(p.authority, q.authority)
+        same_flags(p, q)
+            && all_pairs(p, q, |a, b| match (a, b) {
+                (None, None) => true,
+                (Some(a), Some(b)) => std::ptr::eq(a, b),
+                _ => false,
+            })
     }
 
     /// Whether `p` has exactly the value of `q` (components, raw authority,
     /// flags): a stage whose result `p` has the value of its input `q`
     /// returns its input record instead of a copy.
     pub(crate) fn same_value(p: &Parts, q: &Parts) -> bool {
-        // Flags and lengths first, the likeliest to differ first (a
-        // resolved link's path, query or fragment): most records that
-        // differ differ there, and comparing them costs no call.
-        let len = |c: Option<&str>| c.map(str::len);
-        p.invalid == q.invalid
-            && p.hierarchical == q.hierarchical
-            && len(p.path) == len(q.path)
-            && len(p.query) == len(q.query)
-            && len(p.fragment) == len(q.fragment)
-            && len(p.host) == len(q.host)
-            && len(p.scheme) == len(q.scheme)
-            && len(p.port) == len(q.port)
-            && len(p.user) == len(q.user)
-            && len(p.password) == len(q.password)
-            && len(p.authority) == len(q.authority)
-            && same_bytes(p.path, q.path)
-            && same_bytes(p.query, q.query)
-            && same_bytes(p.fragment, q.fragment)
-            && same_bytes(p.host, q.host)
-            && same_bytes(p.scheme, q.scheme)
-            && same_bytes(p.port, q.port)
-            && same_bytes(p.user, q.user)
-            && same_bytes(p.password, q.password)
-            && same_bytes(p.authority, q.authority)
+        // Flags and lengths first: most records that differ differ there,
+        // and comparing them costs no call.
+        same_flags(p, q)
+            && all_pairs(p, q, |a, b| a.map(str::len) == b.map(str::len))
+            && all_pairs(p, q, same_bytes)
     }
 
     /// The shared record, for the C ABI's handles.
@@ -744,6 +715,25 @@ impl Url {
     pub(crate) fn serialization_nul(&self) -> Option<&[u8]> {
         self.get_nul(SERIAL)
     }
+}
+
+fn same_flags(p: &Parts, q: &Parts) -> bool {
+    p.invalid == q.invalid && p.hierarchical == q.hierarchical
+}
+
+/// `f` on each pair of components and on the raw authorities, the
+/// likeliest to differ first (a resolved link's path, query or fragment).
+#[inline(always)]
+fn all_pairs(p: &Parts, q: &Parts, f: impl Fn(Option<&str>, Option<&str>) -> bool) -> bool {
+    f(p.path, q.path)
+        && f(p.query, q.query)
+        && f(p.fragment, q.fragment)
+        && f(p.host, q.host)
+        && f(p.scheme, q.scheme)
+        && f(p.port, q.port)
+        && f(p.user, q.user)
+        && f(p.password, q.password)
+        && f(p.authority, q.authority)
 }
 
 /// Whether two components of the same length (or both absent) are
