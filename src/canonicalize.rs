@@ -713,8 +713,9 @@ fn canon_staged(
     let r = match base {
         Some(base) => {
             b = base.parts();
-            let src = base.parse_source();
-            crate::resolve::resolve_str(&b, src, input, pre, side, (path, path2), true)
+            // No `parse_source` here: a page's links are rarely the page,
+            // and comparing each link with it would cost every link.
+            crate::resolve::resolve_str(&b, None, input, pre, side, (path, path2), true)
         }
         None => {
             let s = crate::preprocess::preprocess_into(input, pre);
