@@ -67,6 +67,8 @@ fn encode_code_points(input: &[u32], out: &mut String) -> bool {
     let Ok(len) = u32::try_from(input.len()) else {
         return false;
     };
+    // Section 6.3: copy the basic code points in order, then the delimiter
+    // if there were any.
     let mut basic: u32 = 0;
     for &c in input {
         if c < 0x80 {
@@ -78,8 +80,10 @@ fn encode_code_points(input: &[u32], out: &mut String) -> bool {
         out.push('-');
     }
     let (mut n, mut delta, mut bias) = (INITIAL_N, 0u32, INITIAL_BIAS);
+    // `h`: the number of code points handled so far.
     let mut h = basic;
     while h < len {
+        // The smallest code point not yet handled (exists: h < len).
         let m = input.iter().copied().filter(|&c| c >= n).min().unwrap_or(n);
         match (m - n)
             .checked_mul(h + 1)
@@ -97,6 +101,7 @@ fn encode_code_points(input: &[u32], out: &mut String) -> bool {
                 }
             }
             if c == n {
+                // Represent delta as a generalized variable-length integer.
                 let mut q = delta;
                 let mut k = BASE;
                 loop {
@@ -136,8 +141,6 @@ mod tests {
         out
     }
 
-    /// Section 7.1 samples (lowercased, as this encoder writes them), and
-    /// agreement with the `idna` crate on a few more.
     /// Input longer than the stack array takes the vector and gives the
     /// same encoding as the core on the same code points.
     #[test]
@@ -150,6 +153,8 @@ mod tests {
         assert!(enc(&s[..s.len() - "日".len()]).len() < want.len());
     }
 
+    /// Section 7.1 samples (lowercased, as this encoder writes them), and
+    /// agreement with the `idna` crate on a few more.
     #[test]
     fn samples() {
         // (A) Arabic (Egyptian).
