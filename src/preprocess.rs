@@ -31,45 +31,6 @@ pub fn preprocess(s: &str) -> Cow<'_, str> {
     Cow::Owned(preprocess_into(s, &mut buf).to_owned())
 }
 
-/// Whether every octet is printable ASCII (`!` to `~`): then no step of
-/// preprocessing changes `b` (nothing to remove or replace, no space, VT or
-/// FF at either end). Eight octets at a time: a word holds an octet below
-/// `!` when subtracting `!` from each octet borrows into its top bit where
-/// the octet's own top bit was clear, and an octet of `0x80` or more (or
-/// DEL, `0x7F`, which `+ 1` carries into the top bit) sets it directly. So a
-/// typical URL costs a few instructions per eight octets instead of a
-/// per-octet loop.
-#[inline]
-pub(crate) fn is_printable_ascii(b: &[u8]) -> bool {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
-    let word_bad = |w: u64| {
-        let below = w.wrapping_sub(LO * 0x21) & !w;
-        let del_or_high = w.wrapping_add(LO) | w;
-        (below | del_or_high) & HI != 0
-    };
-    let mut chunks = b.chunks_exact(8);
-    let mut bad = false;
-    for c in &mut chunks {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(c);
-        bad |= word_bad(u64::from_le_bytes(w));
-    }
-    let rest = chunks.remainder();
-    if b.len() >= 8 {
-        // The tail as the last eight octets (overlapping the last word):
-        // a fixed-size load, not a copy of variable length.
-        if !rest.is_empty() {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(&b[b.len() - 8..]);
-            bad |= word_bad(u64::from_le_bytes(w));
-        }
-    } else {
-        bad |= rest.iter().any(|&c| !(0x21..=0x7E).contains(&c));
-    }
-    !bad
-}
-
 /// Whether a character must be removed or replaced. Noncharacters need a
 /// lead byte of 0xEF or more (U+FDD0.. and U+xFFFE..), so other text skips
 /// the character loop.
@@ -89,7 +50,7 @@ fn needs_work(bytes: &[u8]) -> bool {
 pub fn preprocess_into<'a>(s: &'a str, buf: &'a mut String) -> &'a str {
     // Most URLs are printable ASCII: nothing to remove, replace or trim.
     // (Inlined into the callers; the rest is out of line.)
-    if is_printable_ascii(s.as_bytes()) {
+    if crate::scan::is_printable_ascii(s.as_bytes()) {
         return s;
     }
     preprocess_other(s, buf)
@@ -137,25 +98,5 @@ mod tests {
         assert_eq!(preprocess("a\u{FDD0}b\u{10FFFF}"), "a\u{FFFD}b\u{FFFD}");
         assert_eq!(preprocess(" \t "), "");
         assert!(matches!(preprocess("http://a/"), Cow::Borrowed(_)));
-    }
-
-    /// The word-at-a-time test agrees with the octet-by-octet definition
-    /// for every octet at every position of a word and of a tail.
-    #[test]
-    fn printable_ascii_word_test() {
-        for len in [1usize, 7, 8, 9, 16, 19] {
-            for pos in 0..len {
-                for v in 0..=255u8 {
-                    let mut b = vec![b'x'; len];
-                    b[pos] = v;
-                    assert_eq!(
-                        is_printable_ascii(&b),
-                        (0x21..=0x7E).contains(&v),
-                        "len {len} pos {pos} octet {v:#x}"
-                    );
-                }
-            }
-        }
-        assert!(is_printable_ascii(b""));
     }
 }
