@@ -202,19 +202,6 @@ impl Norm {
         a: &'a mut String,
         b: &'a mut String,
     ) -> &'a str {
-        if prefix.is_empty() && !merge_slash && !file {
-            // Nothing to merge or decode (the common case, a reference's
-            // own path): what the general steps below do, directly.
-            if self.merge_only && !p.starts_with('\\') {
-                return p;
-            }
-            if !needs_dot_removal(p.as_bytes()) {
-                return p;
-            }
-            b.clear();
-            remove_dot_segments_into(p, b);
-            return b;
-        }
         // `file:` paths are normalized here whatever the caller: the
         // `file:` HOSTPATH steps of canonicalization look at the path
         // before its path steps do (`///h/../x` moves `h` into the host).
