@@ -26,7 +26,9 @@
  *   and are followed by a NUL byte that the length does not count. An absent
  *   component is false with (NULL, 0); a present empty one is true with
  *   length 0. An invalid URL cannot be serialized: wurl_serialize returns
- *   false.
+ *   false. wurl_serialize never allocates; the first wurl_get of a handle
+ *   may make its NUL-terminated component copies (one allocation, freed by
+ *   wurl_free), so that building a handle does not pay for them.
  * - Safety. Every function checks its pointer arguments and catches internal
  *   panics (WURL_E_PANIC, or false/NULL for functions without a status).
  *   wurl_status_str, wurl_invalid_reason and wurl_version return static
@@ -246,7 +248,9 @@ bool wurl_serialize(const wurl_url *url, const char **out_ptr, size_t *out_len);
  * when present and empty); false and `(NULL, 0)` for an absent component, a
  * NULL handle or an unknown `which`. Views live until `wurl_free(url)` and
  * are followed by a NUL byte not counted in `*out_len`. Either out pointer
- * may be NULL when its value is not wanted.
+ * may be NULL when its value is not wanted. The first call on a valid
+ * handle may allocate the handle's NUL-terminated copies of its
+ * components, once; any number of threads may call it on one handle.
  */
 bool wurl_get(const wurl_url *url, wurl_component which, const char **out_ptr, size_t *out_len);
 

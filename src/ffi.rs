@@ -419,7 +419,9 @@ pub extern "C" fn wurl_serialize(
 /// when present and empty); false and `(NULL, 0)` for an absent component, a
 /// NULL handle or an unknown `which`. Views live until `wurl_free(url)` and
 /// are followed by a NUL byte not counted in `*out_len`. Either out pointer
-/// may be NULL when its value is not wanted.
+/// may be NULL when its value is not wanted. The first call on a valid
+/// handle may allocate the handle's NUL-terminated copies of its
+/// components, once; any number of threads may call it on one handle.
 #[unsafe(no_mangle)]
 pub extern "C" fn wurl_get(
     url: *const wurl_url,

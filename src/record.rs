@@ -54,16 +54,23 @@ const KNOWN_HOST: usize = 10;
 /// A parsed, resolved or canonicalized URL. Immutable once built; the
 /// functions of this crate return new records.
 ///
-/// One buffer and offsets (issue 11): the record's buffer holds the
-/// serialization (for a valid record) followed by a NUL, then a
-/// NUL-terminated copy of each present component that is not already
-/// followed by that NUL (the last component of the serialization is its
-/// tail), and the raw authority and the known canonical host, each unless
-/// it is the host itself (then it shares the host's copy). So a record is
-/// about the size of its URL, and every view the C ABI hands out is
-/// NUL-terminated without another copy. A record is two allocations, its
-/// buffer and the shared, reference counted `Record` that holds it (the C
-/// ABI's handle is that `Arc`).
+/// One buffer and offsets (issue 11): a valid record's buffer holds its
+/// serialization followed by a NUL, and each component is a span of that
+/// serialization; then come the raw authority and the known canonical
+/// host, each NUL-terminated unless it is the host itself (then it shares
+/// the host's span). An invalid record, which has no serialization, holds a
+/// NUL-terminated copy of each present component instead. So a record is
+/// about the size of its URL, and a record is two allocations, its buffer
+/// and the shared, reference counted `Record` that holds it (the C ABI's
+/// handle is that `Arc`).
+///
+/// The C ABI's views are NUL-terminated. The serialization and its last
+/// component are followed by the serialization's NUL; the other components
+/// of a valid record get NUL-terminated copies on the first `wurl_get` of
+/// one of them (`c_views`), all at once in one more buffer that lives as
+/// long as the record. Building a record does not pay for copies most
+/// handles never hand out (the bulk of a crawler's handles are serialized,
+/// not taken apart).
 ///
 /// Records with the same value share one `Record`: a resolution that gives
 /// its base back (an absolute URL resolved against its own parse) and a
@@ -90,6 +97,13 @@ pub(crate) struct Record {
     /// so a base shared between threads stays safe and the value, once
     /// set, never changes. Not part of the URL's value.
     host_cache: OnceLock<Result<CachedHost, InvalidReason>>,
+    /// NUL-terminated copies of the components of a valid record, in
+    /// `wurl_component` order, each present one followed by a NUL: made on
+    /// the first request for a view of a component that is not the
+    /// serialization's tail (see [`Url`]). A `OnceLock`, so views stay put
+    /// once handed out and threads may read one handle at once. Not part of
+    /// the URL's value.
+    c_views: OnceLock<Box<str>>,
     /// Whether parsing the serialization gives exactly this record's
     /// components and flags: set by `parse` when the (preprocessed) input
     /// was its own serialization, as for most absolute URLs. Resolving
@@ -410,7 +424,7 @@ impl Url {
         if valid {
             crate::serialize::serialize_parts(p, &mut buf, &mut at);
         }
-        Url::finish(buf, valid, at, p, false)
+        Url::finish(buf, valid, at, p)
     }
 
     /// [`Url::build`] for the parse of `source` (the preprocessed input):
@@ -452,13 +466,7 @@ impl Url {
             hierarchical,
             ..Parts::default()
         };
-        let mut extra = authority.map_or(0, |a| a.len() + 1) + 1;
-        let tail = at.iter().rposition(|s| s.start != ABSENT);
-        for (i, s) in at.iter().enumerate() {
-            if s.start != ABSENT && Some(i) != tail {
-                extra += s.len + 1;
-            }
-        }
+        let extra = authority.map_or(0, |a| a.len() + 1) + 1;
         let buf = if ser.capacity() > crate::scratch::KEEP {
             // Shrink first: growing may move the buffer, and the old block
             // then counts at its full capacity until the copy is done.
@@ -471,25 +479,18 @@ impl Url {
             b.push_str(ser);
             b
         };
-        Url::finish(buf, true, at, &p, true)
+        Url::finish(buf, true, at, &p)
     }
 
     /// The length of what [`Url::finish`] appends after the serialization
     /// and its NUL.
     fn extra_len(p: &Parts, valid: bool) -> usize {
-        let comps = [
-            p.scheme, p.user, p.password, p.host, p.port, p.path, p.query, p.fragment,
-        ];
-        let tail = if valid {
-            comps.iter().rposition(Option::is_some)
-        } else {
-            None
-        };
         let mut n = 0;
-        for (i, c) in comps.iter().enumerate() {
-            if Some(i) != tail {
-                n += c.map_or(0, |c| c.len() + 1);
-            }
+        if !valid {
+            let comps = [
+                p.scheme, p.user, p.password, p.host, p.port, p.path, p.query, p.fragment,
+            ];
+            n = comps.iter().map(|c| c.map_or(0, |c| c.len() + 1)).sum();
         }
         let known = if known_is_host(p) {
             0
@@ -505,24 +506,11 @@ impl Url {
     }
 
     /// Completes a record: `buf` holds the serialization of a valid record
-    /// (components at `at`), or nothing. Appends its NUL, then a
-    /// NUL-terminated copy of every component but the serialization's tail
-    /// (from `buf` itself when `from_buf`, else from `p`), the raw
-    /// authority and the known canonical host.
-    fn finish(mut buf: String, valid: bool, at: [Span; 8], p: &Parts, from_buf: bool) -> Url {
+    /// (components at `at`), or nothing. Appends its NUL (for a valid
+    /// record) or a NUL-terminated copy of every component of `p` (for an
+    /// invalid one), then the raw authority and the known canonical host.
+    fn finish(mut buf: String, valid: bool, at: [Span; 8], p: &Parts) -> Url {
         let mut spans = [Span::NONE; 11];
-        // Components from `tail` on need no copy: the serialization's last
-        // one and the absent ones after it (all of them are copied for an
-        // invalid record, which has no serialization).
-        let mut tail = 8;
-        if valid {
-            spans[SERIAL] = Span::new(0, buf.len());
-            buf.push('\0');
-            if let Some(t) = at.iter().rposition(|s| s.start != ABSENT) {
-                spans[t] = at[t];
-                tail = t;
-            }
-        }
         let push = |buf: &mut String, s: &str| {
             let start = buf.len();
             buf.push_str(s);
@@ -532,20 +520,15 @@ impl Url {
                 len: s.len(),
             }
         };
-        if from_buf {
-            for (span, s) in spans.iter_mut().zip(&at[..tail]) {
-                if s.start != ABSENT {
-                    let start = buf.len();
-                    buf.extend_from_within(s.start..s.start + s.len);
-                    buf.push('\0');
-                    *span = Span { start, len: s.len };
-                }
-            }
+        if valid {
+            spans[SERIAL] = Span::new(0, buf.len());
+            buf.push('\0');
+            spans[..8].copy_from_slice(&at);
         } else {
             let comps = [
                 p.scheme, p.user, p.password, p.host, p.port, p.path, p.query, p.fragment,
             ];
-            for (span, c) in spans.iter_mut().zip(&comps[..tail]) {
+            for (span, c) in spans.iter_mut().zip(&comps) {
                 if let Some(c) = c {
                     *span = push(&mut buf, c);
                 }
@@ -571,6 +554,7 @@ impl Url {
             hierarchical: p.hierarchical,
             known_host_err: p.known.err,
             host_cache: OnceLock::new(),
+            c_views: OnceLock::new(),
             parse_of_serialization: false,
         }))
     }
@@ -660,13 +644,35 @@ impl Url {
         self.0.spans[which as usize].get(&self.0.buf)
     }
 
-    /// The component `which` followed by its NUL byte (for the C ABI).
+    /// The component `which` (a `wurl_component` value) followed by a NUL
+    /// byte (for the C ABI): in the record's buffer for an invalid record
+    /// and for the serialization's tail, else in the copies made on first
+    /// use (see [`Url`]).
     pub(crate) fn get_nul(&self, i: usize) -> Option<&[u8]> {
-        let s = self.0.spans.get(i)?;
+        let r = &*self.0;
+        let s = *r.spans.get(i).filter(|_| i < 8)?;
         if s.start == ABSENT {
             return None;
         }
-        self.0.buf.as_bytes().get(s.start..=s.start + s.len)
+        let ser = r.spans[SERIAL];
+        if ser.start == ABSENT || s.start + s.len == ser.start + ser.len {
+            return r.buf.as_bytes().get(s.start..=s.start + s.len);
+        }
+        let views = r.c_views.get_or_init(|| {
+            let mut v = String::with_capacity(r.spans[..8].iter().map(|s| s.len + 1).sum());
+            for c in r.spans[..8].iter().filter_map(|c| c.get(&r.buf)) {
+                v.push_str(c);
+                v.push('\0');
+            }
+            v.into_boxed_str()
+        });
+        // The copies are in component order: skip those before `i`.
+        let start: usize = r.spans[..i]
+            .iter()
+            .filter(|c| c.start != ABSENT)
+            .map(|c| c.len + 1)
+            .sum();
+        views.as_bytes().get(start..=start + s.len)
     }
 
     pub fn scheme(&self) -> Option<&str> {
@@ -728,7 +734,11 @@ impl Url {
 
     /// The serialization followed by its NUL byte (for the C ABI).
     pub(crate) fn serialization_nul(&self) -> Option<&[u8]> {
-        self.get_nul(SERIAL)
+        let s = self.0.spans[SERIAL];
+        if s.start == ABSENT {
+            return None;
+        }
+        self.0.buf.as_bytes().get(s.start..=s.start + s.len)
     }
 }
 
@@ -787,4 +797,58 @@ fn authority_is_host(p: &Parts) -> bool {
 /// base's host cache says so with `CachedHost::Same`).
 fn known_is_host(p: &Parts) -> bool {
     matches!((p.known.host, p.host), (Some(k), Some(h)) if std::ptr::eq(k, h))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The C ABI's views (`get_nul`): each is the component followed by one
+    /// NUL, for valid and invalid records, tail or not; a view asked for
+    /// twice is the same memory (the copies are made once and stay put).
+    #[test]
+    fn c_views_are_the_components_with_a_nul() {
+        let inputs = [
+            "http://user:pw@Host.example:8080/a/b?q=1#frag",
+            "http://host/path",
+            "http://host/path?",
+            "https://h:443",
+            "mailto:x@y?subject=1",
+            "data:text/plain,a?b#c",
+            "file:///c:/x/../y",
+            "no scheme here",
+            "http://[::1/",
+            "http://a b/",
+            "",
+        ];
+        for input in inputs {
+            let u0 = crate::parse(input);
+            let u1 = crate::resolve(&u0, input);
+            let u2 = crate::canonicalize(&u1, None);
+            for u in [u0, u1, u2] {
+                for c in Component::ALL {
+                    let v = u.get_nul(c as usize);
+                    match u.get(c) {
+                        None => assert!(v.is_none(), "{input:?} {c:?}"),
+                        Some(want) => {
+                            let v = v.unwrap_or_else(|| panic!("{input:?} {c:?}"));
+                            assert_eq!(&v[..v.len() - 1], want.as_bytes(), "{input:?} {c:?}");
+                            assert_eq!(v.last(), Some(&0), "{input:?} {c:?}");
+                            let again = u.get_nul(c as usize).map(<[u8]>::as_ptr);
+                            assert_eq!(again, Some(v.as_ptr()), "{input:?} {c:?}");
+                        }
+                    }
+                }
+                assert!(u.get_nul(8).is_none() && u.get_nul(99).is_none());
+                match (u.serialization_nul(), u.as_str()) {
+                    (Some(v), Some(s)) => {
+                        assert_eq!(&v[..v.len() - 1], s.as_bytes());
+                        assert_eq!(v.last(), Some(&0));
+                    }
+                    (None, None) => {}
+                    other => panic!("{input:?} {other:?}"),
+                }
+            }
+        }
+    }
 }
