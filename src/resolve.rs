@@ -500,25 +500,41 @@ pub fn remove_dot_segments(path: &str) -> String {
 
 /// [`remove_dot_segments`], appending to `out`. Linear: each output byte
 /// is appended once and scanned at most once more when a `..` removes it.
+/// The segments between two dot segments are appended in one piece, and
+/// only a segment that starts with `.` or `%` is looked at.
 pub(crate) fn remove_dot_segments_into(input: &str, out: &mut String) {
-    if input.as_bytes().contains(&b'\\') {
-        remove_dot_segments_each(input, out);
-    } else {
-        remove_dot_segments_runs(input, out);
-    }
-}
-
-/// [`remove_dot_segments_into`] for a path without `\`: the same rules,
-/// but the segments between two dot segments are appended in one piece,
-/// and only a segment that starts with `.` or `%` is looked at.
-fn remove_dot_segments_runs(input: &str, out: &mut String) {
     let base = out.len();
     let b = input.as_bytes();
     let n = b.len();
-    let seg_end = |from: usize| memchr::memchr(b'/', &b[from..]).map_or(n, |p| from + p);
+    // `\` reads as `/`. Most paths have none: they search for `/` alone
+    // and append runs as they are; a path with one searches for both and
+    // writes `/` for each `\` it appends.
+    let backslash = b.contains(&b'\\');
+    let is_sep = |c: u8| c == b'/' || c == b'\\';
+    let seg_end = |from: usize| {
+        let rest = &b[from..];
+        let k = if backslash {
+            memchr::memchr2(b'/', b'\\', rest)
+        } else {
+            memchr::memchr(b'/', rest)
+        };
+        k.map_or(n, |p| from + p)
+    };
+    let push = |out: &mut String, run: &str| {
+        if backslash {
+            for (k, piece) in run.split('\\').enumerate() {
+                if k > 0 {
+                    out.push('/');
+                }
+                out.push_str(piece);
+            }
+        } else {
+            out.push_str(run);
+        }
+    };
     let mut i = 0;
     // Rules A and D: leading "." or ".." segments are dropped.
-    while i < n && b[i] != b'/' {
+    while i < n && !is_sep(b[i]) {
         let end = seg_end(i);
         let seg = &b[i..end];
         if !(is_dot(seg) || is_dot_dot(seg)) {
@@ -527,14 +543,14 @@ fn remove_dot_segments_runs(input: &str, out: &mut String) {
         i = if end < n { end + 1 } else { n };
     }
     // The segments from `run` on are appended as they are (rule E) until
-    // a dot segment: a `.` or `%` just after a `/`.
+    // a dot segment: a `.` or `%` just after a separator.
     let mut run = i;
     let mut from = i;
     while let Some(k) = memchr::memchr2(b'.', b'%', &b[from..]) {
         let j = from + k;
         let end = seg_end(j);
         from = end;
-        if j == 0 || b[j - 1] != b'/' {
+        if j == 0 || !is_sep(b[j - 1]) {
             continue;
         }
         let seg = &b[j..end];
@@ -543,13 +559,14 @@ fn remove_dot_segments_runs(input: &str, out: &mut String) {
             continue;
         }
         // The unit "/seg" starts at `j - 1`.
-        out.push_str(&input[run..j - 1]);
+        push(out, &input[run..j - 1]);
         if !dot {
-            // Rule C: drop the last output segment.
+            // Rule C: drop the last output segment (what this function
+            // writes has `/` as its only separator).
             let cut = memchr::memrchr(b'/', &out.as_bytes()[base..]).map_or(base, |c| base + c);
             out.truncate(cut);
         }
-        // Rule B (and C): "/./" or "/../" goes on at the next `/`; a
+        // Rule B (and C): "/./" or "/../" goes on at the next separator; a
         // final "/." or "/.." becomes "/".
         if end < n {
             run = end;
@@ -561,66 +578,7 @@ fn remove_dot_segments_runs(input: &str, out: &mut String) {
             break;
         }
     }
-    out.push_str(&input[run..]);
-}
-
-/// [`remove_dot_segments_into`] one segment at a time (any path).
-fn remove_dot_segments_each(input: &str, out: &mut String) {
-    let base = out.len();
-    let b = input.as_bytes();
-    let n = b.len();
-    let is_sep = |c: u8| c == b'/' || c == b'\\';
-    let mut i = 0;
-    let seg_end = |from: usize| memchr::memchr2(b'/', b'\\', &b[from..]).map_or(n, |p| from + p);
-    // Appends `input[from..to]`, a segment that may start with a `\`
-    // read as `/`.
-    let push = |out: &mut String, from: usize, to: usize| {
-        if from < to && b[from] == b'\\' {
-            out.push('/');
-            out.push_str(&input[from + 1..to]);
-        } else {
-            out.push_str(&input[from..to]);
-        }
-    };
-    while i < n {
-        if !is_sep(b[i]) {
-            // Rules A and D: a leading "." or ".." segment is dropped.
-            let end = seg_end(i);
-            let seg = &b[i..end];
-            if is_dot(seg) || is_dot_dot(seg) {
-                i = if end < n { end + 1 } else { n };
-                continue;
-            }
-            // Rule E.
-            push(out, i, end);
-            i = end;
-            continue;
-        }
-        let end = seg_end(i + 1);
-        let seg = &b[i + 1..end];
-        if is_dot(seg) {
-            // Rule B: "/./" or a final "/." becomes "/".
-            if end < n {
-                i = end;
-            } else {
-                out.push('/');
-                i = n;
-            }
-        } else if is_dot_dot(seg) {
-            // Rule C: drop the last output segment.
-            let cut = memchr::memrchr(b'/', &out.as_bytes()[base..]).map_or(base, |c| base + c);
-            out.truncate(cut);
-            if end < n {
-                i = end;
-            } else {
-                out.push('/');
-                i = n;
-            }
-        } else {
-            push(out, i, end);
-            i = end;
-        }
-    }
+    push(out, &input[run..]);
 }
 
 #[cfg(test)]
@@ -685,19 +643,80 @@ mod tests {
         }
     }
 
-    /// The piecewise removal gives what the one-segment-at-a-time one
-    /// gives, on every short path over the bytes that matter and on
-    /// longer pseudo-random ones.
+    /// RFC 3986 5.2.4 one segment at a time, as the rules read (`\\` as
+    /// `/`): the reference for [`remove_dot_segments_into`].
+    fn reference_each(input: &str, out: &mut String) {
+        let base = out.len();
+        let b = input.as_bytes();
+        let n = b.len();
+        let is_sep = |c: u8| c == b'/' || c == b'\\';
+        let mut i = 0;
+        let seg_end =
+            |from: usize| memchr::memchr2(b'/', b'\\', &b[from..]).map_or(n, |p| from + p);
+        // Appends `input[from..to]`, a segment that may start with a `\`
+        // read as `/`.
+        let push = |out: &mut String, from: usize, to: usize| {
+            if from < to && b[from] == b'\\' {
+                out.push('/');
+                out.push_str(&input[from + 1..to]);
+            } else {
+                out.push_str(&input[from..to]);
+            }
+        };
+        while i < n {
+            if !is_sep(b[i]) {
+                // Rules A and D: a leading "." or ".." segment is dropped.
+                let end = seg_end(i);
+                let seg = &b[i..end];
+                if is_dot(seg) || is_dot_dot(seg) {
+                    i = if end < n { end + 1 } else { n };
+                    continue;
+                }
+                // Rule E.
+                push(out, i, end);
+                i = end;
+                continue;
+            }
+            let end = seg_end(i + 1);
+            let seg = &b[i + 1..end];
+            if is_dot(seg) {
+                // Rule B: "/./" or a final "/." becomes "/".
+                if end < n {
+                    i = end;
+                } else {
+                    out.push('/');
+                    i = n;
+                }
+            } else if is_dot_dot(seg) {
+                // Rule C: drop the last output segment.
+                let cut = memchr::memrchr(b'/', &out.as_bytes()[base..]).map_or(base, |c| base + c);
+                out.truncate(cut);
+                if end < n {
+                    i = end;
+                } else {
+                    out.push('/');
+                    i = n;
+                }
+            } else {
+                push(out, i, end);
+                i = end;
+            }
+        }
+    }
+
+    /// The piecewise removal gives what the one-segment-at-a-time rules
+    /// give, on every short path over the bytes that matter and on longer
+    /// pseudo-random ones.
     #[test]
     fn dot_segment_runs_match_each() {
         let check = |p: &[u8]| {
             let p = std::str::from_utf8(p).unwrap();
             let (mut a, mut b) = (String::from("x"), String::from("x"));
-            remove_dot_segments_runs(p, &mut a);
-            remove_dot_segments_each(p, &mut b);
+            remove_dot_segments_into(p, &mut a);
+            reference_each(p, &mut b);
             assert_eq!(a, b, "{p:?}");
         };
-        let alphabet = b"/.%2ea";
+        let alphabet = b"/.%2e\\a";
         let mut p = Vec::new();
         for len in 0..=7u32 {
             for mut n in 0..alphabet.len().pow(len) {
@@ -709,7 +728,7 @@ mod tests {
                 check(&p);
             }
         }
-        let alphabet = b"/.%2eEab.//";
+        let alphabet = b"/.%2eEab.//\\";
         let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
         for n in 0..100_000 {
             p.clear();
