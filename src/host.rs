@@ -79,12 +79,35 @@ fn is_label_separator(c: char) -> bool {
     matches!(c, '.' | '\u{3002}' | '\u{FF0E}' | '\u{FF61}')
 }
 
+/// Whether the UTF-8 `s` holds a label separator other than `.`: U+3002
+/// is `E3 80 82`, U+FF0E `EF BC 8E`, U+FF61 `EF BD A1`. A search for their
+/// lead octets (never continuation octets) rather than a decoding of every
+/// character: CJK hosts are full of other `E3` characters.
+fn has_ideographic_separator(s: &[u8]) -> bool {
+    memchr::memchr2_iter(0xE3, 0xEF, s).any(|i| {
+        matches!(
+            s[i..],
+            [0xE3, 0x80, 0x82, ..] | [0xEF, 0xBC, 0x8E, ..] | [0xEF, 0xBD, 0xA1, ..]
+        )
+    })
+}
+
 /// Octet classes for the fast path of [`canonicalize_host_into`].
 const PLAIN: u8 = 1;
 /// An octet an `inet_addr()` number can contain: hex digits, `x`, `X`, `.`.
 const INET: u8 = 2;
 /// `A-Z`, which the fast path lowercases.
 const UPPER: u8 = 4;
+/// TAB, LF, CR: step 2 removes them.
+const CTL: u8 = 8;
+/// `%`: step 6 decodes escapes.
+const PCT: u8 = 16;
+/// NUL, `/`, `%`, `\\`: step 28 fails on them.
+const FORBIDDEN: u8 = 32;
+/// In step 30's set for `file:` URLs (`HOST_FILE`).
+const ENCODE_FILE: u8 = 64;
+/// In step 30's set for other URLs (`HOST`).
+const ENCODE: u8 = 128;
 
 const fn octet_classes() -> [u8; 256] {
     let mut t = [0u8; 256];
@@ -99,6 +122,21 @@ const fn octet_classes() -> [u8; 256] {
         }
         if c.is_ascii_uppercase() {
             t[b] |= UPPER;
+        }
+        if matches!(c, b'\t' | b'\n' | b'\r') {
+            t[b] |= CTL;
+        }
+        if c == b'%' {
+            t[b] |= PCT;
+        }
+        if matches!(c, 0 | b'/' | b'%' | b'\\') {
+            t[b] |= FORBIDDEN;
+        }
+        if HOST_FILE.contains(c) {
+            t[b] |= ENCODE_FILE;
+        }
+        if HOST.contains(c) {
+            t[b] |= ENCODE;
         }
         b += 1;
     }
@@ -220,12 +258,21 @@ pub fn canonicalize_host_into(
         }
         return Ok(());
     }
-    with_scratch(|scratch| canonicalize_host_slow(host, is_file, out, scratch))
+    with_scratch(|scratch| canonicalize_host_slow(host, any, is_file, out, scratch))
+}
+
+/// The classes of [`OCTET_CLASS`] some octet of `s` has: one table lookup
+/// per octet, a fold without early exit.
+fn classes_of(s: &str) -> u8 {
+    s.bytes()
+        .fold(0, |any, b| any | OCTET_CLASS[usize::from(b)])
 }
 
 /// The whole algorithm, with `scratch` for every intermediate string.
+/// `any`: [`classes_of`] `host`, which the fast path has just computed.
 fn canonicalize_host_slow(
     host: &str,
+    any: u8,
     is_file: bool,
     out: &mut String,
     scratch: &mut Scratch,
@@ -239,17 +286,9 @@ fn canonicalize_host_slow(
         joined,
         nameprep: nameprep_scratch,
     } = scratch;
-    let (mut ctl, mut pct) = (false, false);
-    for &b in host.as_bytes() {
-        match b {
-            b'\t' | b'\n' | b'\r' => ctl = true,
-            b'%' => pct = true,
-            _ => {}
-        }
-    }
     // Step 2.
     let mut s: &str = host;
-    if ctl {
+    if any & CTL != 0 {
         no_ctl.clear();
         no_ctl.extend(s.chars().filter(|c| !matches!(c, '\t' | '\n' | '\r')));
         s = no_ctl;
@@ -262,7 +301,7 @@ fn canonicalize_host_slow(
         return Err(InvalidReason::HostPercentEncodedBracket);
     }
     // Step 6.
-    if pct {
+    if any & PCT != 0 {
         decoded.clear();
         decode_percent_utf8_into(s, decoded, run);
         s = decoded;
@@ -278,12 +317,8 @@ fn canonicalize_host_slow(
     free_if_large(no_ctl);
     free_if_large(decoded);
     let mut s: &str = prepped;
-    // Step 15: label separators become `.` (U+3002 is E3 80 82 in UTF-8,
-    // U+FF0E and U+FF61 start with EF: only then look at characters).
-    if need_punycode
-        && s.bytes().any(|b| b == 0xE3 || b == 0xEF)
-        && s.contains(|c: char| is_label_separator(c) && c != '.')
-    {
+    // Step 15: label separators become `.`.
+    if need_punycode && has_ideographic_separator(s.as_bytes()) {
         separated.clear();
         separated.extend(
             s.chars()
@@ -385,21 +420,58 @@ fn finish(s: &str, is_file: bool, out: &mut String) -> Result<(), InvalidReason>
     if canonicalize_ipv4_into(s, out) {
         return Ok(());
     }
-    // Steps 28 and 30, in one pass over the octets.
-    let set = if is_file { &HOST_FILE } else { &HOST };
-    let mut encode = 0;
-    for &b in s.as_bytes() {
-        if matches!(b, 0 | b'/' | b'%' | b'\\') {
-            return Err(InvalidReason::HostForbiddenCharacter);
-        }
-        encode += usize::from(set.contains(b));
+    // Steps 28 and 30, in one pass over the octets (their classes).
+    let (set, encode) = if is_file {
+        (&HOST_FILE, ENCODE_FILE)
+    } else {
+        (&HOST, ENCODE)
+    };
+    let any = classes_of(s);
+    if any & FORBIDDEN != 0 {
+        return Err(InvalidReason::HostForbiddenCharacter);
     }
-    if encode > 0 {
+    if any & encode != 0 {
         // Exactly the room needed, not a doubling (megabyte hosts).
-        out.reserve(s.len() + 2 * encode);
+        let n = s.bytes().filter(|&b| set.contains(b)).count();
+        out.reserve(s.len() + 2 * n);
         percent::encode_utf8_into(s, set, out);
     } else {
         out.push_str(s);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The octet search for U+3002, U+FF0E and U+FF61 agrees with the
+    /// character test on every character of the BMP's blocks that share
+    /// their lead octets (and a few others), alone and between text.
+    #[test]
+    fn ideographic_separator_search() {
+        let chars = (0x3000..0x4000u32)
+            .chain(0xF000..0x10000)
+            .chain([0x2E, 0x41, 0xE9, 0x1F600])
+            .filter_map(char::from_u32);
+        for c in chars {
+            for s in [c.to_string(), format!("a{c}b"), format!("\u{3001}{c}")] {
+                let want = s.contains(|c: char| is_label_separator(c) && c != '.');
+                assert_eq!(has_ideographic_separator(s.as_bytes()), want, "{s:?}");
+            }
+        }
+    }
+
+    /// The class table's step 28 and 30 bits are the octet sets'.
+    #[test]
+    fn octet_classes_match_the_sets() {
+        for b in 0..=255u8 {
+            let c = OCTET_CLASS[usize::from(b)];
+            assert_eq!(c & ENCODE != 0, HOST.contains(b), "{b:#x}");
+            assert_eq!(c & ENCODE_FILE != 0, HOST_FILE.contains(b), "{b:#x}");
+            assert_eq!(c & FORBIDDEN != 0, matches!(b, 0 | b'/' | b'%' | b'\\'));
+            assert_eq!(c & CTL != 0, matches!(b, b'\t' | b'\n' | b'\r'));
+            assert_eq!(c & PCT != 0, b == b'%');
+        }
+    }
 }
