@@ -28,15 +28,11 @@ fn adapt(delta: u32, num_points: u32, first_time: bool) -> u32 {
     k + (BASE - TMIN + 1) * delta / (delta + SKEW)
 }
 
-/// Section 5: digit values 0-25 are `a`-`z`, 26-35 are `0`-`9`.
+/// Section 5: digit values 0-25 are `a`-`z`, 26-35 are `0`-`9` (a table
+/// rather than a branch on the value).
 fn digit(d: u32) -> char {
-    debug_assert!(d < BASE);
-    let d = d as u8;
-    if d < 26 {
-        char::from(b'a' + d)
-    } else {
-        char::from(b'0' + d - 26)
-    }
+    const DIGITS: &[u8; BASE as usize] = b"abcdefghijklmnopqrstuvwxyz0123456789";
+    char::from(DIGITS[d as usize])
 }
 
 /// Appends the Punycode encoding of `input` to `out` (without the `xn--`
@@ -98,27 +94,24 @@ fn encode_code_points(input: &[u32], out: &mut String) -> bool {
         n = m;
         // The next round's m: the smallest code point above this n.
         let mut next = u32::MAX;
+        // Whether a code point is below, at or above `n` varies from one to
+        // the next, which no branch predictor learns: the counting and the
+        // minimum are arithmetic and conditional moves, and only `c == n`
+        // branches.
         for &c in input {
-            if c < n {
-                match delta.checked_add(1) {
-                    Some(d) => delta = d,
-                    None => return false,
-                }
-            } else if c > n {
-                next = next.min(c);
+            match delta.checked_add(u32::from(c < n)) {
+                Some(d) => delta = d,
+                None => return false,
             }
+            next = next.min(if c > n { c } else { u32::MAX });
             if c == n {
                 // Represent delta as a generalized variable-length integer.
                 let mut q = delta;
                 let mut k = BASE;
                 loop {
-                    let t = if k <= bias {
-                        TMIN
-                    } else if k >= bias + TMAX {
-                        TMAX
-                    } else {
-                        k - bias
-                    };
+                    // TMIN if k <= bias, TMAX if k >= bias + TMAX, else
+                    // k - bias (which is then at least 1 = TMIN).
+                    let t = k.saturating_sub(bias).clamp(TMIN, TMAX);
                     if q < t {
                         break;
                     }
