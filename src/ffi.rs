@@ -138,21 +138,20 @@ fn input_str<'a>(ptr: *const c_char, len: usize) -> Result<Cow<'a, str>, wurl_st
 
 /// UTF-8 decoding as the header documents it (U+FFFD for each maximal
 /// invalid subpart). Valid input, the common case, is borrowed after one
-/// `str::from_utf8` pass (SIMD-friendly, far cheaper than building
-/// `from_utf8_lossy`'s chunk iterator); only invalid input pays for the
-/// lossy decoder.
+/// validation pass (far cheaper than building `from_utf8_lossy`'s chunk
+/// iterator); only invalid input pays for the lossy decoder.
 fn decode_utf8(bytes: &[u8]) -> Cow<'_, str> {
     // Most URLs are ASCII, which `is_ascii` checks a word at a time with
-    // less fixed cost than the general validator (kasztp: ~45 octets per
-    // URL).
-    if bytes.is_ascii() {
-        // SAFETY: every octet is below 0x80, so `bytes` is valid UTF-8.
+    // less fixed cost than any general validator (kasztp: ~45 octets per
+    // URL); the others take the branch-free automaton of `utf8`.
+    if bytes.is_ascii() || crate::utf8::is_valid(bytes) {
+        // SAFETY: every octet is below 0x80, or `utf8::is_valid` accepted
+        // `bytes`, which it does exactly for well-formed UTF-8 (its tests
+        // compare it with `str::from_utf8` on every string of up to three
+        // octets, every four-octet sequence and random longer ones).
         return Cow::Borrowed(unsafe { std::str::from_utf8_unchecked(bytes) });
     }
-    match std::str::from_utf8(bytes) {
-        Ok(s) => Cow::Borrowed(s),
-        Err(_) => String::from_utf8_lossy(bytes),
-    }
+    String::from_utf8_lossy(bytes)
 }
 
 /// The bytes of a `(ptr, len)` input, not yet decoded. `Err` carries the

@@ -54,6 +54,7 @@ mod scan;
 mod scratch;
 pub mod serialize;
 pub mod strict;
+mod utf8;
 
 pub use canonicalize::{CanonOptions, canon_into, canonicalize, canonicalize_with};
 pub use parse::parse;
