@@ -140,15 +140,27 @@ fn input_str<'a>(ptr: *const c_char, len: usize) -> Result<Cow<'a, str>, wurl_st
 /// invalid subpart). Valid input, the common case, is borrowed after one
 /// validation pass (far cheaper than building `from_utf8_lossy`'s chunk
 /// iterator); only invalid input pays for the lossy decoder.
+#[inline]
 fn decode_utf8(bytes: &[u8]) -> Cow<'_, str> {
     // Most URLs are ASCII, which `is_ascii` checks a word at a time with
     // less fixed cost than any general validator (kasztp: ~45 octets per
-    // URL); the others take the branch-free automaton of `utf8`.
-    if bytes.is_ascii() || crate::utf8::is_valid(bytes) {
-        // SAFETY: every octet is below 0x80, or `utf8::is_valid` accepted
-        // `bytes`, which it does exactly for well-formed UTF-8 (its tests
-        // compare it with `str::from_utf8` on every string of up to three
-        // octets, every four-octet sequence and random longer ones).
+    // URL); inlined into the callers, the rest out of line.
+    if bytes.is_ascii() {
+        // SAFETY: every octet is below 0x80, so `bytes` is valid UTF-8.
+        return Cow::Borrowed(unsafe { std::str::from_utf8_unchecked(bytes) });
+    }
+    decode_non_ascii(bytes)
+}
+
+/// [`decode_utf8`] of input that is not all ASCII: the branch-free
+/// automaton of `utf8`, and the lossy decoder only for invalid input.
+#[inline(never)]
+fn decode_non_ascii(bytes: &[u8]) -> Cow<'_, str> {
+    if crate::utf8::is_valid(bytes) {
+        // SAFETY: `utf8::is_valid` accepted `bytes`, which it does exactly
+        // for well-formed UTF-8 (its tests compare it with `str::from_utf8`
+        // on every string of up to three octets, every four-octet string
+        // that starts a four-octet sequence, and random longer ones).
         return Cow::Borrowed(unsafe { std::str::from_utf8_unchecked(bytes) });
     }
     String::from_utf8_lossy(bytes)
@@ -176,6 +188,7 @@ fn input_bytes<'a>(ptr: *const c_char, len: usize) -> Result<&'a [u8], wurl_stat
 }
 
 /// Reads an optional charset label; `None` means UTF-8.
+#[inline]
 fn charset_label<'a>(ptr: *const c_char, len: usize) -> Result<Option<Cow<'a, str>>, wurl_status> {
     if len == 0 {
         return Ok(None);

@@ -84,15 +84,22 @@ fn is_label_separator(c: char) -> bool {
 /// lead octets (never continuation octets) rather than a decoding of every
 /// character: CJK hosts are full of other `E3` characters.
 fn has_ideographic_separator(s: &[u8]) -> bool {
-    memchr::memchr2_iter(0xE3, 0xEF, s).any(|i| {
-        matches!(
+    let mut from = 0;
+    while let Some(k) = crate::scan::find2(&s[from..], 0xE3, 0xEF) {
+        let i = from + k;
+        if matches!(
             s[i..],
             [0xE3, 0x80, 0x82, ..] | [0xEF, 0xBC, 0x8E, ..] | [0xEF, 0xBD, 0xA1, ..]
-        )
-    })
+        ) {
+            return true;
+        }
+        from = i + 1;
+    }
+    false
 }
 
-/// Octet classes for the fast path of [`canonicalize_host_into`].
+/// Octet classes for the fast path of [`canonicalize_host_into`] (and
+/// what it tells the slow path), one table lookup per octet.
 const PLAIN: u8 = 1;
 /// An octet an `inet_addr()` number can contain: hex digits, `x`, `X`, `.`.
 const INET: u8 = 2;
@@ -102,48 +109,62 @@ const UPPER: u8 = 4;
 const CTL: u8 = 8;
 /// `%`: step 6 decodes escapes.
 const PCT: u8 = 16;
-/// NUL, `/`, `%`, `\\`: step 28 fails on them.
-const FORBIDDEN: u8 = 32;
-/// In step 30's set for `file:` URLs (`HOST_FILE`).
-const ENCODE_FILE: u8 = 64;
-/// In step 30's set for other URLs (`HOST`).
-const ENCODE: u8 = 128;
 
-const fn octet_classes() -> [u8; 256] {
+/// Octet classes for steps 26, 28 and 30 ([`finish`]), in a table of
+/// their own: eight bits per octet keep the fast path's fold on bytes.
+/// NUL, `/`, `%`, `\`: step 28 fails on them.
+const FORBIDDEN: u8 = 1;
+/// In step 30's set for `file:` URLs (`HOST_FILE`).
+const ENCODE_FILE: u8 = 2;
+/// In step 30's set for other URLs (`HOST`).
+const ENCODE: u8 = 4;
+/// `:`: step 26 fails on it (outside `file:` URLs and brackets).
+const COLON: u8 = 8;
+
+const fn octet_classes(finish: bool) -> [u8; 256] {
     let mut t = [0u8; 256];
     let mut b = 0;
     while b < 256 {
         let c = b as u8;
-        if c.is_ascii_alphanumeric() || matches!(c, b'-' | b'.' | b'_' | b'~' | b'+') {
-            t[b] |= PLAIN;
+        let mut f = 0;
+        if finish {
+            if matches!(c, 0 | b'/' | b'%' | b'\\') {
+                f |= FORBIDDEN;
+            }
+            if HOST_FILE.contains(c) {
+                f |= ENCODE_FILE;
+            }
+            if HOST.contains(c) {
+                f |= ENCODE;
+            }
+            if c == b':' {
+                f |= COLON;
+            }
+        } else {
+            if c.is_ascii_alphanumeric() || matches!(c, b'-' | b'.' | b'_' | b'~' | b'+') {
+                f |= PLAIN;
+            }
+            if c.is_ascii_hexdigit() || matches!(c, b'x' | b'X' | b'.') {
+                f |= INET;
+            }
+            if c.is_ascii_uppercase() {
+                f |= UPPER;
+            }
+            if matches!(c, b'\t' | b'\n' | b'\r') {
+                f |= CTL;
+            }
+            if c == b'%' {
+                f |= PCT;
+            }
         }
-        if c.is_ascii_hexdigit() || matches!(c, b'x' | b'X' | b'.') {
-            t[b] |= INET;
-        }
-        if c.is_ascii_uppercase() {
-            t[b] |= UPPER;
-        }
-        if matches!(c, b'\t' | b'\n' | b'\r') {
-            t[b] |= CTL;
-        }
-        if c == b'%' {
-            t[b] |= PCT;
-        }
-        if matches!(c, 0 | b'/' | b'%' | b'\\') {
-            t[b] |= FORBIDDEN;
-        }
-        if HOST_FILE.contains(c) {
-            t[b] |= ENCODE_FILE;
-        }
-        if HOST.contains(c) {
-            t[b] |= ENCODE;
-        }
+        t[b] = f;
         b += 1;
     }
     t
 }
 
-static OCTET_CLASS: [u8; 256] = octet_classes();
+static OCTET_CLASS: [u8; 256] = octet_classes(false);
+static FINISH_CLASS: [u8; 256] = octet_classes(true);
 
 /// Intermediate strings of the slow path, kept per thread so that a warm
 /// thread allocates nothing (issue 11). Each is cleared before use.
@@ -261,15 +282,15 @@ pub fn canonicalize_host_into(
     with_scratch(|scratch| canonicalize_host_slow(host, any, is_file, out, scratch))
 }
 
-/// The classes of [`OCTET_CLASS`] some octet of `s` has: one table lookup
-/// per octet, a fold without early exit.
-fn classes_of(s: &str) -> u8 {
-    s.bytes()
-        .fold(0, |any, b| any | OCTET_CLASS[usize::from(b)])
+/// The classes of `table` some octet of `s` has: one table lookup per
+/// octet, a fold without early exit.
+fn classes_of(s: &str, table: &[u8; 256]) -> u8 {
+    s.bytes().fold(0, |any, b| any | table[usize::from(b)])
 }
 
 /// The whole algorithm, with `scratch` for every intermediate string.
-/// `any`: [`classes_of`] `host`, which the fast path has just computed.
+/// `any`: the [`OCTET_CLASS`] classes of `host`, which the fast path has
+/// just computed.
 fn canonicalize_host_slow(
     host: &str,
     any: u8,
@@ -412,8 +433,10 @@ fn finish(s: &str, is_file: bool, out: &mut String) -> Result<(), InvalidReason>
         out.push(']');
         return Ok(());
     }
+    // The classes of the octets, for steps 26, 28 and 30: one pass.
+    let any = classes_of(s, &FINISH_CLASS);
     // Step 26.
-    if !is_file && !bracketed && s.contains(':') {
+    if !is_file && !bracketed && any & COLON != 0 {
         return Err(InvalidReason::HostColon);
     }
     // Step 27.
@@ -426,7 +449,6 @@ fn finish(s: &str, is_file: bool, out: &mut String) -> Result<(), InvalidReason>
     } else {
         (&HOST, ENCODE)
     };
-    let any = classes_of(s);
     if any & FORBIDDEN != 0 {
         return Err(InvalidReason::HostForbiddenCharacter);
     }
@@ -466,12 +488,13 @@ mod tests {
     #[test]
     fn octet_classes_match_the_sets() {
         for b in 0..=255u8 {
-            let c = OCTET_CLASS[usize::from(b)];
-            assert_eq!(c & ENCODE != 0, HOST.contains(b), "{b:#x}");
-            assert_eq!(c & ENCODE_FILE != 0, HOST_FILE.contains(b), "{b:#x}");
-            assert_eq!(c & FORBIDDEN != 0, matches!(b, 0 | b'/' | b'%' | b'\\'));
+            let (c, f) = (OCTET_CLASS[usize::from(b)], FINISH_CLASS[usize::from(b)]);
+            assert_eq!(f & ENCODE != 0, HOST.contains(b), "{b:#x}");
+            assert_eq!(f & ENCODE_FILE != 0, HOST_FILE.contains(b), "{b:#x}");
+            assert_eq!(f & FORBIDDEN != 0, matches!(b, 0 | b'/' | b'%' | b'\\'));
             assert_eq!(c & CTL != 0, matches!(b, b'\t' | b'\n' | b'\r'));
             assert_eq!(c & PCT != 0, b == b'%');
+            assert_eq!(f & COLON != 0, b == b':');
         }
     }
 }
