@@ -93,12 +93,16 @@ pub(crate) fn is_valid(bytes: &[u8]) -> bool {
         }
         i += 8;
     }
+    // The state is the low six bits of `state`; the bits above are left
+    // over from the row it was shifted out of. A 64-bit shift uses only
+    // the low six bits of its count (`wrapping_shr`), so no mask is needed
+    // between steps: one shift per octet on the chain from one octet to
+    // the next.
     let mut state = u64::from(ACCEPT);
     for &b in &bytes[i..] {
-        // `state` is one of the offsets, all below 64.
-        state = TABLE[usize::from(b)].wrapping_shr(state as u32) & 63;
+        state = TABLE[usize::from(b)].wrapping_shr(state as u32);
     }
-    state == u64::from(ACCEPT)
+    state & 63 == u64::from(ACCEPT)
 }
 
 #[cfg(test)]
