@@ -294,13 +294,19 @@ pub extern "C" fn wurl_resolve(
         if out.is_null() {
             return WURL_E_NULL_ARG;
         }
-        let s = match input_str(input, input_len) {
-            Ok(s) => s,
+        let bytes = match input_bytes(input, input_len) {
+            Ok(b) => b,
             Err(e) => return e,
         };
         if flags != 0 {
             return WURL_E_BAD_ARG;
         }
+        // The string the base was parsed from (`wurl_resolve(wurl_parse(s),
+        // s)`): already known to be UTF-8, so not validated again.
+        let s = match base.parse_source() {
+            Some(src) if src.as_bytes() == bytes => Cow::Borrowed(src),
+            _ => decode_utf8(bytes),
+        };
         emit(out, crate::resolve::resolve(&base, &s))
     })
 }
