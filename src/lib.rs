@@ -54,6 +54,8 @@ mod scan;
 mod scratch;
 pub mod serialize;
 pub mod strict;
+#[cfg(test)]
+mod testutil;
 mod utf8;
 
 pub use canonicalize::{CanonOptions, canon_into, canonicalize, canonicalize_with};

@@ -625,19 +625,16 @@ mod tests {
             p.contains(&b'\\') || p.split(|&c| c == b'/').any(|s| is_dot(s) || is_dot_dot(s))
         }
         let alphabet = b"/.%2eEaaaaaaaaaaa";
-        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut rng = crate::testutil::Xorshift(0x2545_f491_4f6c_dd1d);
         let mut p = Vec::new();
         for n in 0..200_000 {
             let len = n % 80;
             p.clear();
             for _ in 0..len {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                p.push(alphabet[(x % alphabet.len() as u64) as usize]);
+                p.push(rng.pick(alphabet));
             }
             if n % 7 == 0 && len > 0 {
-                p[(x as usize / 7) % len] = b'\\';
+                p[(rng.0 as usize / 7) % len] = b'\\';
             }
             assert_eq!(needs_dot_removal(&p), reference(&p), "{p:?}");
         }
@@ -729,14 +726,11 @@ mod tests {
             }
         }
         let alphabet = b"/.%2eEab.//\\";
-        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut rng = crate::testutil::Xorshift(0x9e37_79b9_7f4a_7c15);
         for n in 0..100_000 {
             p.clear();
             for _ in 0..n % 60 {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                p.push(alphabet[(x % alphabet.len() as u64) as usize]);
+                p.push(rng.pick(alphabet));
             }
             check(&p);
         }
@@ -816,47 +810,35 @@ mod own_tests {
     /// parse with the shortcut gives exactly what the steps give.
     #[test]
     fn resolve_own_is_resolve_parts() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
         let (mut n, mut sourced, mut itself) = (0, 0, 0);
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.extension().is_none_or(|e| e != "dat") {
-                continue;
-            }
-            let text = std::fs::read_to_string(&path).unwrap();
-            let mut lines = text.lines();
-            while let Some(l) = lines.next() {
-                if l != "#data" {
-                    continue;
+        for input in crate::testutil::conformance_inputs() {
+            let input = input.as_str();
+            let (mut side, mut a, mut b) = (String::new(), String::new(), String::new());
+            let (mut side2, mut c, mut d) = (String::new(), String::new(), String::new());
+            let own = crate::parse::parse_parts(input, &mut side);
+            let own2 = crate::parse::parse_parts(input, &mut side2);
+            let fast = resolve_own(own, (&mut a, &mut b));
+            let steps = resolve_parts(&own2, own2, (&mut c, &mut d), true);
+            assert!(Url::same_value(&fast, &steps), "{input:?}");
+            // A record that says it is the parse of its serialization
+            // is: parsing that string again gives its value.
+            let base = crate::parse(input);
+            if let Some(src) = base.parse_source() {
+                let mut side3 = String::new();
+                let again = crate::parse::parse_parts(src, &mut side3);
+                assert!(Url::same_value(&again, &base.parts()), "{input:?}");
+                sourced += 1;
+                // `resolve`'s shortcut for that string: the steps give
+                // the base's value whenever it is taken.
+                if is_own_resolution(&base) {
+                    let (mut e, mut f) = (String::new(), String::new());
+                    let b = base.parts();
+                    let steps = resolve_parts(&b, again, (&mut e, &mut f), false);
+                    assert!(Url::same_value(&steps, &b), "{input:?}");
+                    itself += 1;
                 }
-                let Some(input) = lines.next() else { break };
-                let (mut side, mut a, mut b) = (String::new(), String::new(), String::new());
-                let (mut side2, mut c, mut d) = (String::new(), String::new(), String::new());
-                let own = crate::parse::parse_parts(input, &mut side);
-                let own2 = crate::parse::parse_parts(input, &mut side2);
-                let fast = resolve_own(own, (&mut a, &mut b));
-                let steps = resolve_parts(&own2, own2, (&mut c, &mut d), true);
-                assert!(Url::same_value(&fast, &steps), "{input:?}");
-                // A record that says it is the parse of its serialization
-                // is: parsing that string again gives its value.
-                let base = crate::parse(input);
-                if let Some(src) = base.parse_source() {
-                    let mut side3 = String::new();
-                    let again = crate::parse::parse_parts(src, &mut side3);
-                    assert!(Url::same_value(&again, &base.parts()), "{input:?}");
-                    sourced += 1;
-                    // `resolve`'s shortcut for that string: the steps give
-                    // the base's value whenever it is taken.
-                    if is_own_resolution(&base) {
-                        let (mut e, mut f) = (String::new(), String::new());
-                        let b = base.parts();
-                        let steps = resolve_parts(&b, again, (&mut e, &mut f), false);
-                        assert!(Url::same_value(&steps, &b), "{input:?}");
-                        itself += 1;
-                    }
-                }
-                n += 1;
             }
+            n += 1;
         }
         assert!(n > 3000, "{n} inputs");
         assert!(
