@@ -430,8 +430,20 @@ impl Url {
     /// [`Url::build`] for the parse of `source` (the preprocessed input):
     /// the record notes whether its serialization is `source` itself.
     pub(crate) fn build_parsed(p: &Parts, source: &str) -> Url {
-        let mut url = Url::build(p);
-        let same = url.as_str() == Some(source);
+        let (mut url, same) = match crate::serialize::layout_in(p, source) {
+            // Most absolute URLs: the serialization is `source`, copied
+            // whole instead of written component by component.
+            Some(at) => {
+                let mut buf = String::with_capacity(source.len() + 1 + Url::extra_len(p, true));
+                buf.push_str(source);
+                (Url::finish(buf, true, at, p), true)
+            }
+            None => {
+                let url = Url::build(p);
+                let same = url.as_str() == Some(source);
+                (url, same)
+            }
+        };
         if let Some(r) = Arc::get_mut(&mut url.0) {
             // Always reached: the record was made just now.
             r.parse_of_serialization = same;

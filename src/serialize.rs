@@ -68,6 +68,64 @@ pub(crate) fn serialize_parts(u: &Parts, s: &mut String, at: &mut [Span; 8]) {
     }
 }
 
+/// Where [`serialize_parts`] would put each component of the valid record
+/// `u`, when what it would write is `s` itself: `None` as soon as a
+/// separator it writes is not the octet of `s` at that place, or a
+/// component is not the slice of `s` at that place (its bytes are then
+/// the same memory; an empty one matches anywhere). The parser's
+/// components are slices of its input, so for most absolute URLs this
+/// finds the record's serialization without writing it.
+pub(crate) fn layout_in(u: &Parts, s: &str) -> Option<[Span; 8]> {
+    if u.invalid.is_some() {
+        return None;
+    }
+    let b = s.as_bytes();
+    let base = b.as_ptr() as usize;
+    let mut at = [Span::NONE; 8];
+    let mut pos = 0;
+    let mut comp = |pos: &mut usize, i: usize, c: Option<&str>| -> Option<()> {
+        let Some(c) = c else { return Some(()) };
+        let end = *pos + c.len();
+        if end > b.len() || (!c.is_empty() && c.as_ptr() as usize != base.wrapping_add(*pos)) {
+            return None;
+        }
+        at[i] = Span::new(*pos, end);
+        *pos = end;
+        Some(())
+    };
+    let lit = |pos: &mut usize, l: &[u8]| -> Option<()> {
+        (b.get(*pos..*pos + l.len())? == l).then(|| *pos += l.len())
+    };
+    comp(&mut pos, 0, u.scheme)?;
+    lit(&mut pos, b":")?;
+    if u.user.is_some() || u.password.is_some() || u.host.is_some() || u.port.is_some() {
+        lit(&mut pos, b"//")?;
+        if u.user.is_some() || u.password.is_some() {
+            comp(&mut pos, 1, u.user)?;
+            if u.password.is_some() {
+                lit(&mut pos, b":")?;
+                comp(&mut pos, 2, u.password)?;
+            }
+            lit(&mut pos, b"@")?;
+        }
+        comp(&mut pos, 3, u.host)?;
+        if u.port.is_some() {
+            lit(&mut pos, b":")?;
+            comp(&mut pos, 4, u.port)?;
+        }
+    }
+    comp(&mut pos, 5, u.path)?;
+    if u.query.is_some() {
+        lit(&mut pos, b"?")?;
+        comp(&mut pos, 6, u.query)?;
+    }
+    if u.fragment.is_some() {
+        lit(&mut pos, b"#")?;
+        comp(&mut pos, 7, u.fragment)?;
+    }
+    (pos == b.len()).then_some(at)
+}
+
 /// Serializes `u`; `None` when it is invalid (step 2: an invalid URL cannot
 /// be serialized).
 pub fn serialize(u: &Url) -> Option<String> {
@@ -83,5 +141,40 @@ pub fn serialize_into(u: &Url, s: &mut String) -> bool {
             true
         }
         None => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// On every conformance input's parse: when `layout_in` finds the
+    /// serialization in the (preprocessed) input, writing it gives that
+    /// input and those spans; and it finds it for most inputs that are
+    /// their own serialization.
+    #[test]
+    fn layout_in_is_serialize_parts() {
+        let (mut found, mut own) = (0, 0);
+        for input in crate::testutil::conformance_inputs() {
+            let (mut pre, mut side) = (String::new(), String::new());
+            let s = crate::preprocess::preprocess_into(&input, &mut pre);
+            let p = crate::parse::parse_parts(s, &mut side);
+            if p.invalid.is_some() {
+                assert!(layout_in(&p, s).is_none());
+                continue;
+            }
+            let mut out = String::new();
+            let mut want = [Span::NONE; 8];
+            serialize_parts(&p, &mut out, &mut want);
+            if out == s {
+                own += 1;
+            }
+            if let Some(at) = layout_in(&p, s) {
+                assert_eq!(out, s, "{input:?}");
+                assert_eq!(at, want, "{input:?}");
+                found += 1;
+            }
+        }
+        assert!(found > 1000 && found * 10 >= own * 9, "{found} of {own}");
     }
 }
