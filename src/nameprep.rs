@@ -105,13 +105,17 @@ impl Scratch {
 /// Map then NFKC of `s`, appended to `out`; the OR of the flags of the
 /// characters appended. `mapped` is scratch.
 fn map_nfkc_into(s: &str, mapped: &mut String, out: &mut String) -> u8 {
-    mapped.clear();
-    let (and, or) = map_into(s, mapped);
-    if and & INERT != 0 || is_nfkc_quick(mapped.chars()) == IsNormalized::Yes {
-        out.push_str(mapped);
+    // Mapped straight into `out`: most mapped strings are in NFKC already,
+    // and then nothing is copied again; the others move to `mapped` for
+    // the normalization to read.
+    let start = out.len();
+    let (and, or) = map_into(s, out);
+    if and & INERT != 0 || is_nfkc_quick(out[start..].chars()) == IsNormalized::Yes {
         return or;
     }
-    let start = out.len();
+    mapped.clear();
+    mapped.push_str(&out[start..]);
+    out.truncate(start);
     out.extend(mapped.nfkc());
     flags_of(&out[start..]).1
 }
