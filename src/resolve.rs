@@ -606,18 +606,9 @@ mod tests {
     /// bytes that matter.
     #[test]
     fn needs_dot_removal_matches_segments() {
-        let alphabet = b"/.%2eE\\a";
-        let mut p = Vec::new();
-        for len in 0..=6u32 {
-            for mut n in 0..alphabet.len().pow(len) {
-                p.clear();
-                for _ in 0..len {
-                    p.push(alphabet[n % alphabet.len()]);
-                    n /= alphabet.len();
-                }
-                assert_eq!(needs_dot_removal(&p), has_dot_segment(&p), "{p:?}");
-            }
-        }
+        crate::testutil::each_sequence(b"/.%2eE\\a", 6, |p| {
+            assert_eq!(needs_dot_removal(p), has_dot_segment(p), "{p:?}");
+        });
     }
 
     /// The same on longer paths (the block scan), pseudo-random.
@@ -712,19 +703,9 @@ mod tests {
             reference_each(p, &mut b);
             assert_eq!(a, b, "{p:?}");
         };
-        let alphabet = b"/.%2e\\a";
-        let mut p = Vec::new();
-        for len in 0..=7u32 {
-            for mut n in 0..alphabet.len().pow(len) {
-                p.clear();
-                for _ in 0..len {
-                    p.push(alphabet[n % alphabet.len()]);
-                    n /= alphabet.len();
-                }
-                check(&p);
-            }
-        }
+        crate::testutil::each_sequence(b"/.%2e\\a", 7, &check);
         let alphabet = b"/.%2eEab.//\\";
+        let mut p = Vec::new();
         let mut rng = crate::testutil::Xorshift(0x9e37_79b9_7f4a_7c15);
         for n in 0..100_000 {
             p.clear();

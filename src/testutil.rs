@@ -25,6 +25,23 @@ pub(crate) fn conformance_inputs() -> Vec<String> {
     inputs
 }
 
+/// Calls `f` on every sequence of at most `max_len` elements of `pool`
+/// (repetitions allowed), shortest first: exhaustive test input.
+pub(crate) fn each_sequence<T: Copy>(pool: &[T], max_len: u32, mut f: impl FnMut(&[T])) {
+    let n = pool.len();
+    let mut seq = Vec::with_capacity(max_len as usize);
+    for len in 0..=max_len {
+        for mut k in 0..n.pow(len) {
+            seq.clear();
+            for _ in 0..len {
+                seq.push(pool[k % n]);
+                k /= n;
+            }
+            f(&seq);
+        }
+    }
+}
+
 /// A xorshift64 generator: reproducible pseudo-random test input.
 pub(crate) struct Xorshift(pub(crate) u64);
 
