@@ -716,32 +716,33 @@ fn canon_staged(
         ..
     } = sc;
     let b;
-    let r = match base {
+    // Written in place by the stages (see `parse::parse_parts_into`).
+    let mut r = Parts::default();
+    match base {
         Some(base) => {
             b = base.parts();
             // No `parse_source` here: a page's links are rarely the page,
             // and comparing each link with it would cost every link.
-            crate::resolve::resolve_str(&b, None, input, pre, side, (path, path2), true)
+            let bufs = (path, path2);
+            crate::resolve::resolve_str_into(&b, None, input, pre, side, bufs, true, &mut r);
         }
         None => {
             let s = crate::preprocess::preprocess_into(input, pre);
-            let own = crate::parse::parse_parts(s, side);
+            crate::parse::parse_parts_into(s, side, &mut r);
             // The input is its own base: report why it is invalid rather
             // than "base URL is invalid".
-            if let Some(why) = own.invalid {
+            if let Some(why) = r.invalid {
                 return Err(why);
             }
             // Resolving the input against its own parse parses it again
             // into the same parts: reuse them.
             if s.is_empty() {
-                let mut r = own;
                 r.fragment = None;
-                r
             } else {
-                crate::resolve::resolve_own(own, (path, path2))
+                crate::resolve::resolve_own(&mut r, (path, path2));
             }
         }
-    };
+    }
     if let Some(why) = r.invalid {
         return Err(why);
     }

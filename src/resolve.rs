@@ -7,7 +7,7 @@ use std::borrow::Cow;
 
 use memchr::memrchr2;
 
-use crate::parse::parse_parts;
+use crate::parse::parse_parts_into;
 use crate::percent::escape_at;
 use crate::preprocess::preprocess_into;
 use crate::record::{InvalidReason, Known, Parts, Url};
@@ -26,7 +26,17 @@ pub fn resolve(base: &Url, input: &str) -> Url {
         let b = base.parts();
         let bufs = (&mut sc.path, &mut sc.path2);
         let src = base.parse_source();
-        let r = resolve_str(&b, src, input, &mut sc.pre, &mut sc.side, bufs, false);
+        let mut r = Parts::default();
+        resolve_str_into(
+            &b,
+            src,
+            input,
+            &mut sc.pre,
+            &mut sc.side,
+            bufs,
+            false,
+            &mut r,
+        );
         // An absolute URL resolved against its own parse, or `""` against
         // a base without fragment, is the base: share its buffer.
         if Url::same_slices(&r, &b) || Url::same_value(&r, &b) {
@@ -36,12 +46,14 @@ pub fn resolve(base: &Url, input: &str) -> Url {
     })
 }
 
-/// "Steps to resolve a URL" on a base's parts. The result borrows from
-/// `base`, `input` and the buffers (preprocessed input, parsed side path,
-/// resolved path). `base_source`: the string `base` is the parse of, when
-/// known ([`Url::parse_source`]); an input that is that string is not
+/// "Steps to resolve a URL" on a base's parts, into `r` (overwritten; see
+/// [`parse_parts_into`] for why not a return value). The result borrows
+/// from `base`, `input` and the buffers (preprocessed input, parsed side
+/// path, resolved path). `base_source`: the string `base` is the parse of,
+/// when known ([`Url::parse_source`]); an input that is that string is not
 /// parsed again. With `for_canon`, see [`resolve_parts`].
-pub(crate) fn resolve_str<'a>(
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn resolve_str_into<'a>(
     base: &Parts<'a>,
     base_source: Option<&str>,
     input: &'a str,
@@ -49,27 +61,31 @@ pub(crate) fn resolve_str<'a>(
     side: &'a mut String,
     bufs: (&'a mut String, &'a mut String),
     for_canon: bool,
-) -> Parts<'a> {
+    r: &mut Parts<'a>,
+) {
     // Step 4: nothing resolves against an invalid base.
     if base.invalid.is_some() {
-        return Parts::invalid(InvalidReason::InvalidBase);
+        *r = Parts::invalid(InvalidReason::InvalidBase);
+        return;
     }
     let s = preprocess_into(input, pre);
     // Step 6: the empty string is the base without its fragment.
     if s.is_empty() {
-        return base_without_fragment(base, bufs.0);
+        *r = base_without_fragment(base, bufs.0);
+        return;
     }
     // The input the base was parsed from (an absolute URL resolved against
     // its own parse, the handle path's `wurl_resolve(wurl_parse(s), s)`):
     // its parse is the base's components, with nothing known yet of its
     // host, as a fresh parse would have.
     if base_source == Some(s) {
-        let mut own = *base;
-        own.known = Known::default();
-        own.cache = None;
-        return resolve_parts(base, own, bufs, for_canon);
+        *r = *base;
+        r.known = Known::default();
+        r.cache = None;
+    } else {
+        parse_parts_into(s, side, r);
     }
-    resolve_parts(base, parse_parts(s, side), bufs, for_canon)
+    resolve_parts(base, r, bufs, for_canon);
 }
 
 fn base_without_fragment<'a>(base: &Parts<'a>, work: &mut String) -> Parts<'a> {
@@ -80,7 +96,8 @@ fn base_without_fragment<'a>(base: &Parts<'a>, work: &mut String) -> Parts<'a> {
     r
 }
 
-/// Resolution of the parsed reference `r` against `base`.
+/// Resolution of the parsed reference `r` against `base`, in place (`r`
+/// becomes the result).
 ///
 /// `for_canon`: the result goes straight to canonicalization, which brings
 /// every hierarchical path to the fixed point of this stage's path steps
@@ -90,15 +107,16 @@ fn base_without_fragment<'a>(base: &Parts<'a>, work: &mut String) -> Parts<'a> {
 /// (except `file:` paths, see [`Norm::path`]).
 pub(crate) fn resolve_parts<'a>(
     base: &Parts<'a>,
-    mut r: Parts<'a>,
+    r: &mut Parts<'a>,
     (path, path2): (&'a mut String, &'a mut String),
     for_canon: bool,
-) -> Parts<'a> {
+) {
     let norm = Norm {
         merge_only: for_canon,
     };
     if base.invalid.is_some() {
-        return Parts::invalid(InvalidReason::InvalidBase);
+        *r = Parts::invalid(InvalidReason::InvalidBase);
+        return;
     }
     let same_scheme = match (r.scheme, base.scheme) {
         // The bulk call resolves an input against its own parse: the very
@@ -110,7 +128,7 @@ pub(crate) fn resolve_parts<'a>(
     };
     if r.scheme.is_none() {
         // Step 8: no scheme, so a relative reference.
-        resolve_relative(&mut r, base, path, path2, norm);
+        resolve_relative(r, base, path, path2, norm);
     } else if base.hierarchical && same_scheme {
         // Step 9.
         let only_scheme = r.authority.is_none()
@@ -119,16 +137,16 @@ pub(crate) fn resolve_parts<'a>(
             && r.fragment.is_none()
             && r.path.is_none_or(str::is_empty);
         if only_scheme {
-            return base_without_fragment(base, path);
+            *r = base_without_fragment(base, path);
+            return;
         }
-        resolve_relative(&mut r, base, path, path2, norm);
+        resolve_relative(r, base, path, path2, norm);
     } else if r.hierarchical {
         // Step 10.
         if let Some(p) = r.path {
-            r.path = Some(norm.path("", p, false, is_file(&r), path, path2));
+            r.path = Some(norm.path("", p, false, is_file(r), path, path2));
         }
     }
-    r
 }
 
 /// [`resolve_parts`] of a parsed URL against its own parse, for the bulk
@@ -139,21 +157,23 @@ pub(crate) fn resolve_parts<'a>(
 /// leaves as it is unless the URL is a `file:` URL or the path starts with
 /// `\` (see [`Norm::path`]). So such a URL is its own resolution, and so
 /// is a `file:` URL whose path has no `%2F`/`%5C` to decode and no dot
-/// segment or `\` (its host is already its whole authority).
-pub(crate) fn resolve_own<'a>(own: Parts<'a>, bufs: (&'a mut String, &'a mut String)) -> Parts<'a> {
+/// segment or `\` (its host is already its whole authority). In place:
+/// `own` becomes the result.
+pub(crate) fn resolve_own<'a>(own: &mut Parts<'a>, bufs: (&'a mut String, &'a mut String)) {
     if own.invalid.is_none() && own.hierarchical && own.authority.is_some() {
         let unchanged = match own.path {
             None => true,
-            Some(p) if is_file(&own) => {
+            Some(p) if is_file(own) => {
                 !has_slash_escape(p.as_bytes()) && !needs_dot_removal(p.as_bytes())
             }
             Some(p) => !p.starts_with('\\'),
         };
         if unchanged {
-            return own;
+            return;
         }
     }
-    resolve_parts(&own, own, bufs, true)
+    let base = *own;
+    resolve_parts(&base, own, bufs, true);
 }
 
 /// Whether a URL resolved against its own parse is that parse, when
@@ -795,10 +815,11 @@ mod own_tests {
             let input = input.as_str();
             let (mut side, mut a, mut b) = (String::new(), String::new(), String::new());
             let (mut side2, mut c, mut d) = (String::new(), String::new(), String::new());
-            let own = crate::parse::parse_parts(input, &mut side);
+            let mut fast = crate::parse::parse_parts(input, &mut side);
             let own2 = crate::parse::parse_parts(input, &mut side2);
-            let fast = resolve_own(own, (&mut a, &mut b));
-            let steps = resolve_parts(&own2, own2, (&mut c, &mut d), true);
+            resolve_own(&mut fast, (&mut a, &mut b));
+            let mut steps = own2;
+            resolve_parts(&own2, &mut steps, (&mut c, &mut d), true);
             assert!(Url::same_value(&fast, &steps), "{input:?}");
             // A record that says it is the parse of its serialization
             // is: parsing that string again gives its value.
@@ -813,7 +834,8 @@ mod own_tests {
                 if is_own_resolution(&base) {
                     let (mut e, mut f) = (String::new(), String::new());
                     let b = base.parts();
-                    let steps = resolve_parts(&b, again, (&mut e, &mut f), false);
+                    let mut steps = again;
+                    resolve_parts(&b, &mut steps, (&mut e, &mut f), false);
                     assert!(Url::same_value(&steps, &b), "{input:?}");
                     itself += 1;
                 }
