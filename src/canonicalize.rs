@@ -72,23 +72,21 @@ pub fn canonicalize_with(url: &Url, opts: &CanonOptions) -> Url {
     crate::scratch::with(|sc| {
         let p = url.parts();
         let Scratch { canon, work, .. } = sc;
-        let at = match canonicalize_parts(&p, opts, canon, work) {
-            // Already canonical: share the input's record.
-            Ok((c, ser, _))
-                if url
-                    .as_str()
-                    .is_some_and(|s| Url::same_serialized(&c, ser, &p, s)) =>
-            {
-                return url.clone();
-            }
-            Ok((_, _, at)) => at,
-            Err(why) => {
-                let mut q = p;
-                q.set_invalid(why);
-                q.known = Known::default();
-                return Url::build(&q);
-            }
-        };
+        let mut at = [Span::NONE; 8];
+        if let Err(why) = canonicalize_into(&p, opts, canon, &mut at, work) {
+            let mut q = p;
+            q.set_invalid(why);
+            q.known = Known::default();
+            return Url::build(&q);
+        }
+        // Already canonical: share the input's record. (The canonical
+        // parts have the input's raw authority and flag, and are valid.)
+        if url
+            .as_str()
+            .is_some_and(|s| Url::same_serialized(&at, canon, &p, s))
+        {
+            return url.clone();
+        }
         Url::build_serialized(canon, at, p.authority, p.hierarchical)
     })
 }
@@ -188,20 +186,34 @@ fn push_port(out: &mut String, mut v: u32) {
 }
 
 /// "Steps to canonicalize a URL" on `u` (valid), writing the canonical
-/// serialization into `out` (cleared first); the canonical parts borrow
-/// `out`.
-pub(crate) fn canonicalize_parts<'o>(
-    u: &Parts<'o>,
+/// serialization into `out` (cleared first) and where its components are
+/// into `at`. No canonical `Parts` is returned: callers need the spans,
+/// and a 184-byte struct returned by value is a `memcpy` that stalls on
+/// store forwarding (`canonical_parts` builds it where it is wanted).
+pub(crate) fn canonicalize_into(
+    u: &Parts,
     opts: &CanonOptions,
-    out: &'o mut String,
+    out: &mut String,
+    at: &mut [Span; 8],
     work: &mut Work,
-) -> Result<(Parts<'o>, &'o str, [Span; 8]), InvalidReason> {
+) -> Result<(), InvalidReason> {
     out.clear();
-    let mut at = [Span::NONE; 8];
-    write_canonical(u, opts, out, &mut at, work)?;
-    let out: &'o String = out;
+    *at = [Span::NONE; 8];
+    write_canonical(u, opts, out, at, work)?;
+    if opts.network_strict
+        && let Some(why) = crate::strict::check(&Url::build(&canonical_parts(u, out, at)))
+    {
+        return Err(why);
+    }
+    Ok(())
+}
+
+/// The canonical parts [`canonicalize_into`] wrote for `u` into `out` at
+/// `at`: the components are spans of `out`, the raw authority and the
+/// flag are `u`'s.
+fn canonical_parts<'o>(u: &Parts<'o>, out: &'o str, at: &[Span; 8]) -> Parts<'o> {
     let g = |i: usize| at[i].get(out);
-    let c = Parts {
+    Parts {
         scheme: g(0),
         user: g(1),
         password: g(2),
@@ -215,13 +227,7 @@ pub(crate) fn canonicalize_parts<'o>(
         hierarchical: u.hierarchical,
         known: Known::default(),
         cache: None,
-    };
-    if opts.network_strict
-        && let Some(why) = crate::strict::check(&Url::build(&c))
-    {
-        return Err(why);
     }
-    Ok((c, out.as_str(), at))
 }
 
 /// Appends `s` with the octets of `set` percent-encoded; returns its span.
@@ -747,8 +753,9 @@ fn canon_staged(
         return Err(why);
     }
     if opts.network_strict {
-        let (_, ser, _) = canonicalize_parts(&r, opts, canon, work)?;
-        out.push_str(ser);
+        let mut at = [Span::NONE; 8];
+        canonicalize_into(&r, opts, canon, &mut at, work)?;
+        out.push_str(canon);
         return Ok(());
     }
     let start = out.len();
@@ -817,11 +824,13 @@ mod tests {
                 let Some(s) = url.as_str() else { continue };
                 let p = url.parts();
                 let (mut out, mut work) = (String::new(), Work::default());
-                let Ok((c, ser, _)) = canonicalize_parts(&p, &opts, &mut out, &mut work) else {
+                let mut at = [Span::NONE; 8];
+                if canonicalize_into(&p, &opts, &mut out, &mut at, &mut work).is_err() {
                     continue;
-                };
+                }
+                let c = canonical_parts(&p, &out, &at);
                 let want = Url::same_value(&c, &p);
-                assert_eq!(Url::same_serialized(&c, ser, &p, s), want, "{input:?}");
+                assert_eq!(Url::same_serialized(&at, &out, &p, s), want, "{input:?}");
                 if want { same += 1 } else { differ += 1 }
             }
         }

@@ -595,19 +595,25 @@ impl Url {
             && all_pairs(p, q, same_bytes)
     }
 
-    /// [`Url::same_value`] for two valid records whose serializations
-    /// `p_ser` and `q_ser` are given (as `serialize_parts` writes them):
-    /// with the same flags, the same raw authority and every component
-    /// present or absent alike and of the same length, the two
-    /// serializations put each component at the same offset, so equal
-    /// serializations mean equal components. One comparison of the
-    /// strings instead of eight of components (`wurl_canonicalize` on a
-    /// URL that is already canonical).
-    pub(crate) fn same_serialized(p: &Parts, p_ser: &str, q: &Parts, q_ser: &str) -> bool {
-        same_flags(p, q)
-            && all_pairs(p, q, |a, b| a.map(str::len) == b.map(str::len))
+    /// [`Url::same_value`] for a valid record `q` with serialization
+    /// `q_ser` and the canonicalization of `q` written into `p_ser` with
+    /// its components at `at` (the canonical parts have `q`'s raw
+    /// authority and flag, and are valid): with every component present
+    /// or absent alike and of the same length, the two serializations put
+    /// each component at the same offset, so equal serializations mean
+    /// equal components. One comparison of the strings instead of eight of
+    /// components (`wurl_canonicalize` on a URL that is already
+    /// canonical).
+    pub(crate) fn same_serialized(at: &[Span; 8], p_ser: &str, q: &Parts, q_ser: &str) -> bool {
+        let q_comps = [
+            q.scheme, q.user, q.password, q.host, q.port, q.path, q.query, q.fragment,
+        ];
+        q.invalid.is_none()
+            && at.iter().zip(q_comps).all(|(a, c)| match c {
+                Some(c) => a.start != ABSENT && a.len == c.len(),
+                None => a.start == ABSENT,
+            })
             && p_ser == q_ser
-            && same_bytes(p.authority, q.authority)
     }
 
     /// The shared record, for the C ABI's handles.
