@@ -87,7 +87,7 @@ pub fn canonicalize_with(url: &Url, opts: &CanonOptions) -> Url {
         {
             return url.clone();
         }
-        Url::build_serialized(canon, at, p.authority, p.hierarchical)
+        Url::build_serialized(canon, &at, p.authority, p.hierarchical)
     })
 }
 

@@ -424,25 +424,23 @@ impl Url {
         if valid {
             crate::serialize::serialize_parts(p, &mut buf, &mut at);
         }
-        Url::finish(buf, valid, at, p)
+        Url::finish(buf, valid, &at, p)
     }
 
     /// [`Url::build`] for the parse of `source` (the preprocessed input):
     /// the record notes whether its serialization is `source` itself.
     pub(crate) fn build_parsed(p: &Parts, source: &str) -> Url {
-        let (mut url, same) = match crate::serialize::layout_in(p, source) {
+        let mut at = [Span::NONE; 8];
+        let (mut url, same) = if crate::serialize::layout_in(p, source, &mut at) {
             // Most absolute URLs: the serialization is `source`, copied
             // whole instead of written component by component.
-            Some(at) => {
-                let mut buf = String::with_capacity(source.len() + 1 + Url::extra_len(p, true));
-                buf.push_str(source);
-                (Url::finish(buf, true, at, p), true)
-            }
-            None => {
-                let url = Url::build(p);
-                let same = url.as_str() == Some(source);
-                (url, same)
-            }
+            let mut buf = String::with_capacity(source.len() + 1 + Url::extra_len(p, true));
+            buf.push_str(source);
+            (Url::finish(buf, true, &at, p), true)
+        } else {
+            let url = Url::build(p);
+            let same = url.as_str() == Some(source);
+            (url, same)
         };
         if let Some(r) = Arc::get_mut(&mut url.0) {
             // Always reached: the record was made just now.
@@ -469,7 +467,7 @@ impl Url {
     /// not keep it anyway, see `scratch`).
     pub(crate) fn build_serialized(
         ser: &mut String,
-        at: [Span; 8],
+        at: &[Span; 8],
         authority: Option<&str>,
         hierarchical: bool,
     ) -> Url {
@@ -521,7 +519,7 @@ impl Url {
     /// (components at `at`), or nothing. Appends its NUL (for a valid
     /// record) or a NUL-terminated copy of every component of `p` (for an
     /// invalid one), then the raw authority and the known canonical host.
-    fn finish(mut buf: String, valid: bool, at: [Span; 8], p: &Parts) -> Url {
+    fn finish(mut buf: String, valid: bool, at: &[Span; 8], p: &Parts) -> Url {
         let mut spans = [Span::NONE; 11];
         let push = |buf: &mut String, s: &str| {
             let start = buf.len();
@@ -535,7 +533,7 @@ impl Url {
         if valid {
             spans[SERIAL] = Span::new(0, buf.len());
             buf.push('\0');
-            spans[..8].copy_from_slice(&at);
+            spans[..8].copy_from_slice(at);
         } else {
             let comps = [
                 p.scheme, p.user, p.password, p.host, p.port, p.path, p.query, p.fragment,
