@@ -502,15 +502,18 @@ fn file_hostpath(
     }
 }
 
-/// Octets a canonical hierarchical path keeps as they are: not in the path
-/// percent-encode set, and not `/`, `\` or `%`, which the path rules look
-/// at.
+/// Octets [`path_one_pass`] copies without a second look: not in the path
+/// percent-encode set, and not `\\`, `%` or `.`, which the path rules look
+/// at. `/` is copied too: a segment is looked at where it starts, and only
+/// when it starts with `.` or `%` can it be a dot segment. (Stopping at
+/// every `/` to look at the segment before it was a branch taken at
+/// irregular intervals, mispredicted several times per URL.)
 static PATH_COPY: [bool; 256] = {
     let mut t = [false; 256];
     let mut i = 0;
     while i < 256 {
         let c = i as u8;
-        t[i] = !PATH.contains(c) && c != b'/' && c != b'\\' && c != b'%';
+        t[i] = !PATH.contains(c) && c != b'\\' && c != b'%' && c != b'.';
         i += 1;
     }
     t
@@ -557,10 +560,10 @@ fn hierarchical_path_into(p: &str, file: bool, out: &mut String, a: &mut String,
     encode_utf8_into(a, &PATH, out);
 }
 
-/// RFC 3986 5.2.4 "remove dot-segments" for the segment just written to
-/// `out` (from `seg_out` to the end, which is where its `/` ends): a `.`
-/// is dropped, a `..` is dropped with the segment before it (none at the
-/// root, which is `out[root]`). The segment's own separator stays and the
+/// RFC 3986 5.2.4 "remove dot-segments" for the segment at `seg_out` in
+/// `out` (after its `/`; anything of it already written runs to the end):
+/// a `.` is dropped, a `..` is dropped with the segment before it (none at
+/// the root, which is `out[root]`). The segment's own separator stays and the
 /// caller skips the separator that follows, so `/a/./b` and `/a/x/../b`
 /// both give `/a/b`, and `/a/.` and `/a/x/..` end in `/`.
 fn drop_dot_segment(out: &mut String, root: usize, seg_out: usize, dot_dot: bool) {
@@ -579,31 +582,38 @@ fn drop_dot_segment(out: &mut String, root: usize, seg_out: usize, dot_dot: bool
 /// the path's leading `/` is (or will be) in `out`.
 fn path_one_pass(p: &str, file: bool, out: &mut String, root: usize) -> bool {
     let b = p.as_bytes();
-    // `seg`: where the current segment starts in `p`; `seg_out`: in
-    // `out` (after any separator written so far); `last`: the first octet
-    // of `p` not yet written.
-    // Octets are written in runs, so `out` lags behind `p`: the octet of
-    // `p` at `j >= last` will be at `out.len() + j - last`.
-    let (mut i, mut last, mut seg) = (0, 0, 0);
-    let mut seg_out = out.len();
+    // `last`: the first octet of `p` not yet written. Octets are written in
+    // runs, so `out` lags behind `p`: the octet of `p` at `j >= last` will
+    // be at `out.len() + j - last`.
+    let (mut i, mut last) = (0, 0);
     while i < b.len() {
         let c = b[i];
         if PATH_COPY[c as usize] {
             i += 1;
             continue;
         }
-        match c {
-            b'/' => {
-                if let Some(dot_dot) = dot_segment(&b[seg..i]) {
-                    out.push_str(&p[last..i]);
-                    drop_dot_segment(out, root, seg_out, dot_dot);
-                    // The separator after a dot segment goes with it.
-                    last = i + 1;
-                }
-                seg = i + 1;
-                seg_out = out.len() + (seg - last);
-                i += 1;
+        // A segment starting here (at the path's start or after a `/`) with
+        // `.` or `%` may be a dot segment: `.`, `..` or a `%2E` spelling,
+        // at most six octets up to the next `/` or the end.
+        if (c == b'.' || c == b'%') && (i == 0 || b[i - 1] == b'/') {
+            let lim = b.len().min(i + 7);
+            let end = b[i..lim]
+                .iter()
+                .position(|&x| x == b'/')
+                .map_or(lim, |k| i + k);
+            if let Some(dot_dot) = dot_segment(&b[i..end]) {
+                out.push_str(&p[last..i]);
+                // The segment is at the end of `out` now (none of it is
+                // written): drop it, and with `..` the one before.
+                drop_dot_segment(out, root, out.len(), dot_dot);
+                // The separator after a dot segment goes with it.
+                last = (end + 1).min(b.len());
+                i = last;
+                continue;
             }
+        }
+        match c {
+            b'.' => i += 1,
             b'\\' => return false,
             b'%' => match escape_at(b, i) {
                 Some(v) if is_unreserved(v) => {
@@ -642,9 +652,6 @@ fn path_one_pass(p: &str, file: bool, out: &mut String, root: usize) -> bool {
     }
     if last < b.len() {
         out.push_str(&p[last..]);
-    }
-    if let Some(dot_dot) = dot_segment(&b[seg..]) {
-        drop_dot_segment(out, root, seg_out, dot_dot);
     }
     true
 }
