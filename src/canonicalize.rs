@@ -330,12 +330,14 @@ fn write_canonical(
         // The "/." prefix (NOTES.md: for schemes not in the
         // non-hierarchical list, when there is no user, password, port or
         // non-empty host): without it, the path would read as an authority.
+        // (The spans first: most URLs have a host, and then `out` is not
+        // read back right after the path was written into it.)
         if !info.non_hierarchical
-            && out[start..].starts_with("//")
             && at[1] == Span::NONE
             && at[2] == Span::NONE
             && at[4] == Span::NONE
-            && at[3].get(out).is_none_or(str::is_empty)
+            && at[3].is_absent_or_empty()
+            && out.as_bytes()[start..].starts_with(b"//")
         {
             out.insert_str(start, "/.");
         }

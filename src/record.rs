@@ -33,6 +33,12 @@ impl Span {
         }
     }
 
+    /// Whether the component is absent or empty (without looking at the
+    /// buffer).
+    pub(crate) fn is_absent_or_empty(self) -> bool {
+        self.len == 0
+    }
+
     #[inline]
     pub(crate) fn get(self, buf: &str) -> Option<&str> {
         if self.start == ABSENT {
