@@ -505,7 +505,7 @@ fn file_hostpath(
 }
 
 /// Octets [`path_one_pass`] copies without a second look: not in the path
-/// percent-encode set, and not `\\`, `%` or `.`, which the path rules look
+/// percent-encode set, and not `\`, `%` or `.`, which the path rules look
 /// at. `/` is copied too: a segment is looked at where it starts, and only
 /// when it starts with `.` or `%` can it be a dot segment. (Stopping at
 /// every `/` to look at the segment before it was a branch taken at
@@ -565,9 +565,9 @@ fn hierarchical_path_into(p: &str, file: bool, out: &mut String, a: &mut String,
 /// RFC 3986 5.2.4 "remove dot-segments" for the segment at `seg_out` in
 /// `out` (after its `/`; anything of it already written runs to the end):
 /// a `.` is dropped, a `..` is dropped with the segment before it (none at
-/// the root, which is `out[root]`). The segment's own separator stays and the
-/// caller skips the separator that follows, so `/a/./b` and `/a/x/../b`
-/// both give `/a/b`, and `/a/.` and `/a/x/..` end in `/`.
+/// the root, which is `out[root]`). The segment's own separator stays and
+/// the caller skips the separator that follows, so `/a/./b` and
+/// `/a/x/../b` both give `/a/b`, and `/a/.` and `/a/x/..` end in `/`.
 fn drop_dot_segment(out: &mut String, root: usize, seg_out: usize, dot_dot: bool) {
     out.truncate(seg_out);
     if dot_dot && seg_out > root + 1 {
