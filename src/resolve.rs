@@ -163,9 +163,7 @@ pub(crate) fn resolve_own<'a>(own: &mut Parts<'a>, bufs: (&'a mut String, &'a mu
     if own.invalid.is_none() && own.hierarchical && own.authority.is_some() {
         let unchanged = match own.path {
             None => true,
-            Some(p) if is_file(own) => {
-                !has_slash_escape(p.as_bytes()) && !needs_dot_removal(p.as_bytes())
-            }
+            Some(p) if is_file(own) => !file_path_changes(p.as_bytes()),
             Some(p) => !p.starts_with('\\'),
         };
         if unchanged {
@@ -190,7 +188,11 @@ fn is_own_resolution(u: &Url) -> bool {
         return true;
     };
     let file = u.scheme().is_some_and(|s| s.eq_ignore_ascii_case("file"));
-    let changes = needs_dot_removal(p.as_bytes()) || (file && has_slash_escape(p.as_bytes()));
+    let changes = if file {
+        file_path_changes(p.as_bytes())
+    } else {
+        needs_dot_removal(p.as_bytes())
+    };
     !changes
 }
 
@@ -224,6 +226,20 @@ pub(crate) fn decode_file_slashes_into(path: &str, out: &mut String) {
         }
     }
     out.push_str(&path[last..]);
+}
+
+/// Whether `file:` resolution changes a path: [`needs_dot_removal`] or
+/// [`has_slash_escape`]. One prefilter scan for both (a `%` anywhere, a
+/// `\`, or a segment starting with `.`) rules out most paths, instead of
+/// a scan for each (node_files: ~95 instructions per URL saved).
+pub(crate) fn file_path_changes(p: &[u8]) -> bool {
+    let Some((&first, rest)) = p.split_first() else {
+        return false;
+    };
+    if !(dot_start(first) | (first == b'\\') | pair_scan::<true>(p, rest)) {
+        return false;
+    }
+    needs_dot_removal(p) || has_slash_escape(p)
 }
 
 /// Whether a path has `%2F` or `%5C` (any case), which `file:` resolution
@@ -455,7 +471,7 @@ pub(crate) fn needs_dot_removal(p: &[u8]) -> bool {
     let Some((&first, rest)) = p.split_first() else {
         return false;
     };
-    if !(dot_start(first) | (first == b'\\') | pair_scan(p, rest)) {
+    if !(dot_start(first) | (first == b'\\') | pair_scan::<false>(p, rest)) {
         return false;
     }
     if p.contains(&b'\\') {
@@ -478,12 +494,12 @@ fn dot_start(c: u8) -> bool {
 }
 
 /// Whether some pair `(p[i], rest[i])` (`rest` is `p` without its first
-/// byte) is `/` and a possible dot segment's start, or has a `\` second.
-/// In blocks of 16 pairs, the last one overlapping the one before, which
-/// the compiler turns into vector compares; the pairs of a shorter path
-/// one by one.
-fn pair_scan(p: &[u8], rest: &[u8]) -> bool {
-    let hit = |x: u8, y: u8| (y == b'\\') | ((x == b'/') & dot_start(y));
+/// byte) is `/` and a possible dot segment's start, or has a `\` second
+/// (or, with `PCT`, a `%` second). In blocks of 16 pairs, the last one
+/// overlapping the one before, which the compiler turns into vector
+/// compares; the pairs of a shorter path one by one.
+fn pair_scan<const PCT: bool>(p: &[u8], rest: &[u8]) -> bool {
+    let hit = |x: u8, y: u8| (y == b'\\') | ((x == b'/') & dot_start(y)) | (PCT & (y == b'%'));
     let n = rest.len();
     if n < 16 {
         return p.iter().zip(rest).fold(false, |a, (&x, &y)| a | hit(x, y));
@@ -629,6 +645,27 @@ mod tests {
         crate::testutil::each_sequence(b"/.%2eE\\a", 6, |p| {
             assert_eq!(needs_dot_removal(p), has_dot_segment(p), "{p:?}");
         });
+    }
+
+    /// `file_path_changes` is the two scans it replaces, on every short
+    /// path over the bytes that matter and on longer random ones (the
+    /// block scan, with `%` escapes of `/` and `\` about).
+    #[test]
+    fn file_path_changes_is_both_scans() {
+        let both = |p: &[u8]| needs_dot_removal(p) || has_slash_escape(p);
+        crate::testutil::each_sequence(b"/.%2fF5c\\a", 5, |p| {
+            assert_eq!(file_path_changes(p), both(p), "{p:?}");
+        });
+        let alphabet = b"/.%2fF5cCeEaaaaaaaaaaaa";
+        let mut rng = crate::testutil::Xorshift(0x9e37_79b9_7f4a_7c15);
+        let mut p = Vec::new();
+        for n in 0..200_000 {
+            p.clear();
+            for _ in 0..n % 80 {
+                p.push(rng.pick(alphabet));
+            }
+            assert_eq!(file_path_changes(&p), both(&p), "{p:?}");
+        }
     }
 
     /// The same on longer paths (the block scan), pseudo-random.
