@@ -430,17 +430,17 @@ pub(crate) fn drive_spec_len(s: &str) -> Option<usize> {
 
 /// [`drive_spec_len`] on bytes.
 pub(crate) fn drive_spec_len_bytes(b: &[u8]) -> Option<usize> {
-    let letter = if b.first()?.is_ascii_alphabetic() {
-        1
-    } else if escape_at(b, 0).is_some_and(|v| v.is_ascii_alphabetic()) {
-        3
-    } else {
-        return None;
+    // The escapes are looked at only after a `%`: every `file:` host and
+    // path comes here (twice per URL in canonicalization), and most fail
+    // at their first or second octet.
+    let (letter, rest) = match b {
+        [c, rest @ ..] if c.is_ascii_alphabetic() => (1, rest),
+        [b'%', ..] if escape_at(b, 0).is_some_and(|v| v.is_ascii_alphabetic()) => (3, &b[3..]),
+        _ => return None,
     };
-    let rest = &b[letter..];
-    let suffix = match rest.first() {
-        Some(b':' | b'|') => 1,
-        _ if matches!(escape_at(rest, 0), Some(b':' | b'|')) => 3,
+    let suffix = match rest {
+        [b':' | b'|', ..] => 1,
+        [b'%', ..] if matches!(escape_at(rest, 0), Some(b':' | b'|')) => 3,
         _ => return None,
     };
     Some(letter + suffix)
