@@ -19,7 +19,7 @@ use crate::percent::{
 use crate::record::{InvalidReason, Known, Parts, Span, Url};
 use crate::resolve::{
     decode_file_slashes_into, drive_spec_len, has_slash_escape, is_dot, is_dot_dot,
-    needs_dot_removal, remove_dot_segments_into,
+    needs_dot_removal, remove_dot_segments_into, starts_with_slash,
 };
 use crate::scratch::Scratch;
 
@@ -386,10 +386,6 @@ fn write_canonical(
 /// suffix is required here.
 fn is_drive_spec(s: &str) -> bool {
     drive_spec_len(s) == Some(s.len())
-}
-
-fn starts_with_slash(s: &str) -> bool {
-    s.starts_with(['/', '\\'])
 }
 
 /// The `file:` host and path steps from HOSTPATH up to CanonicalizeHost:

@@ -370,7 +370,7 @@ fn resolve_relative<'a>(
             r.password = None;
             r.port = None;
         }
-    } else if r.path.is_some_and(|p| p.starts_with(['/', '\\'])) {
+    } else if r.path.is_some_and(starts_with_slash) {
         // Step 3.
         copy_authority(r, base, path);
         let p = r.path.unwrap_or_default();
@@ -416,11 +416,17 @@ fn resolve_relative<'a>(
     }
 }
 
+/// Whether `s` starts with a slash character (`/` or `\\`): a test of its
+/// first octet (a `char` pattern would decode a character first).
+pub(crate) fn starts_with_slash(s: &str) -> bool {
+    matches!(s.as_bytes().first(), Some(b'/' | b'\\'))
+}
+
 /// Whether `s` begins with a "drive specification" (a drive letter and a
 /// drive suffix, each possibly percent-encoded) followed by a slash character
 /// or the end of the string.
 pub(crate) fn starts_with_drive_spec(s: &str) -> bool {
-    drive_spec_len(s).is_some_and(|n| s[n..].is_empty() || s[n..].starts_with(['/', '\\']))
+    drive_spec_len(s).is_some_and(|n| s[n..].is_empty() || starts_with_slash(&s[n..]))
 }
 
 /// The length of a drive letter plus drive suffix at the start of `s`.
