@@ -430,15 +430,28 @@ pub(crate) fn starts_with_drive_spec(s: &str) -> bool {
 }
 
 /// The length of a drive letter plus drive suffix at the start of `s`.
+#[inline]
 pub(crate) fn drive_spec_len(s: &str) -> Option<usize> {
     drive_spec_len_bytes(s.as_bytes())
 }
 
 /// [`drive_spec_len`] on bytes.
+#[inline]
 pub(crate) fn drive_spec_len_bytes(b: &[u8]) -> Option<usize> {
-    // The escapes are looked at only after a `%`: every `file:` host and
-    // path comes here (twice per URL in canonicalization), and most fail
-    // at their first or second octet.
+    // Every `file:` host and path comes here (twice per URL in
+    // canonicalization), and almost none is a drive specification: one
+    // that is starts with `%` or has `:`, `|` or `%` second. That test is
+    // inlined into the callers; the rest is not.
+    if !matches!(b, [b'%', ..] | [_, b':' | b'|' | b'%', ..]) {
+        return None;
+    }
+    drive_spec_len_rest(b)
+}
+
+/// [`drive_spec_len_bytes`] past its first test.
+#[inline(never)]
+fn drive_spec_len_rest(b: &[u8]) -> Option<usize> {
+    // The escapes are looked at only after a `%`.
     let (letter, rest) = match b {
         [c, rest @ ..] if c.is_ascii_alphabetic() => (1, rest),
         [b'%', ..] if escape_at(b, 0).is_some_and(|v| v.is_ascii_alphabetic()) => (3, &b[3..]),
