@@ -231,7 +231,8 @@ pub(crate) fn decode_file_slashes_into(path: &str, out: &mut String) {
 /// Whether `file:` resolution changes a path: [`needs_dot_removal`] or
 /// [`has_slash_escape`]. One prefilter scan for both (a `%` anywhere, a
 /// `\`, or a segment starting with `.`) rules out most paths, instead of
-/// a scan for each (node_files: ~95 instructions per URL saved).
+/// a scan for each (node_files: 51 instructions per URL fewer in the bulk
+/// call, 84 on the handle path).
 pub(crate) fn file_path_changes(p: &[u8]) -> bool {
     let Some((&first, rest)) = p.split_first() else {
         return false;
@@ -416,7 +417,7 @@ fn resolve_relative<'a>(
     }
 }
 
-/// Whether `s` starts with a slash character (`/` or `\\`): a test of its
+/// Whether `s` starts with a slash character (`/` or `\`): a test of its
 /// first octet (a `char` pattern would decode a character first).
 pub(crate) fn starts_with_slash(s: &str) -> bool {
     matches!(s.as_bytes().first(), Some(b'/' | b'\\'))
