@@ -234,13 +234,7 @@ pub(crate) fn decode_file_slashes_into(path: &str, out: &mut String) {
 /// a scan for each (node_files: 51 instructions per URL fewer in the bulk
 /// call, 84 on the handle path).
 pub(crate) fn file_path_changes(p: &[u8]) -> bool {
-    let Some((&first, rest)) = p.split_first() else {
-        return false;
-    };
-    if !(dot_start(first) | (first == b'\\') | pair_scan::<true>(p, rest)) {
-        return false;
-    }
-    needs_dot_removal(p) || has_slash_escape(p)
+    may_change::<true>(p) && (needs_dot_removal(p) || has_slash_escape(p))
 }
 
 /// Whether a path has `%2F` or `%5C` (any case), which `file:` resolution
@@ -488,10 +482,7 @@ pub(crate) fn needs_dot_removal(p: &[u8]) -> bool {
     // after a `/`: one scan of the byte pairs, without early exit and with
     // bitwise operators only, rules out most paths before any segment is
     // looked at; it also finds a `\` anywhere.
-    let Some((&first, rest)) = p.split_first() else {
-        return false;
-    };
-    if !(dot_start(first) | (first == b'\\') | pair_scan::<false>(p, rest)) {
+    if !may_change::<false>(p) {
         return false;
     }
     if p.contains(&b'\\') {
@@ -507,6 +498,19 @@ pub(crate) fn needs_dot_removal(p: &[u8]) -> bool {
         }
     }
     is_dot_candidate(&p[seg..])
+}
+
+/// The prefilter of [`needs_dot_removal`] (and, with `PCT`, of
+/// [`file_path_changes`]): whether the path starts with `.`, `%` or `\`,
+/// or some byte pair is [`pair_scan`]'s. False rules the path out.
+/// Always inlined: left to itself the compiler made it a call, which cost
+/// ~60 instructions per node_files URL.
+#[inline(always)]
+fn may_change<const PCT: bool>(p: &[u8]) -> bool {
+    let Some((&first, rest)) = p.split_first() else {
+        return false;
+    };
+    dot_start(first) | (first == b'\\') | pair_scan::<PCT>(p, rest)
 }
 
 fn dot_start(c: u8) -> bool {
