@@ -391,6 +391,7 @@ fn is_drive_spec(s: &str) -> bool {
 /// The `file:` host and path steps from HOSTPATH up to CanonicalizeHost:
 /// the host and path they give, borrowed when nothing changes (the common
 /// case costs no copy).
+#[inline(always)]
 fn file_host_path<'a>(
     host: Option<&'a str>,
     path: Option<&'a str>,

@@ -15,7 +15,10 @@ use std::sync::{Arc, OnceLock};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Span {
     start: usize,
-    len: usize,
+    /// The end rather than the length: `buf.get(start..end)` then needs
+    /// no overflow check of `start + len` (`Url::parts` slices up to
+    /// eleven spans per call, on every resolution and canonicalization).
+    end: usize,
 }
 
 const ABSENT: usize = usize::MAX;
@@ -23,20 +26,23 @@ const ABSENT: usize = usize::MAX;
 impl Span {
     pub(crate) const NONE: Span = Span {
         start: ABSENT,
-        len: 0,
+        end: ABSENT,
     };
 
     pub(crate) fn new(start: usize, end: usize) -> Span {
-        Span {
-            start,
-            len: end - start,
-        }
+        debug_assert!(start <= end && start != ABSENT);
+        Span { start, end }
+    }
+
+    /// The length (0 when absent).
+    fn len(self) -> usize {
+        self.end.wrapping_sub(self.start)
     }
 
     /// Whether the component is absent or empty (without looking at the
     /// buffer).
     pub(crate) fn is_absent_or_empty(self) -> bool {
-        self.len == 0
+        self.start == self.end
     }
 
     #[inline]
@@ -44,7 +50,7 @@ impl Span {
         if self.start == ABSENT {
             None
         } else {
-            buf.get(self.start..self.start + self.len)
+            buf.get(self.start..self.end)
         }
     }
 }
@@ -533,7 +539,7 @@ impl Url {
             buf.push('\0');
             Span {
                 start,
-                len: s.len(),
+                end: start + s.len(),
             }
         };
         if valid {
@@ -614,7 +620,7 @@ impl Url {
         ];
         q.invalid.is_none()
             && at.iter().zip(q_comps).all(|(a, c)| match c {
-                Some(c) => a.start != ABSENT && a.len == c.len(),
+                Some(c) => a.start != ABSENT && a.len() == c.len(),
                 None => a.start == ABSENT,
             })
             && p_ser == q_ser
@@ -677,11 +683,11 @@ impl Url {
             return None;
         }
         let ser = r.spans[SERIAL];
-        if ser.start == ABSENT || s.start + s.len == ser.start + ser.len {
-            return r.buf.as_bytes().get(s.start..=s.start + s.len);
+        if ser.start == ABSENT || s.end == ser.end {
+            return r.buf.as_bytes().get(s.start..=s.end);
         }
         let views = r.c_views.get_or_init(|| {
-            let mut v = String::with_capacity(r.spans[..8].iter().map(|s| s.len + 1).sum());
+            let mut v = String::with_capacity(r.spans[..8].iter().map(|s| s.len() + 1).sum());
             for c in r.spans[..8].iter().filter_map(|c| c.get(&r.buf)) {
                 v.push_str(c);
                 v.push('\0');
@@ -692,9 +698,9 @@ impl Url {
         let start: usize = r.spans[..i]
             .iter()
             .filter(|c| c.start != ABSENT)
-            .map(|c| c.len + 1)
+            .map(|c| c.len() + 1)
             .sum();
-        views.as_bytes().get(start..=start + s.len)
+        views.as_bytes().get(start..=start + s.len())
     }
 
     pub fn scheme(&self) -> Option<&str> {
@@ -760,7 +766,7 @@ impl Url {
         if s.start == ABSENT {
             return None;
         }
-        self.0.buf.as_bytes().get(s.start..=s.start + s.len)
+        self.0.buf.as_bytes().get(s.start..=s.end)
     }
 }
 
