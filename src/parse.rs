@@ -42,7 +42,7 @@ fn is_slash(b: u8) -> bool {
 
 /// Parses `input` into a [`Url`] with raw, uncanonicalized components.
 pub fn parse(input: &str) -> Url {
-    crate::scratch::with(|sc| {
+    crate::scratch::with(crate::scratch::Used::PARSE, |sc| {
         let s = preprocess_into(input, &mut sc.pre);
         let mut p = Parts::default();
         parse_parts_into(s, &mut sc.side, &mut p);

@@ -605,25 +605,18 @@ impl Url {
             && all_pairs(p, q, same_bytes)
     }
 
-    /// [`Url::same_value`] for a valid record `q` with serialization
-    /// `q_ser` and the canonicalization of `q` written into `p_ser` with
-    /// its components at `at` (the canonical parts have `q`'s raw
-    /// authority and flag, and are valid): with every component present
-    /// or absent alike and of the same length, the two serializations put
-    /// each component at the same offset, so equal serializations mean
-    /// equal components. One comparison of the strings instead of eight of
-    /// components (`wurl_canonicalize` on a URL that is already
-    /// canonical).
-    pub(crate) fn same_serialized(at: &[Span; 8], p_ser: &str, q: &Parts, q_ser: &str) -> bool {
-        let q_comps = [
-            q.scheme, q.user, q.password, q.host, q.port, q.path, q.query, q.fragment,
-        ];
-        q.invalid.is_none()
-            && at.iter().zip(q_comps).all(|(a, c)| match c {
-                Some(c) => a.start != ABSENT && a.len() == c.len(),
-                None => a.start == ABSENT,
-            })
-            && p_ser == q_ser
+    /// [`Url::same_value`] for this record and the canonicalization of it
+    /// written into `p_ser` with its components at `at` (the canonical
+    /// parts have this record's raw authority and flag, and are valid):
+    /// a valid record's component spans are offsets into its
+    /// serialization too, and two serializations that are equal and put
+    /// every component at the same place hold equal components. One
+    /// comparison of the span arrays and one of the strings instead of
+    /// eight of components (`wurl_canonicalize` on a URL that is already
+    /// canonical, which most are).
+    pub(crate) fn same_serialized(&self, at: &[Span; 8], p_ser: &str) -> bool {
+        let r = &*self.0;
+        r.invalid.is_none() && r.spans[..8] == at[..] && self.as_str() == Some(p_ser)
     }
 
     /// The shared record, for the C ABI's handles.

@@ -18,11 +18,16 @@ pub fn resolve(base: &Url, input: &str) -> Url {
     // the base was parsed from, whose resolution runs no step (see
     // `is_own_resolution`). One comparison of the strings, before any
     // parts are looked at. (Preprocessing is idempotent, so an input equal
-    // to the base's preprocessed source preprocesses to it.)
-    if base.parse_source() == Some(input) && is_own_resolution(base) {
+    // to the base's preprocessed source preprocesses to it.) The C ABI
+    // passes the source itself when its input's bytes are the source's:
+    // then the pointers tell, without comparing the bytes again.
+    let is_source = base
+        .parse_source()
+        .is_some_and(|src| std::ptr::eq(src, input) || src == input);
+    if is_source && is_own_resolution(base) {
         return base.clone();
     }
-    crate::scratch::with(|sc| {
+    crate::scratch::with(crate::scratch::Used::RESOLVE, |sc| {
         let b = base.parts();
         let bufs = (&mut sc.path, &mut sc.path2);
         let src = base.parse_source();

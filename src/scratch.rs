@@ -27,25 +27,66 @@ pub(crate) struct Scratch {
 /// huge URL does not pin its memory in every thread that saw it.
 pub(crate) const KEEP: usize = 64 * 1024;
 
+/// Which of a [`Scratch`]'s buffers a call may write, hence which its trim
+/// looks at: checking the ten capacities after every call cost ~35
+/// instructions, paid up to three times per URL on the handle path (parse,
+/// resolve, canonicalize), each of which writes only a few of them. A
+/// constant at each call site, so the trim of the others compiles away.
+#[derive(Clone, Copy)]
+pub(crate) struct Used(u16);
+
+impl Used {
+    const PRE: u16 = 1;
+    const SIDE: u16 = 1 << 1;
+    const PATH: u16 = 1 << 2;
+    const PATH2: u16 = 1 << 3;
+    const CANON: u16 = 1 << 4;
+    const OUT: u16 = 1 << 5;
+    const WORK: u16 = 1 << 6;
+    /// Parsing: the preprocessed input and a path it writes.
+    pub(crate) const PARSE: Used = Used(Used::PRE | Used::SIDE);
+    /// Resolution: parsing's, and the merged path and its dot-segment
+    /// removal (the first of which also fills a base's host cache).
+    pub(crate) const RESOLVE: Used = Used(Used::PRE | Used::SIDE | Used::PATH | Used::PATH2);
+    /// Canonicalization of a record: the serialization it writes and its
+    /// working buffers.
+    pub(crate) const CANONICALIZE: Used = Used(Used::CANON | Used::WORK);
+    /// The bulk path: every stage, and its output.
+    pub(crate) const ALL: Used = Used(u16::MAX);
+
+    fn has(self, bit: u16) -> bool {
+        self.0 & bit != 0
+    }
+}
+
 impl Scratch {
-    fn trim(&mut self) {
+    /// Empties the buffers `used` says a call may have written, and frees
+    /// those that grew past [`KEEP`].
+    #[inline(always)]
+    fn trim(&mut self, used: Used) {
         let [a, b, c, d] = self.work.bufs();
-        for s in [
-            &mut self.pre,
-            &mut self.side,
-            &mut self.path,
-            &mut self.path2,
-            &mut self.canon,
-            &mut self.out,
-            a,
-            b,
-            c,
-            d,
+        for (bit, s) in [
+            (Used::PRE, &mut self.pre),
+            (Used::SIDE, &mut self.side),
+            (Used::PATH, &mut self.path),
+            (Used::PATH2, &mut self.path2),
+            (Used::CANON, &mut self.canon),
+            (Used::OUT, &mut self.out),
+            (Used::WORK, a),
+            (Used::WORK, b),
+            (Used::WORK, c),
+            (Used::WORK, d),
         ] {
-            s.clear();
-            if s.capacity() > KEEP {
-                *s = String::new();
+            if used.has(bit) {
+                s.clear();
+                if s.capacity() > KEEP {
+                    *s = String::new();
+                }
             }
+            // A call that wrote a buffer it did not declare would leave it
+            // unchecked (and, if it grew, its memory pinned): the tests
+            // run in debug builds, where this catches it.
+            debug_assert!(s.is_empty(), "a scratch buffer outside `Used`");
         }
     }
 }
@@ -55,13 +96,15 @@ thread_local! {
 }
 
 /// Runs `f` with this thread's buffers, or with fresh ones when they are
-/// in use (a call made from inside `f`) or the thread is exiting.
-pub(crate) fn with<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
+/// in use (a call made from inside `f`) or the thread is exiting. `f`
+/// writes only the buffers `used` names.
+#[inline(always)]
+pub(crate) fn with<R>(used: Used, f: impl FnOnce(&mut Scratch) -> R) -> R {
     let mut f = Some(f);
     let r = SCRATCH.try_with(|cell| match cell.try_borrow_mut() {
         Ok(mut sc) => {
             let r = (f.take().expect("called once"))(&mut sc);
-            sc.trim();
+            sc.trim(used);
             Some(r)
         }
         Err(_) => None,
