@@ -319,7 +319,12 @@ pub(crate) fn normalize_path<'a>(
         Cow::Borrowed(d) if prefix.is_empty() && !merge_slash => d,
         d => merge_into(prefix, &d, merge_slash, a),
     };
-    if !needs_dot_removal(merged.as_bytes()) {
+    // The prefilter alone: a path it does not rule out goes straight to
+    // the removal, which copies a path without dot segments unchanged.
+    // (Looking at every segment first, as `needs_dot_removal` does, costs
+    // more on the paths that have one than the copy saves on those that
+    // only look like they might.)
+    if !may_change::<false>(merged.as_bytes()) {
         return merged;
     }
     b.clear();
@@ -678,6 +683,23 @@ mod tests {
     fn needs_dot_removal_matches_segments() {
         crate::testutil::each_sequence(b"/.%2eE\\a", 6, |p| {
             assert_eq!(needs_dot_removal(p), has_dot_segment(p), "{p:?}");
+        });
+    }
+
+    /// `normalize_path` runs the removal on whatever the prefilter does
+    /// not rule out. On a path without dot segments or `\` the removal
+    /// gives the path back unchanged (so a path that only looks like it
+    /// might have one comes out as it went in), and the prefilter rules
+    /// out no path that has one.
+    #[test]
+    fn removal_after_prefilter_is_exact() {
+        crate::testutil::each_sequence(b"/.%2eE\\a", 6, |p| {
+            let s = std::str::from_utf8(p).expect("ASCII");
+            if has_dot_segment(p) {
+                assert!(may_change::<false>(p), "{s:?}");
+            } else {
+                assert_eq!(remove_dot_segments(s), s, "{s:?}");
+            }
         });
     }
 
