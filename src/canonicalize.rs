@@ -32,6 +32,15 @@ pub struct CanonOptions<'a> {
     pub network_strict: bool,
 }
 
+impl CanonOptions<'_> {
+    /// Whether these are the default options, under which
+    /// `canonical_form` decides that a URL is canonical.
+    #[inline]
+    pub(crate) fn is_default(&self) -> bool {
+        self.charset.is_none() && !self.network_strict
+    }
+}
+
 /// Canonicalizes `url` with the query encoding `charset` (`None` = UTF-8).
 pub fn canonicalize(url: &Url, charset: Option<&str>) -> Url {
     canonicalize_with(
@@ -66,7 +75,8 @@ pub(crate) fn host_into(h: &str, is_file: bool, out: &mut String) -> Result<(), 
 /// Canonicalizes `url` with `opts`; the input is untouched. An invalid
 /// result keeps the components of its input.
 pub fn canonicalize_with(url: &Url, opts: &CanonOptions) -> Url {
-    if url.is_invalid() {
+    // Invalid, or known to be canonical already (see `canonical_form`).
+    if url.is_invalid() || (url.is_known_canonical() && opts.is_default()) {
         return url.clone();
     }
     crate::scratch::with(crate::scratch::Used::CANONICALIZE, |sc| {
@@ -105,18 +115,18 @@ impl Work {
 }
 
 /// What canonicalization needs to know of a scheme, found once.
-struct SchemeInfo {
+pub(crate) struct SchemeInfo {
     file: bool,
     mailto: bool,
     non_hierarchical: bool,
-    default_port: Option<u32>,
+    pub(crate) default_port: Option<u32>,
 }
 
 impl SchemeInfo {
     /// From the scheme in lowercase (as canonicalization has just written
     /// it): one match on its bytes. Section "Port numbers" for the ports,
     /// section "Hierarchicalness" for the rest.
-    fn of_lowercase(scheme: &[u8]) -> SchemeInfo {
+    pub(crate) fn of_lowercase(scheme: &[u8]) -> SchemeInfo {
         let mut i = SchemeInfo {
             file: false,
             mailto: false,
@@ -146,7 +156,10 @@ impl SchemeInfo {
 
 /// The port rules: `Ok(None)` when the port is absent, empty or the
 /// scheme's default.
-fn canonical_port(port: Option<&str>, default: Option<u32>) -> Result<Option<u32>, InvalidReason> {
+pub(crate) fn canonical_port(
+    port: Option<&str>,
+    default: Option<u32>,
+) -> Result<Option<u32>, InvalidReason> {
     let Some(port) = port.filter(|p| !p.is_empty()) else {
         return Ok(None);
     };
@@ -504,7 +517,7 @@ fn file_hostpath(
 /// when it starts with `.` or `%` can it be a dot segment. (Stopping at
 /// every `/` to look at the segment before it was a branch taken at
 /// irregular intervals, mispredicted several times per URL.)
-static PATH_COPY: [bool; 256] = {
+pub(crate) static PATH_COPY: [bool; 256] = {
     let mut t = [false; 256];
     let mut i = 0;
     while i < 256 {
@@ -778,6 +791,25 @@ fn canon_staged(
 /// and per-thread buffers: no allocation per call in steady state beyond
 /// `out`'s growth.
 pub fn canon_into(
+    base: Option<&Url>,
+    input: &str,
+    opts: &CanonOptions,
+    out: &mut String,
+) -> Result<(), InvalidReason> {
+    // Already canonical, and its own base: the stages would write it back
+    // (see `canonical_form`).
+    if base.is_none() && opts.is_default() && crate::canonical_form::is_canonical(input.as_bytes())
+    {
+        out.push_str(input);
+        return Ok(());
+    }
+    canon_into_stages(base, input, opts, out)
+}
+
+/// [`canon_into`] without the fast path of `canonical_form`: the stages
+/// themselves, which the tests and fuzz targets compare the fast path with.
+#[doc(hidden)]
+pub fn canon_into_stages(
     base: Option<&Url>,
     input: &str,
     opts: &CanonOptions,

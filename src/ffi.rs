@@ -23,6 +23,7 @@ use std::borrow::Cow;
 use std::ffi::c_char;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
+use crate::canonical_form;
 use crate::canonicalize::{self, CanonOptions};
 use crate::host::{self, HostKind};
 use std::mem::ManuallyDrop;
@@ -349,18 +350,34 @@ pub extern "C" fn wurl_canonicalize(
 /// Writes a bulk result and its NUL into `buf` when they fit, its length
 /// into `*out_len` always.
 fn deliver(bytes: &[u8], buf: *mut c_char, buf_cap: usize, out_len: *mut usize) -> wurl_status {
+    deliver_raw(bytes.as_ptr(), bytes.len(), buf, buf_cap, out_len)
+}
+
+/// [`deliver`] of the `len` bytes at `src`, which may be the caller's own
+/// input (an input that is its own result, see `canonical_form`): a raw
+/// pointer rather than a reference, and `memmove`, so that an input that
+/// overlaps `buf` (a caller canonicalizing in place) is copied exactly.
+fn deliver_raw(
+    src: *const u8,
+    len: usize,
+    buf: *mut c_char,
+    buf_cap: usize,
+    out_len: *mut usize,
+) -> wurl_status {
     // SAFETY: `out_len` was checked non-NULL by the caller and points to a
     // `size_t`.
-    unsafe { out_len.write(bytes.len()) };
-    if bytes.len() >= buf_cap {
+    unsafe { out_len.write(len) };
+    if len >= buf_cap {
         return WURL_E_BUFFER_TOO_SMALL;
     }
-    // SAFETY: `buf` is non-NULL (buf_cap > bytes.len() >= 0) and the caller
-    // promises `buf_cap` writable bytes; we write `bytes.len() + 1 <=
-    // buf_cap`. `bytes` is wurl's own memory, so the ranges do not overlap.
+    // SAFETY: `src` points to `len` readable bytes (the caller's input or
+    // wurl's buffer); `buf` is non-NULL (buf_cap > len >= 0) and the caller
+    // promises `buf_cap` writable bytes; we write `len + 1 <= buf_cap`.
+    // `copy` allows the two ranges to overlap, and the NUL is written after
+    // the copy.
     unsafe {
-        std::ptr::copy_nonoverlapping(bytes.as_ptr(), buf.cast::<u8>(), bytes.len());
-        buf.add(bytes.len()).write(0);
+        std::ptr::copy(src, buf.cast::<u8>(), len);
+        buf.add(len).write(0);
     }
     WURL_OK
 }
@@ -409,6 +426,11 @@ pub extern "C" fn wurl_canon_into(
         };
         let base = handle(base);
         let base = base.as_deref();
+        // An input that is already canonical and is its own base is its own
+        // result: no decoding, no stages (see `canonical_form`).
+        if base.is_none() && opts.is_default() && canonical_form::is_canonical(bytes) {
+            return deliver_raw(bytes.as_ptr(), bytes.len(), buf, buf_cap, out_len);
+        }
         let s = decode_utf8(bytes);
         canonicalize::with_canon_buffer(base, &s, &opts, |result| match result {
             None => WURL_INVALID_URL,

@@ -262,12 +262,7 @@ pub fn canonicalize_host_into(
     // 27 could change it only if every octet can occur in an `inet_addr()`
     // number (lowercasing keeps that so), which the second test excludes.
     // `all`: the classes every octet has; `any`: those some octet has.
-    let (mut all, mut any) = (PLAIN | INET, 0);
-    for &b in host.as_bytes() {
-        let c = OCTET_CLASS[usize::from(b)];
-        all &= c;
-        any |= c;
-    }
+    let (all, any) = classes(host.as_bytes());
     if all & PLAIN != 0 && all & INET == 0 {
         // Copied, then lowercased in place only when some octet is
         // uppercase (most hosts are already lowercase): a memcpy and a
@@ -280,6 +275,42 @@ pub fn canonicalize_host_into(
         return Ok(());
     }
     with_scratch(|scratch| canonicalize_host_slow(host, any, is_file, out, scratch))
+}
+
+/// The fast path's classes of `host`: those every octet has (`all`, with
+/// [`PLAIN`] and [`INET`] for the empty host) and those some octet has.
+#[inline(always)]
+fn classes(host: &[u8]) -> (u8, u8) {
+    let (mut all, mut any) = (PLAIN | INET, 0);
+    for &b in host {
+        let c = OCTET_CLASS[usize::from(b)];
+        all &= c;
+        any |= c;
+    }
+    (all, any)
+}
+
+/// The length of the host at the start of `s` when CanonicalizeHost leaves
+/// it as it is, by its fast path (see [`canonicalize_host_into`]): the run
+/// of the fast path's octets up to the first other octet (which ends the
+/// host; the caller checks it), if the fast path copies that run and it
+/// has no uppercase letter. `None` for the empty run. For
+/// `canonical_form`, which recognizes URLs that are already canonical.
+#[inline]
+pub(crate) fn canonical_plain_len(s: &[u8]) -> Option<usize> {
+    // `classes` of the run, found in the same pass. The empty run keeps
+    // `INET` in `all`, as the empty host does.
+    let (mut all, mut any, mut n) = (PLAIN | INET, 0, 0);
+    while let Some(&b) = s.get(n) {
+        let c = OCTET_CLASS[usize::from(b)];
+        if c & PLAIN == 0 {
+            break;
+        }
+        all &= c;
+        any |= c;
+        n += 1;
+    }
+    (all & INET == 0 && any & UPPER == 0).then_some(n)
 }
 
 /// The classes of `table` some octet of `s` has: one table lookup per

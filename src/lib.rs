@@ -11,7 +11,9 @@
 //!   dot-segments";
 //! * [`canonicalize`](mod@canonicalize) — "steps to canonicalize a URL", with [`host`]
 //!   (CanonicalizeHost), [`ipv4`], [`ipv6`], [`nameprep`] and [`percent`];
-//! * [`serialize`] — "steps to serialize a parsed URL".
+//! * [`serialize`] — "steps to serialize a parsed URL";
+//! * [`canonical_form`] — canonicalization's fast path: recognizes, in one
+//!   pass, a URL that every stage would give back unchanged.
 //!
 //! The C ABI is in [`ffi`] and holds no URL logic.
 //!
@@ -37,6 +39,7 @@
 
 #![forbid(unsafe_op_in_unsafe_fn)]
 
+pub mod canonical_form;
 pub mod canonicalize;
 pub mod charset;
 pub mod ffi;

@@ -42,6 +42,18 @@ fn is_slash(b: u8) -> bool {
 
 /// Parses `input` into a [`Url`] with raw, uncanonicalized components.
 pub fn parse(input: &str) -> Url {
+    // Already canonical (most absolute URLs): its components are where
+    // `canonical_form` found them, and the record says it is canonical.
+    if let Some(l) = crate::canonical_form::layout(input.as_bytes()) {
+        return Url::build_canonical(input, &l);
+    }
+    parse_stages(input)
+}
+
+/// [`parse`] without the fast path of `canonical_form`: the stages
+/// themselves, which the tests and fuzz targets compare the fast path with.
+#[doc(hidden)]
+pub fn parse_stages(input: &str) -> Url {
     crate::scratch::with(crate::scratch::Used::PARSE, |sc| {
         let s = preprocess_into(input, &mut sc.pre);
         let mut p = Parts::default();
@@ -85,7 +97,7 @@ pub(crate) fn parse_parts_into<'a>(s: &'a str, side: &'a mut String, url: &mut P
         }
     };
     let scheme = url.scheme.unwrap_or("");
-    let kind = SchemeKind::of(scheme);
+    let kind = SchemeKind::of(scheme.as_bytes());
     if kind == SchemeKind::Drive {
         parse_drive(rest, url, side);
     } else if kind == SchemeKind::File {
@@ -114,7 +126,7 @@ pub(crate) fn parse_parts_into<'a>(s: &'a str, side: &'a mut String, url: &mut P
 
 /// What the parser does with a scheme: one match on its length and bytes.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum SchemeKind {
+pub(crate) enum SchemeKind {
     /// One letter: "parsing a drive URL".
     Drive,
     File,
@@ -126,8 +138,7 @@ enum SchemeKind {
 }
 
 impl SchemeKind {
-    fn of(scheme: &str) -> SchemeKind {
-        let b = scheme.as_bytes();
+    pub(crate) fn of(b: &[u8]) -> SchemeKind {
         let is = |name: &[u8]| b.eq_ignore_ascii_case(name);
         match b.len() {
             1 if b[0].is_ascii_alphabetic() => SchemeKind::Drive,
@@ -374,14 +385,17 @@ mod tests {
             } else {
                 SchemeKind::NonHierarchical
             };
-            assert!(SchemeKind::of(s) == want, "{s}");
-            assert!(SchemeKind::of(&s.to_ascii_uppercase()) == want, "{s}");
+            assert!(SchemeKind::of(s.as_bytes()) == want, "{s}");
+            assert!(
+                SchemeKind::of(s.to_ascii_uppercase().as_bytes()) == want,
+                "{s}"
+            );
         }
         for s in ["http", "datа", "abou", "javascripts", "vbscrip", "mail"] {
-            assert!(SchemeKind::of(s) == SchemeKind::Other, "{s}");
+            assert!(SchemeKind::of(s.as_bytes()) == SchemeKind::Other, "{s}");
         }
-        assert!(SchemeKind::of("FiLe") == SchemeKind::File);
-        assert!(SchemeKind::of("c") == SchemeKind::Drive);
-        assert!(SchemeKind::of("1") == SchemeKind::Other);
+        assert!(SchemeKind::of(b"FiLe") == SchemeKind::File);
+        assert!(SchemeKind::of(b"c") == SchemeKind::Drive);
+        assert!(SchemeKind::of(b"1") == SchemeKind::Other);
     }
 }

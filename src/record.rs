@@ -122,6 +122,11 @@ pub(crate) struct Record {
     /// that string against this record then needs no second parse (see
     /// [`Url::parse_source`]). Not part of the URL's value.
     parse_of_serialization: bool,
+    /// Whether this record is its own canonical form under the default
+    /// options (UTF-8 query, not network-strict): set by `parse` for input
+    /// that `canonical_form` recognizes, so that canonicalizing the record
+    /// returns it without running the steps. Not part of the URL's value.
+    canonical: bool,
 }
 
 /// A canonical host kept by a record's cache: the record's host itself
@@ -461,6 +466,39 @@ impl Url {
         url
     }
 
+    /// The parse of `source`, a URL that `canonical_form` found already
+    /// canonical with its components at `l`: its serialization is `source`
+    /// itself, copied whole, and canonicalizing it gives it back.
+    pub(crate) fn build_canonical(source: &str, l: &crate::canonical_form::Layout) -> Url {
+        let host = l.at[3].get(source);
+        let p = Parts {
+            host,
+            // The very slice of the host when there is no port (no copy).
+            authority: if l.at[4] == Span::NONE {
+                host
+            } else {
+                l.authority.get(source)
+            },
+            hierarchical: true,
+            ..Parts::default()
+        };
+        let mut buf = String::with_capacity(source.len() + 1 + Url::extra_len(&p, true));
+        buf.push_str(source);
+        let mut url = Url::finish(buf, true, &l.at, &p);
+        if let Some(r) = Arc::get_mut(&mut url.0) {
+            // Always reached: the record was made just now.
+            r.parse_of_serialization = true;
+            r.canonical = true;
+        }
+        url
+    }
+
+    /// Whether this record is known to be its own canonical form under the
+    /// default options (see [`Url::build_canonical`]).
+    pub(crate) fn is_known_canonical(&self) -> bool {
+        self.0.canonical
+    }
+
     /// The string this record is the parse of, when that is its own
     /// serialization: parsing it again gives exactly [`Url::parts`] (with
     /// nothing known of its host yet).
@@ -578,6 +616,7 @@ impl Url {
             host_cache: OnceLock::new(),
             c_views: OnceLock::new(),
             parse_of_serialization: false,
+            canonical: false,
         }))
     }
 

@@ -210,6 +210,41 @@ pub fn i3_idempotence(y: &str, charset: Option<&str>) -> Result<(), String> {
 }
 
 // ---------------------------------------------------------------------
+// I18 The fast path for canonical input.
+
+/// I18: a string that `canonical_form` says is already canonical is given
+/// back by the stages themselves (without the fast path): canonicalized as
+/// its own base, and parsed then canonicalized; and the record the fast
+/// path of `parse` builds has the value of the stages' parse. Checked on
+/// the input and on its canonical form, so that I3 (which then takes the
+/// fast path) stays a test of the stages.
+pub fn i18_canonical_form(s: &str) -> Result<(), String> {
+    if !wurl::canonical_form::is_canonical(s.as_bytes()) {
+        return Ok(());
+    }
+    let mut out = String::new();
+    let r =
+        wurl::canonicalize::canon_into_stages(None, s, &wurl::CanonOptions::default(), &mut out);
+    if r.is_err() || out != s {
+        return Err(format!(
+            "I18: {s:?} is canonical by the fast path, the stages give {r:?} {out:?}"
+        ));
+    }
+    let fast = wurl::parse(s);
+    let slow = wurl::parse::parse_stages(s);
+    if fast != slow {
+        return Err(format!(
+            "I18: parse({s:?}) by the fast path {fast:?}, by the stages {slow:?}"
+        ));
+    }
+    let c = wurl::canonicalize(&slow, None).serialize();
+    if c.as_deref() != Some(s) {
+        return Err(format!("I18: canonicalize(parse_stages({s:?})) = {c:?}"));
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------
 // I4 and I5 Fixpoints.
 
 /// I4: `P(y)` has the components of the canonical record, absent and empty
@@ -930,6 +965,10 @@ pub fn check_all(
     }
     i15_strict(input, base, charset, &c)?;
     i17_bulk_path(input, base, charset)?;
+    i18_canonical_form(input)?;
+    if let Some(y) = y.as_deref() {
+        i18_canonical_form(y)?;
+    }
     abi::check_same_as_rust(
         input.as_bytes(),
         base.map(str::as_bytes),
