@@ -8,7 +8,7 @@
 //! output, each with its own fixed cost, about a thousand instructions for
 //! a 45-octet URL.
 //!
-//! [`layout`] finds it in one pass over the octets instead, with the tests
+//! `layout` (behind [`is_canonical`]) finds it in one pass over the octets instead, with the tests
 //! each stage's own fast path uses to leave a component as it is: the host
 //! is a host CanonicalizeHost copies (`host::canonical_plain_len`), each
 //! path octet one the path rules copy (`canonicalize::PATH_COPY` and their
