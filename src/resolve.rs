@@ -25,7 +25,10 @@ pub fn resolve(base: &Url, input: &str) -> Url {
     let is_source = base
         .parse_source()
         .is_some_and(|src| std::ptr::eq(src, input) || src == input);
-    if is_source && is_own_resolution(base) {
+    // A record known to be canonical (see `canonical_form`) has no dot
+    // segment, `\` or, in `file:`, escaped separator: its own resolution
+    // without looking at its path again.
+    if is_source && (base.is_known_canonical() || is_own_resolution(base)) {
         return base.clone();
     }
     crate::scratch::with(crate::scratch::Used::RESOLVE, |sc| {
