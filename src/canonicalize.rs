@@ -796,12 +796,26 @@ pub fn canon_into(
     opts: &CanonOptions,
     out: &mut String,
 ) -> Result<(), InvalidReason> {
-    // Already canonical, and its own base: the stages would write it back
-    // (see `canonical_form`).
-    if base.is_none() && opts.is_default() && crate::canonical_form::is_canonical(input.as_bytes())
-    {
-        out.push_str(input);
-        return Ok(());
+    // Already canonical, and its own base: the stages would write it back.
+    // A canonical base and a reference whose resolution is canonical: the
+    // result in one pass. (See `canonical_form`.)
+    if opts.is_default() {
+        match base {
+            None => {
+                if crate::canonical_form::is_canonical(input.as_bytes()) {
+                    out.push_str(input);
+                    return Ok(());
+                }
+            }
+            Some(base) => {
+                if let Some((ser, m)) = crate::canonical_form::merge_with(base, input.as_bytes()) {
+                    let (a, b) = m.pieces_str(ser, input);
+                    out.push_str(a);
+                    out.push_str(b);
+                    return Ok(());
+                }
+            }
+        }
     }
     canon_into_stages(base, input, opts, out)
 }

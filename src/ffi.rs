@@ -350,34 +350,42 @@ pub extern "C" fn wurl_canonicalize(
 /// Writes a bulk result and its NUL into `buf` when they fit, its length
 /// into `*out_len` always.
 fn deliver(bytes: &[u8], buf: *mut c_char, buf_cap: usize, out_len: *mut usize) -> wurl_status {
-    deliver_raw(bytes.as_ptr(), bytes.len(), buf, buf_cap, out_len)
+    deliver_raw(&[], bytes.as_ptr(), bytes.len(), buf, buf_cap, out_len)
 }
 
-/// [`deliver`] of the `len` bytes at `src`, which may be the caller's own
-/// input (an input that is its own result, see `canonical_form`): a raw
-/// pointer rather than a reference, and `memmove`, so that an input that
-/// overlaps `buf` (a caller canonicalizing in place) is copied exactly.
+/// [`deliver`] of `prefix` (wurl's memory) followed by the `len` bytes at
+/// `src`, which may be the caller's own input (see `canonical_form`): a
+/// raw pointer rather than a reference, and `memmove`, so that an input
+/// that overlaps `buf` (a caller canonicalizing in place) is copied
+/// exactly. `src` is copied first, to its place after the prefix, so that
+/// writing the prefix cannot overwrite input not yet read.
 fn deliver_raw(
+    prefix: &[u8],
     src: *const u8,
     len: usize,
     buf: *mut c_char,
     buf_cap: usize,
     out_len: *mut usize,
 ) -> wurl_status {
+    // No overflow: both are lengths of objects in memory.
+    let total = prefix.len() + len;
     // SAFETY: `out_len` was checked non-NULL by the caller and points to a
     // `size_t`.
-    unsafe { out_len.write(len) };
-    if len >= buf_cap {
+    unsafe { out_len.write(total) };
+    if total >= buf_cap {
         return WURL_E_BUFFER_TOO_SMALL;
     }
     // SAFETY: `src` points to `len` readable bytes (the caller's input or
-    // wurl's buffer); `buf` is non-NULL (buf_cap > len >= 0) and the caller
-    // promises `buf_cap` writable bytes; we write `len + 1 <= buf_cap`.
-    // `copy` allows the two ranges to overlap, and the NUL is written after
-    // the copy.
+    // wurl's buffer); `buf` is non-NULL (buf_cap > total >= 0) and the
+    // caller promises `buf_cap` writable bytes; we write `total + 1 <=
+    // buf_cap`. `copy` allows `src` to overlap `buf`; `prefix` is wurl's
+    // own memory (a record's buffer), which a caller's buffer cannot
+    // overlap, and is written after `src` was read.
     unsafe {
-        std::ptr::copy(src, buf.cast::<u8>(), len);
-        buf.add(len).write(0);
+        let dst = buf.cast::<u8>();
+        std::ptr::copy(src, dst.add(prefix.len()), len);
+        std::ptr::copy_nonoverlapping(prefix.as_ptr(), dst, prefix.len());
+        dst.add(total).write(0);
     }
     WURL_OK
 }
@@ -427,9 +435,30 @@ pub extern "C" fn wurl_canon_into(
         let base = handle(base);
         let base = base.as_deref();
         // An input that is already canonical and is its own base is its own
-        // result: no decoding, no stages (see `canonical_form`).
-        if base.is_none() && opts.is_default() && canonical_form::is_canonical(bytes) {
-            return deliver_raw(bytes.as_ptr(), bytes.len(), buf, buf_cap, out_len);
+        // result; against a canonical base, a reference whose resolution is
+        // canonical is a part of the base and a part of the reference: no
+        // decoding, no stages (see `canonical_form`).
+        if opts.is_default() {
+            match base {
+                None => {
+                    if canonical_form::is_canonical(bytes) {
+                        return deliver_raw(
+                            &[],
+                            bytes.as_ptr(),
+                            bytes.len(),
+                            buf,
+                            buf_cap,
+                            out_len,
+                        );
+                    }
+                }
+                Some(base) => {
+                    if let Some((ser, m)) = canonical_form::merge_with(base, bytes) {
+                        let (a, b) = m.pieces(ser.as_bytes(), bytes);
+                        return deliver_raw(a, b.as_ptr(), b.len(), buf, buf_cap, out_len);
+                    }
+                }
+            }
         }
         let s = decode_utf8(bytes);
         canonicalize::with_canon_buffer(base, &s, &opts, |result| match result {

@@ -44,8 +44,8 @@ fn is_slash(b: u8) -> bool {
 pub fn parse(input: &str) -> Url {
     // Already canonical (most absolute URLs): its components are where
     // `canonical_form` found them, and the record says it is canonical.
-    if let Some(l) = crate::canonical_form::layout(input.as_bytes()) {
-        return Url::build_canonical(input, &l);
+    if let Some(at) = crate::canonical_form::layout(input.as_bytes()) {
+        return Url::build_canonical(input, "", &at);
     }
     parse_stages(input)
 }
@@ -163,7 +163,11 @@ pub(crate) const NON_HIERARCHICAL: [&str; 5] =
 /// "Steps to find the scheme": the length of the scheme when `s` begins with
 /// one or more valid scheme characters followed by `:`.
 fn find_scheme(s: &str) -> Option<usize> {
-    let b = s.as_bytes();
+    scheme_len(s.as_bytes())
+}
+
+/// The length of the scheme that `b` starts with (before its `:`), if any.
+pub(crate) fn scheme_len(b: &[u8]) -> Option<usize> {
     let n = b
         .iter()
         .position(|&c| CLASS[c as usize] & SCHEME_CHAR == 0)?;

@@ -39,6 +39,12 @@ impl Span {
         self.end.wrapping_sub(self.start)
     }
 
+    /// The component's place, `None` when it is absent.
+    #[inline]
+    pub(crate) fn range(self) -> Option<std::ops::Range<usize>> {
+        (self.start != ABSENT).then_some(self.start..self.end)
+    }
+
     /// Whether the component is absent or empty (without looking at the
     /// buffer).
     pub(crate) fn is_absent_or_empty(self) -> bool {
@@ -466,31 +472,59 @@ impl Url {
         url
     }
 
-    /// The parse of `source`, a URL that `canonical_form` found already
-    /// canonical with its components at `l`: its serialization is `source`
-    /// itself, copied whole, and canonicalizing it gives it back.
-    pub(crate) fn build_canonical(source: &str, l: &crate::canonical_form::Layout) -> Url {
-        let host = l.at[3].get(source);
+    /// The record of `prefix` followed by `rest`, a URL that
+    /// `canonical_form` found already canonical with its components at
+    /// `at` (the parse of such a string, or a resolution that gives one):
+    /// its serialization is that string, copied whole, parsing it again
+    /// gives this record, and canonicalizing it gives it back.
+    pub(crate) fn build_canonical(prefix: &str, rest: &str, at: &[Span; 8]) -> Url {
+        let len = prefix.len() + rest.len();
+        // The raw authority: the host, then the port when there is one.
+        let authority = match at[4] {
+            Span::NONE => at[3],
+            port => Span::new(at[3].start, port.end),
+        };
+        // The host and the authority are read from `prefix` (all of the
+        // string for a parse, the base's part for a resolution, which runs
+        // at least up to the path): `buf` is moved into the record below.
+        debug_assert!(authority.end <= prefix.len());
+        let host = at[3].get(prefix);
         let p = Parts {
             host,
             // The very slice of the host when there is no port (no copy).
-            authority: if l.at[4] == Span::NONE {
+            authority: if at[4] == Span::NONE {
                 host
             } else {
-                l.authority.get(source)
+                authority.get(prefix)
             },
             hierarchical: true,
             ..Parts::default()
         };
-        let mut buf = String::with_capacity(source.len() + 1 + Url::extra_len(&p, true));
-        buf.push_str(source);
-        let mut url = Url::finish(buf, true, &l.at, &p);
+        let mut buf = String::with_capacity(len + 1 + Url::extra_len(&p, true));
+        buf.push_str(prefix);
+        buf.push_str(rest);
+        let mut url = Url::finish(buf, true, at, &p);
         if let Some(r) = Arc::get_mut(&mut url.0) {
             // Always reached: the record was made just now.
             r.parse_of_serialization = true;
             r.canonical = true;
         }
         url
+    }
+
+    /// The serialization and the component spans of a base known to be
+    /// canonical (see [`Url::build_canonical`]), other than `file:` (whose
+    /// resolution takes more steps), for `canonical_form::merge`.
+    pub(crate) fn canonical_base(&self) -> Option<(&str, &[Span; 8])> {
+        let r = &*self.0;
+        if !r.canonical {
+            return None;
+        }
+        let ser = self.as_str()?;
+        if r.spans[0].get(ser) == Some("file") {
+            return None;
+        }
+        r.spans.first_chunk::<8>().map(|at| (ser, at))
     }
 
     /// Whether this record is known to be its own canonical form under the

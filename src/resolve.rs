@@ -31,6 +31,12 @@ pub fn resolve(base: &Url, input: &str) -> Url {
     if is_source && (base.is_known_canonical() || is_own_resolution(base)) {
         return base.clone();
     }
+    // A canonical base and a reference whose resolution is canonical (most
+    // of a page's links): the result in one pass (see `canonical_form`).
+    if let Some((ser, m)) = crate::canonical_form::merge_with(base, input.as_bytes()) {
+        let (a, b) = m.pieces_str(ser, input);
+        return Url::build_canonical(a, b, &m.at);
+    }
     crate::scratch::with(crate::scratch::Used::RESOLVE, |sc| {
         let b = base.parts();
         let bufs = (&mut sc.path, &mut sc.path2);

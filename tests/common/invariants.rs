@@ -244,6 +244,37 @@ pub fn i18_canonical_form(s: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// I19: resolving `input` against `base` parsed by the fast path (a record
+/// known to be canonical when `canonical_form` accepts `base`, which lets
+/// resolution and the bulk path merge the reference in one pass) gives
+/// what it gives against the stages' parse of `base` (no fast path): the
+/// same bulk result and a resolved record of the same value.
+pub fn i19_canonical_base(input: &str, base: &str) -> Result<(), String> {
+    let fast = wurl::parse(base);
+    let slow = wurl::parse::parse_stages(base);
+    if fast != slow {
+        return Err(format!(
+            "I19: parse({base:?}) by the fast path {fast:?}, by the stages {slow:?}"
+        ));
+    }
+    let opts = wurl::CanonOptions::default();
+    let (mut a, mut b) = (String::new(), String::new());
+    let ra = wurl::canon_into(Some(&fast), input, &opts, &mut a);
+    let rb = wurl::canonicalize::canon_into_stages(Some(&slow), input, &opts, &mut b);
+    if ra != rb || a != b {
+        return Err(format!(
+            "I19: {input:?} against {base:?}: {ra:?} {a:?} with the fast path, {rb:?} {b:?} by the stages"
+        ));
+    }
+    let (x, y) = (wurl::resolve(&fast, input), wurl::resolve(&slow, input));
+    if x != y {
+        return Err(format!(
+            "I19: resolve({input:?}) against {base:?}: {x:?} with the fast path, {y:?} by the stages"
+        ));
+    }
+    Ok(())
+}
+
 // ---------------------------------------------------------------------
 // I4 and I5 Fixpoints.
 
@@ -968,6 +999,9 @@ pub fn check_all(
     i18_canonical_form(input)?;
     if let Some(y) = y.as_deref() {
         i18_canonical_form(y)?;
+    }
+    if let Some(base) = base {
+        i19_canonical_base(input, base)?;
     }
     abi::check_same_as_rust(
         input.as_bytes(),
