@@ -94,6 +94,12 @@ pub fn is_canonical(s: &[u8]) -> bool {
 /// `wurl_component` order (user and password are always absent; the raw
 /// authority is the host and the port).
 pub(crate) fn layout(s: &[u8]) -> Option<[Span; 8]> {
+    // Any non-ASCII octet rejects it: found a word at a time before the
+    // octet-by-octet pass, so that IDN input (non-ASCII hosts, rejected
+    // only at the host) costs the stages little more than before.
+    if !crate::scan::is_ascii(s) {
+        return None;
+    }
     let mut at = [Span::NONE; 8];
     // Scheme: lowercase, then `://` (parse's `find_scheme`: the scheme
     // octets up to the first other, which must be `:`).
