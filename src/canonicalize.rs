@@ -82,6 +82,13 @@ pub fn canonicalize_with(url: &Url, opts: &CanonOptions) -> Url {
     crate::scratch::with(crate::scratch::Used::CANONICALIZE, |sc| {
         let p = url.parts();
         let Scratch { canon, work, .. } = sc;
+        // Room for the serialization at its present size, which the
+        // canonical one most often has (and seldom exceeds much): growing
+        // by doubling from whatever capacity the buffer kept would make
+        // the peak memory of a huge URL depend on the URLs before it (up
+        // to twice its size in this buffer alone).
+        canon.clear();
+        canon.reserve(url.as_str().map_or(0, str::len));
         let mut at = [Span::NONE; 8];
         if let Err(why) = canonicalize_into(&p, opts, canon, &mut at, work) {
             let mut q = p;
