@@ -70,19 +70,11 @@ static CLASS: [u8; 256] = {
 };
 
 /// The end of the run of octets of `class` in `s` from `from` (at most
-/// `s.len()`): one table lookup per octet, four octets tested at once
-/// (their classes and-ed) while four remain, then one at a time.
+/// `s.len()`): one table lookup and test per octet.
 #[inline(always)]
 fn run(s: &[u8], from: usize, class: u8) -> usize {
-    let c = |b: u8| CLASS[usize::from(b)];
     let mut i = from;
-    while let Some(&[a, b, d, e]) = s.get(i..i + 4) {
-        if c(a) & c(b) & c(d) & c(e) & class == 0 {
-            break;
-        }
-        i += 4;
-    }
-    while i < s.len() && c(s[i]) & class != 0 {
+    while i < s.len() && CLASS[usize::from(s[i])] & class != 0 {
         i += 1;
     }
     i

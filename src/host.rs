@@ -301,17 +301,6 @@ pub(crate) fn canonical_plain_len(s: &[u8]) -> Option<usize> {
     // `classes` of the run, found in the same pass. The empty run keeps
     // `INET` in `all`, as the empty host does.
     let (mut all, mut any, mut n) = (PLAIN | INET, 0, 0);
-    let c = |b: u8| OCTET_CLASS[usize::from(b)];
-    // Four octets at once while four remain and all are in the run.
-    while let Some(&[a, b, d, e]) = s.get(n..n + 4) {
-        let (a, b, d, e) = (c(a), c(b), c(d), c(e));
-        if a & b & d & e & PLAIN == 0 {
-            break;
-        }
-        all &= a & b & d & e;
-        any |= a | b | d | e;
-        n += 4;
-    }
     while let Some(&b) = s.get(n) {
         let c = OCTET_CLASS[usize::from(b)];
         if c & PLAIN == 0 {
