@@ -10,7 +10,8 @@
 //!
 //! `layout` (behind [`is_canonical`]) finds it in one pass over the octets instead, with the tests
 //! each stage's own fast path uses to leave a component as it is: the host
-//! is a host CanonicalizeHost copies (`host::canonical_plain_len`), each
+//! is a host CanonicalizeHost copies (`host::is_canonical_plain`,
+//! `host::all_inet`), each
 //! path octet one the path rules copy (`canonicalize::PATH_COPY` and their
 //! rules for `.` and `%`), the query and fragment octets outside their
 //! percent-encode sets. It accepts only the common shape
@@ -41,6 +42,8 @@ const FRAGMENT_OK: u8 = 4;
 /// A lowercase scheme octet (parse's scheme octets, which canonicalization
 /// lowercases).
 const SCHEME_OK: u8 = 8;
+/// A host octet CanonicalizeHost's fast path copies as it is.
+const HOST_OK: u8 = 16;
 
 /// The classes of each octet. Only printable ASCII other than space has any:
 /// preprocessing removes or strips the others (tab, line breaks, leading
@@ -62,6 +65,9 @@ static CLASS: [u8; 256] = {
         }
         if c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, b'+' | b'-' | b'.') {
             k |= SCHEME_OK;
+        }
+        if crate::host::is_canonical_plain(c) {
+            k |= HOST_OK;
         }
         t[i] = k;
         i += 1;
@@ -121,7 +127,10 @@ pub(crate) fn layout(s: &[u8]) -> Option<[Span; 8]> {
     // Host: exactly two slashes before it (more would be dropped) and a
     // host CanonicalizeHost leaves as it is (never empty).
     let h = n + 3;
-    let h_end = h + crate::host::canonical_plain_len(&s[h..])?;
+    let h_end = run(s, h, HOST_OK);
+    if h_end == h || crate::host::all_inet(&s[h..h_end]) {
+        return None;
+    }
     // `file:`: HOSTPATH makes `localhost` the empty host.
     if file && &s[h..h_end] == b"localhost" {
         return None;

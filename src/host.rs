@@ -141,7 +141,7 @@ const fn octet_classes(finish: bool) -> [u8; 256] {
                 f |= COLON;
             }
         } else {
-            if c.is_ascii_alphanumeric() || matches!(c, b'-' | b'.' | b'_' | b'~' | b'+') {
+            if is_plain(c) {
                 f |= PLAIN;
             }
             if c.is_ascii_hexdigit() || matches!(c, b'x' | b'X' | b'.') {
@@ -290,27 +290,25 @@ fn classes(host: &[u8]) -> (u8, u8) {
     (all, any)
 }
 
-/// The length of the host at the start of `s` when CanonicalizeHost leaves
-/// it as it is, by its fast path (see [`canonicalize_host_into`]): the run
-/// of the fast path's octets up to the first other octet (which ends the
-/// host; the caller checks it), if the fast path copies that run and it
-/// has no uppercase letter. `None` for the empty run. For
-/// `canonical_form`, which recognizes URLs that are already canonical.
-#[inline]
-pub(crate) fn canonical_plain_len(s: &[u8]) -> Option<usize> {
-    // `classes` of the run, found in the same pass. The empty run keeps
-    // `INET` in `all`, as the empty host does.
-    let (mut all, mut any, mut n) = (PLAIN | INET, 0, 0);
-    while let Some(&b) = s.get(n) {
-        let c = OCTET_CLASS[usize::from(b)];
-        if c & PLAIN == 0 {
-            break;
-        }
-        all &= c;
-        any |= c;
-        n += 1;
-    }
-    (all & INET == 0 && any & UPPER == 0).then_some(n)
+/// The octets of the fast path's hosts ([`PLAIN`]).
+const fn is_plain(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, b'-' | b'.' | b'_' | b'~' | b'+')
+}
+
+/// Whether the fast path copies `c` as it is: a [`PLAIN`] octet that is not
+/// uppercase. For `canonical_form`'s octet table, which recognizes URLs
+/// that are already canonical: a host of such octets is canonical unless
+/// [`all_inet`] says otherwise.
+pub(crate) const fn is_canonical_plain(c: u8) -> bool {
+    is_plain(c) && !c.is_ascii_uppercase()
+}
+
+/// Whether every octet of `host` can occur in an `inet_addr()` number (hex
+/// digits, `x`, `.`), which sends even a plain host down the slow path
+/// (step 27). Stops at the first other octet, most hosts' first.
+pub(crate) fn all_inet(host: &[u8]) -> bool {
+    host.iter()
+        .all(|&b| OCTET_CLASS[usize::from(b)] & INET != 0)
 }
 
 /// The classes of `table` some octet of `s` has: one table lookup per
@@ -516,6 +514,22 @@ mod tests {
     }
 
     /// The class table's step 28 and 30 bits are the octet sets'.
+    /// `canonical_form`'s host test is the fast path's: a non-empty host
+    /// of octets `is_canonical_plain` accepts, not `all_inet`, is one the
+    /// fast path copies unchanged.
+    #[test]
+    fn canonical_plain_is_the_fast_path() {
+        for b in 0..=255u8 {
+            let c = OCTET_CLASS[usize::from(b)];
+            assert_eq!(
+                is_canonical_plain(b),
+                c & PLAIN != 0 && c & UPPER == 0,
+                "{b:#x}"
+            );
+            assert_eq!(all_inet(&[b]), c & INET != 0, "{b:#x}");
+        }
+    }
+
     #[test]
     fn octet_classes_match_the_sets() {
         for b in 0..=255u8 {
