@@ -106,6 +106,13 @@ pub(crate) fn layout(s: &[u8]) -> Option<[Span; 8]> {
     if !crate::scan::is_ascii(s) {
         return None;
     }
+    layout_of_ascii(s)
+}
+
+/// [`layout`] of `s` known to be ASCII (the C ABI tests that anyway, to
+/// decode its input).
+#[inline(never)]
+pub(crate) fn layout_of_ascii(s: &[u8]) -> Option<[Span; 8]> {
     let mut at = [Span::NONE; 8];
     // Scheme: lowercase, then `://` (parse's `find_scheme`: the scheme
     // octets up to the first other, which must be `:`).

@@ -133,6 +133,7 @@ impl SchemeInfo {
     /// From the scheme in lowercase (as canonicalization has just written
     /// it): one match on its bytes. Section "Port numbers" for the ports,
     /// section "Hierarchicalness" for the rest.
+    #[inline(always)]
     pub(crate) fn of_lowercase(scheme: &[u8]) -> SchemeInfo {
         let mut i = SchemeInfo {
             file: false,

@@ -441,7 +441,11 @@ pub extern "C" fn wurl_canon_into(
         if opts.is_default() {
             match base {
                 None => {
-                    if canonical_form::is_canonical(bytes) {
+                    // The ASCII test first, which decoding needs anyway:
+                    // non-ASCII input (IDN) costs no call.
+                    if crate::scan::is_ascii(bytes)
+                        && canonical_form::layout_of_ascii(bytes).is_some()
+                    {
                         return deliver_raw(
                             &[],
                             bytes.as_ptr(),

@@ -60,8 +60,9 @@ fn find_by(b: &[u8], mask: impl Fn(u64) -> u64, hit: impl Fn(u8) -> bool) -> Opt
 /// profile of the bulk call on links_synth had a third of `wurl_canon_into`'s
 /// own time there). The tail is one more word overlapping the last one;
 /// under eight octets, two overlapping halves; under four, the first, middle
-/// and last octets, which are all of them.
-#[inline]
+/// and last octets, which are all of them. Always inlined: with the fast
+/// path of `canonical_form` as a third caller the compiler made it a call.
+#[inline(always)]
 pub(crate) fn is_ascii(b: &[u8]) -> bool {
     let n = b.len();
     if n >= 8 {
