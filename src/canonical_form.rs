@@ -63,7 +63,7 @@ static CLASS: [u8; 256] = {
         if !FRAGMENT.contains(c) {
             k |= FRAGMENT_OK;
         }
-        if c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, b'+' | b'-' | b'.') {
+        if crate::parse::is_scheme_char(c) && !c.is_ascii_uppercase() {
             k |= SCHEME_OK;
         }
         if crate::host::is_canonical_plain(c) {

@@ -16,7 +16,7 @@ use crate::scan::{find1, find2, find4};
 
 /// A *valid scheme character*: `A-Z a-z 0-9 + - .` (NOTES.md: no `_`, and a
 /// scheme may start with a digit).
-const fn is_scheme_char(b: u8) -> bool {
+pub(crate) const fn is_scheme_char(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')
 }
 
