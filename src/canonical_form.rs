@@ -8,23 +8,27 @@
 //! output, each with its own fixed cost, about a thousand instructions for
 //! a 45-octet URL.
 //!
-//! `layout` (behind [`is_canonical`]) finds it in one pass over the octets instead, with the tests
-//! each stage's own fast path uses to leave a component as it is: the host
-//! is a host CanonicalizeHost copies (`host::is_canonical_plain`,
-//! `host::all_inet`), each
-//! path octet one the path rules copy (`canonicalize::PATH_COPY` and their
-//! rules for `.` and `%`), the query and fragment octets outside their
-//! percent-encode sets. It accepts only the common shape
+//! `layout` (behind [`is_canonical`]) finds it in one pass over the octets
+//! instead, with the tests each stage's own fast path uses to leave a
+//! component as it is: the host is one CanonicalizeHost copies
+//! (`host::is_canonical_plain`, `host::all_inet`), each path octet one the
+//! path rules copy (`canonicalize::PATH_COPY` and their rules for `.` and
+//! `%`, and for `file:` the HOSTPATH cases), the query and fragment octets
+//! outside their percent-encode sets. It accepts only the common shape
 //! `scheme://host[:port]/path[?query][#fragment]` of printable ASCII, for a
-//! scheme that is neither `file:` nor in the non-hierarchical list, and
-//! rejects anything it cannot decide in that pass (a segment that starts
-//! with `.`, user information, ...): those take the stages.
+//! scheme that is not a drive letter, `mailto:` or in the non-hierarchical
+//! list, and rejects anything it cannot decide in that pass (a segment that
+//! starts with `.`, user information, an IP address, ...): those take the
+//! stages. `merge` does the same for a reference against a base known to
+//! be canonical: the common links of a page.
 //!
 //! Rejecting is always safe; accepting must mean that the stages give the
-//! input back. Tests check that on every conformance input and every line
-//! of the benchmark datasets, and on the canonical form of each (the
-//! `fast_path_is_exact` test below); the fuzz targets check it on every
-//! input and on its canonical form (`tests/common/invariants.rs`).
+//! same result. Tests check that against the stages themselves on every
+//! conformance input and every line of the benchmark datasets, on the
+//! canonical form of each, and on exhaustive short strings and references
+//! (the tests below); the fuzz targets check it on every input, its
+//! canonical form and its base (I18 and I19 in
+//! `tests/common/invariants.rs`).
 
 use crate::canonicalize::{PATH_COPY, SchemeInfo, canonical_port};
 use crate::parse::SchemeKind;
