@@ -443,9 +443,7 @@ pub extern "C" fn wurl_canon_into(
                 None => {
                     // The ASCII test first, which decoding needs anyway:
                     // non-ASCII input (IDN) costs no call.
-                    if crate::scan::is_ascii(bytes)
-                        && canonical_form::layout_of_ascii(bytes).is_some()
-                    {
+                    if canonical_form::is_canonical(bytes) {
                         return deliver_raw(
                             &[],
                             bytes.as_ptr(),
