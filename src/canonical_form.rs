@@ -143,7 +143,7 @@ pub(crate) fn layout(s: &[u8]) -> Option<[Span; 8]> {
 
 /// [`layout`] of `s` known to be ASCII.
 #[inline(never)]
-fn layout_of_ascii(s: &[u8]) -> Option<[Span; 8]> {
+pub(crate) fn layout_of_ascii(s: &[u8]) -> Option<[Span; 8]> {
     layout_in(s)
 }
 

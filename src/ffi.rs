@@ -266,14 +266,22 @@ pub extern "C" fn wurl_parse(
         if out.is_null() {
             return WURL_E_NULL_ARG;
         }
-        let s = match input_str(input, input_len) {
-            Ok(s) => s,
+        let bytes = match input_bytes(input, input_len) {
+            Ok(b) => b,
             Err(e) => return e,
         };
         if flags != 0 {
             return WURL_E_BAD_ARG;
         }
-        emit(out, crate::parse::parse(&s))
+        // Decoding tests for ASCII, which is all the parser's fast path
+        // needs to know: tested once.
+        let url = if crate::scan::is_ascii(bytes) {
+            // SAFETY: every octet is below 0x80, so `bytes` is valid UTF-8.
+            crate::parse::parse_ascii(unsafe { std::str::from_utf8_unchecked(bytes) })
+        } else {
+            crate::parse::parse_stages(&decode_non_ascii(bytes))
+        };
+        emit(out, url)
     })
 }
 

@@ -42,9 +42,20 @@ fn is_slash(b: u8) -> bool {
 
 /// Parses `input` into a [`Url`] with raw, uncanonicalized components.
 pub fn parse(input: &str) -> Url {
+    if crate::scan::is_ascii(input.as_bytes()) {
+        parse_ascii(input)
+    } else {
+        parse_stages(input)
+    }
+}
+
+/// [`parse`] of `input` known to be ASCII (the C ABI finds that out when
+/// it decodes its input: not tested twice).
+pub(crate) fn parse_ascii(input: &str) -> Url {
     // Already canonical (most absolute URLs): its components are where
     // `canonical_form` found them, and the record says it is canonical.
-    if let Some(at) = crate::canonical_form::layout(input.as_bytes()) {
+    // (Never for non-ASCII input.)
+    if let Some(at) = crate::canonical_form::layout_of_ascii(input.as_bytes()) {
         return Url::build_canonical(input, "", &at);
     }
     parse_stages(input)

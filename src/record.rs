@@ -478,38 +478,50 @@ impl Url {
     /// its serialization is that string, copied whole, parsing it again
     /// gives this record, and canonicalizing it gives it back.
     pub(crate) fn build_canonical(prefix: &str, rest: &str, at: &[Span; 8]) -> Url {
+        // The layout `finish` gives a valid record, written directly: no
+        // `Parts` to build and read back, no known host, and the raw
+        // authority is the host's own span unless there is a port (then a
+        // NUL-terminated copy of host and port after the serialization).
+        // About sixty instructions less per handle than `finish`.
         let len = prefix.len() + rest.len();
-        // The raw authority: the host, then the port when there is one.
+        // The host and the port are read from `prefix` (all of the string
+        // for a parse, the base's part for a resolution, which runs at
+        // least up to the path).
         let authority = match at[4] {
-            Span::NONE => at[3],
-            port => Span::new(at[3].start, port.end),
+            Span::NONE => None,
+            port => Some(Span::new(at[3].start, port.end)),
         };
-        // The host and the authority are read from `prefix` (all of the
-        // string for a parse, the base's part for a resolution, which runs
-        // at least up to the path): `buf` is moved into the record below.
-        debug_assert!(authority.end <= prefix.len());
-        let host = at[3].get(prefix);
-        let p = Parts {
-            host,
-            // The very slice of the host when there is no port (no copy).
-            authority: if at[4] == Span::NONE {
-                host
-            } else {
-                authority.get(prefix)
-            },
-            hierarchical: true,
-            ..Parts::default()
-        };
-        let mut buf = String::with_capacity(len + 1 + Url::extra_len(&p, true));
+        debug_assert!(authority.is_none_or(|a| a.end <= prefix.len()));
+        let extra = authority.map_or(0, |a| a.end - a.start + 1);
+        let mut buf = String::with_capacity(len + 1 + extra);
         buf.push_str(prefix);
-        buf.push_str(rest);
-        let mut url = Url::finish(buf, true, at, &p);
-        if let Some(r) = Arc::get_mut(&mut url.0) {
-            // Always reached: the record was made just now.
-            r.parse_of_serialization = true;
-            r.canonical = true;
+        if !rest.is_empty() {
+            buf.push_str(rest);
         }
-        url
+        buf.push('\0');
+        let mut spans = [Span::NONE; 11];
+        spans[..8].copy_from_slice(at);
+        spans[SERIAL] = Span::new(0, len);
+        spans[AUTHORITY] = match authority {
+            None => at[3],
+            Some(a) => {
+                let start = buf.len();
+                buf.push_str(&prefix[a.start..a.end]);
+                buf.push('\0');
+                Span::new(start, start + (a.end - a.start))
+            }
+        };
+        Url(Arc::new(Record {
+            buf: buf.into_boxed_str(),
+            spans,
+            invalid: None,
+            hierarchical: true,
+            known_host_err: None,
+            host_cache: OnceLock::new(),
+            c_views: OnceLock::new(),
+            parse_of_serialization: true,
+            canonical: true,
+        }))
     }
 
     /// The serialization and the component spans of a base known to be
