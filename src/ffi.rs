@@ -446,12 +446,17 @@ pub extern "C" fn wurl_canon_into(
         // result; against a canonical base, a reference whose resolution is
         // canonical is a part of the base and a part of the reference: no
         // decoding, no stages (see `canonical_form`).
+        // Whether `bytes` is ASCII, when the fast path had to find out:
+        // decoding needs to know too.
+        let mut ascii = None;
         if opts.is_default() {
             match base {
                 None => {
                     // The ASCII test first, which decoding needs anyway:
                     // non-ASCII input (IDN) costs no call.
-                    if canonical_form::is_canonical(bytes) {
+                    let a = crate::scan::is_ascii(bytes);
+                    ascii = Some(a);
+                    if a && canonical_form::is_canonical_ascii(bytes) {
                         return deliver_raw(
                             &[],
                             bytes.as_ptr(),
@@ -470,7 +475,12 @@ pub extern "C" fn wurl_canon_into(
                 }
             }
         }
-        let s = decode_utf8(bytes);
+        let s = match ascii {
+            // SAFETY: every octet is below 0x80, so `bytes` is valid UTF-8.
+            Some(true) => Cow::Borrowed(unsafe { std::str::from_utf8_unchecked(bytes) }),
+            Some(false) => decode_non_ascii(bytes),
+            None => decode_utf8(bytes),
+        };
         canonicalize::with_canon_buffer(base, &s, &opts, |result| match result {
             None => WURL_INVALID_URL,
             Some(bytes) => deliver(bytes, buf, buf_cap, out_len),
