@@ -484,14 +484,10 @@ impl Url {
         // NUL-terminated copy of host and port after the serialization).
         // About sixty instructions less per handle than `finish`.
         let len = prefix.len() + rest.len();
-        // The host and the port are read from `prefix` (all of the string
-        // for a parse, the base's part for a resolution, which runs at
-        // least up to the path).
         let authority = match at[4] {
             Span::NONE => None,
             port => Some(Span::new(at[3].start, port.end)),
         };
-        debug_assert!(authority.is_none_or(|a| a.end <= prefix.len()));
         let extra = authority.map_or(0, |a| a.end - a.start + 1);
         let mut buf = String::with_capacity(len + 1 + extra);
         buf.push_str(prefix);
@@ -505,8 +501,14 @@ impl Url {
         spans[AUTHORITY] = match authority {
             None => at[3],
             Some(a) => {
+                // Host and port, from whichever of the two pieces holds
+                // them (the base's part of a resolution, the reference's
+                // for a network-path reference; each piece ends between
+                // components, so every slice is at a character boundary).
                 let start = buf.len();
-                buf.push_str(&prefix[a.start..a.end]);
+                let n = prefix.len();
+                buf.push_str(&prefix[a.start.min(n)..a.end.min(n)]);
+                buf.push_str(&rest[a.start.max(n) - n..a.end.max(n) - n]);
                 buf.push('\0');
                 Span::new(start, start + (a.end - a.start))
             }
