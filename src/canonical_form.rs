@@ -80,33 +80,11 @@ static CLASS: [u8; 256] = {
 };
 
 /// The end of the run of octets of `class` in `s` from `from` (at most
-/// `s.len()`): one table lookup and test per octet, four octets to a bound
-/// check (a per-octet loop spends half its instructions on the index and
-/// the bound). Each octet keeps its own exit, so the end of a run is found
-/// where it is, never by going back over a block.
+/// `s.len()`): one table lookup and test per octet, four to a bound check
+/// (`scan::run_while`).
 #[inline(always)]
 fn run(s: &[u8], from: usize, class: u8) -> usize {
-    let ok = |c: u8| CLASS[usize::from(c)] & class != 0;
-    let mut i = from;
-    while let Some(&[a, b, c, d]) = s.get(i..i + 4).and_then(|w| w.first_chunk::<4>()) {
-        if !ok(a) {
-            return i;
-        }
-        if !ok(b) {
-            return i + 1;
-        }
-        if !ok(c) {
-            return i + 2;
-        }
-        if !ok(d) {
-            return i + 3;
-        }
-        i += 4;
-    }
-    while i < s.len() && ok(s[i]) {
-        i += 1;
-    }
-    i
+    crate::scan::run_while(s, from, |c| CLASS[usize::from(c)] & class != 0)
 }
 
 /// Whether `s` is a URL that the stages (with the default options: UTF-8

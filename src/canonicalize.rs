@@ -603,12 +603,9 @@ fn path_one_pass(p: &str, file: bool, out: &mut String, root: usize) -> bool {
     // runs, so `out` lags behind `p`: the octet of `p` at `j >= last` will
     // be at `out.len() + j - last`.
     let (mut i, mut last) = (0, 0);
-    while i < b.len() {
-        let c = b[i];
-        if PATH_COPY[c as usize] {
-            i += 1;
-            continue;
-        }
+    loop {
+        i = crate::scan::run_while(b, i, |c| PATH_COPY[usize::from(c)]);
+        let Some(&c) = b.get(i) else { break };
         // A segment starting here (at the path's start or after a `/`) with
         // `.` or `%` may be a dot segment: `.`, `..` or a `%2E` spelling,
         // at most six octets up to the next `/` or the end.
