@@ -46,29 +46,51 @@ fn flags_slow(c: char) -> u8 {
 }
 
 /// The Map step (B.1, B.2) into `out`; returns the AND and the OR of the
-/// flags of the characters written.
+/// flags of the characters written, but for the [`L`] flag of ASCII
+/// letters, which nothing reads from it (the bidi check computes its own).
 fn map_into(s: &str, out: &mut String) -> (u8, u8) {
     let (mut and, mut or) = (u8::MAX, 0u8);
     // Characters Map keeps are copied in runs, not one by one: `run` is
     // where the run not yet copied starts.
-    let mut run = 0;
-    for (i, c) in s.char_indices() {
+    let b = s.as_bytes();
+    let (mut i, mut run) = (0, 0);
+    while i < b.len() {
+        let x = b[i];
+        if x < 0x80 {
+            // ASCII, most of an IDN host: no table lookup and no decoding.
+            // Its flags are INERT (and L for letters): Map changes only
+            // `A`-`Z` (B.2 folds them to `a`-`z`), and nothing ASCII is
+            // prohibited, RandALCat or unassigned (a unit test checks the
+            // table), so only an uppercase letter leaves the run.
+            if x.is_ascii_uppercase() {
+                out.push_str(&s[run..i]);
+                out.push(char::from(x.to_ascii_lowercase()));
+                run = i + 1;
+            }
+            i += 1;
+            continue;
+        }
+        // `i` is at a character boundary (ASCII octets and whole
+        // characters are skipped), so the slice has a first character.
+        let c = s[i..].chars().next().unwrap_or_default();
+        let next = i + c.len_utf8();
         let f = flags(c);
         if f & MAPS == 0 {
             and &= f;
             or |= f;
-            continue;
-        }
-        out.push_str(&s[run..i]);
-        run = i + c.len_utf8();
-        if !tables::commonly_mapped_to_nothing(c) {
-            for m in tables::case_fold_for_nfkc(c) {
-                let g = flags(m);
-                out.push(m);
-                and &= g;
-                or |= g;
+        } else {
+            out.push_str(&s[run..i]);
+            run = next;
+            if !tables::commonly_mapped_to_nothing(c) {
+                for m in tables::case_fold_for_nfkc(c) {
+                    let g = flags(m);
+                    out.push(m);
+                    and &= g;
+                    or |= g;
+                }
             }
         }
+        i = next;
     }
     out.push_str(&s[run..]);
     (and, or)
@@ -211,6 +233,20 @@ mod tests {
             if let Some(c) = char::from_u32(cp) {
                 assert_eq!(BMP_FLAGS[cp as usize], flags_slow(c), "U+{cp:04X}");
             }
+        }
+    }
+
+    /// The ASCII fast path of `map_into`: ASCII characters are INERT,
+    /// only `A`-`Z` map (to `a`-`z`), and the other flags are L at most.
+    #[test]
+    fn ascii_flags() {
+        for b in 0..0x80u8 {
+            let f = BMP_FLAGS[usize::from(b)];
+            let maps = if b.is_ascii_uppercase() { MAPS } else { 0 };
+            assert_eq!(f & !L, INERT | maps, "{b:#x}");
+            let c = char::from(b);
+            assert!(tables::case_fold_for_nfkc(c).eq([c.to_ascii_lowercase()]));
+            assert!(!tables::commonly_mapped_to_nothing(c));
         }
     }
 
