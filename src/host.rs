@@ -120,6 +120,10 @@ const ENCODE_FILE: u8 = 2;
 const ENCODE: u8 = 4;
 /// `:`: step 26 fails on it (outside `file:` URLs and brackets).
 const COLON: u8 = 8;
+/// Not an octet of an `inet_addr()` number (hex digits, `x`, `X`, `.`):
+/// with one, step 27 cannot find an IPv4 address (`parse_ipv4` rejects
+/// it), and is skipped. Every Punycode label has one (`n`, `-`).
+const NOT_INET: u8 = 16;
 
 const fn octet_classes(finish: bool) -> [u8; 256] {
     let mut t = [0u8; 256];
@@ -139,6 +143,9 @@ const fn octet_classes(finish: bool) -> [u8; 256] {
             }
             if c == b':' {
                 f |= COLON;
+            }
+            if !(c.is_ascii_hexdigit() || matches!(c, b'x' | b'X' | b'.')) {
+                f |= NOT_INET;
             }
         } else {
             if is_plain(c) {
@@ -180,7 +187,8 @@ struct Scratch {
     prepped: String,
     /// Step 15 output.
     separated: String,
-    /// Steps 17 to 22 output (the labels joined again).
+    /// Steps 17 to 22 output (the labels joined again), when steps 25 to
+    /// 30 may change it (see [`finish_in_place`]).
     joined: String,
     nameprep: crate::nameprep::Scratch,
 }
@@ -382,8 +390,9 @@ fn canonicalize_host_slow(
             Some(b) => (b, true),
             None => (s, false),
         };
-        // Steps 17 and 20, then 21 and 22.
-        joined.clear();
+        // Steps 17 and 20, then 21 and 22, written straight to `out`: steps
+        // 25 to 30 almost never change the result (see `finish_in_place`).
+        let start = out.len();
         let (mut rest, mut first) = (Some(body), true);
         while let Some(r) = rest {
             // The next label, up to a `.` (found eight octets at a time).
@@ -398,7 +407,7 @@ fn canonicalize_host_slow(
                 }
             };
             if !first {
-                joined.push('.');
+                out.push('.');
             }
             first = false;
             // Without a RandALCat character anywhere, every label passes.
@@ -418,12 +427,12 @@ fn canonicalize_host_slow(
                 if label.len() > 59 && label.chars().nth(59).is_some() {
                     return Err(InvalidReason::HostLabelTooLong);
                 }
-                let start = joined.len();
-                joined.push_str("xn--");
-                if !punycode::encode_into(label, joined) {
+                let label_start = out.len();
+                out.push_str("xn--");
+                if !punycode::encode_into(label, out) {
                     return Err(InvalidReason::HostPunycode);
                 }
-                if joined.len() - start > 63 {
+                if out.len() - label_start > 63 {
                     return Err(InvalidReason::HostLabelTooLong);
                 }
             } else {
@@ -433,21 +442,45 @@ fn canonicalize_host_slow(
                 if label.len() > 63 {
                     return Err(InvalidReason::HostLabelTooLong);
                 }
-                joined.push_str(label);
+                out.push_str(label);
             }
         }
         if has_root_dot {
-            joined.push('.');
+            out.push('.');
         }
         // The Nameprep output is no longer needed: free it before step 30
         // makes its copy (peak memory on megabyte hosts).
         free_if_large(prepped);
         free_if_large(separated);
-        s = joined;
+        return finish_in_place(out, start, is_file, joined);
     }
     // Otherwise nothing changes the labels: steps 16 to 22 give back the
     // string as it is.
     finish(s, is_file, out)
+}
+
+/// Steps 25 to 30 on `out[start..]`, which steps 17 to 22 wrote there.
+/// When none of them changes it (no bracket, so step 25 passes; step 26
+/// finds no colon, step 27 no IPv4 address, step 28 no forbidden octet and
+/// step 30 nothing to encode), it stays as it is, without the copy that
+/// [`finish`] makes; otherwise it moves to `tmp` for [`finish`].
+fn finish_in_place(
+    out: &mut String,
+    start: usize,
+    is_file: bool,
+    tmp: &mut String,
+) -> Result<(), InvalidReason> {
+    let s = &out[start..];
+    let any = classes_of(s, &FINISH_CLASS);
+    let encode = if is_file { ENCODE_FILE } else { ENCODE };
+    // (The empty host has no `NOT_INET` octet: it takes `finish`.)
+    if !s.starts_with('[') && any & NOT_INET != 0 && any & (COLON | FORBIDDEN | encode) == 0 {
+        return Ok(());
+    }
+    tmp.clear();
+    tmp.push_str(s);
+    out.truncate(start);
+    finish(tmp, is_file, out)
 }
 
 /// Steps 25 to 30 on `s`, appending the result to `out`.
@@ -468,8 +501,8 @@ fn finish(s: &str, is_file: bool, out: &mut String) -> Result<(), InvalidReason>
     if !is_file && !bracketed && any & COLON != 0 {
         return Err(InvalidReason::HostColon);
     }
-    // Step 27.
-    if canonicalize_ipv4_into(s, out) {
+    // Step 27 (only when every octet can be part of an IPv4 address).
+    if any & NOT_INET == 0 && canonicalize_ipv4_into(s, out) {
         return Ok(());
     }
     // Steps 28 and 30, in one pass over the octets (their classes).
@@ -540,6 +573,8 @@ mod tests {
             assert_eq!(c & CTL != 0, matches!(b, b'\t' | b'\n' | b'\r'));
             assert_eq!(c & PCT != 0, b == b'%');
             assert_eq!(f & COLON != 0, b == b':');
+            let inet = b.is_ascii_hexdigit() || matches!(b, b'x' | b'X' | b'.');
+            assert_eq!(f & NOT_INET == 0, inet, "{b:#x}");
         }
     }
 }

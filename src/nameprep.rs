@@ -46,29 +46,51 @@ fn flags_slow(c: char) -> u8 {
 }
 
 /// The Map step (B.1, B.2) into `out`; returns the AND and the OR of the
-/// flags of the characters written.
+/// flags of the characters written, but for the [`L`] flag of ASCII
+/// letters, which nothing reads from it (the bidi check computes its own).
 fn map_into(s: &str, out: &mut String) -> (u8, u8) {
     let (mut and, mut or) = (u8::MAX, 0u8);
     // Characters Map keeps are copied in runs, not one by one: `run` is
     // where the run not yet copied starts.
-    let mut run = 0;
-    for (i, c) in s.char_indices() {
+    let b = s.as_bytes();
+    let (mut i, mut run) = (0, 0);
+    while i < b.len() {
+        let x = b[i];
+        if x < 0x80 {
+            // ASCII, most of an IDN host: no table lookup and no decoding.
+            // Its flags are INERT (and L for letters): Map changes only
+            // `A`-`Z` (B.2 folds them to `a`-`z`), and nothing ASCII is
+            // prohibited, RandALCat or unassigned (a unit test checks the
+            // table), so only an uppercase letter leaves the run.
+            if x.is_ascii_uppercase() {
+                out.push_str(&s[run..i]);
+                out.push(char::from(x.to_ascii_lowercase()));
+                run = i + 1;
+            }
+            i += 1;
+            continue;
+        }
+        // `i` is at a character boundary (ASCII octets and whole
+        // characters are skipped), so the slice has a first character.
+        let c = s[i..].chars().next().unwrap_or_default();
+        let next = i + c.len_utf8();
         let f = flags(c);
         if f & MAPS == 0 {
             and &= f;
             or |= f;
-            continue;
-        }
-        out.push_str(&s[run..i]);
-        run = i + c.len_utf8();
-        if !tables::commonly_mapped_to_nothing(c) {
-            for m in tables::case_fold_for_nfkc(c) {
-                let g = flags(m);
-                out.push(m);
-                and &= g;
-                or |= g;
+        } else {
+            out.push_str(&s[run..i]);
+            run = next;
+            if !tables::commonly_mapped_to_nothing(c) {
+                for m in tables::case_fold_for_nfkc(c) {
+                    let g = flags(m);
+                    out.push(m);
+                    and &= g;
+                    or |= g;
+                }
             }
         }
+        i = next;
     }
     out.push_str(&s[run..]);
     (and, or)
@@ -103,21 +125,75 @@ impl Scratch {
 }
 
 /// Map then NFKC of `s`, appended to `out`; the OR of the flags of the
-/// characters appended. `mapped` is scratch.
+/// characters appended (see [`map_into`]). `mapped` is scratch.
 fn map_nfkc_into(s: &str, mapped: &mut String, out: &mut String) -> u8 {
     // Mapped straight into `out`: most mapped strings are in NFKC already,
     // and then nothing is copied again; the others move to `mapped` for
     // the normalization to read.
     let start = out.len();
     let (and, or) = map_into(s, out);
-    if and & INERT != 0 || is_nfkc_quick(out[start..].chars()) == IsNormalized::Yes {
+    if and & INERT != 0 || segments_normalized(&out[start..]) {
         return or;
     }
     mapped.clear();
     mapped.push_str(&out[start..]);
     out.truncate(start);
-    out.extend(mapped.nfkc());
+    nfkc_by_segments(mapped, out);
     flags_of(&out[start..]).1
+}
+
+/// The starts and ends of the segments of `s` that hold a character that
+/// is not INERT, in order. UAX #15: a character with NFKC_QC=Yes and
+/// canonical combining class 0 (INERT) has a normalization boundary
+/// before it (it neither combines with nor reorders around what precedes
+/// it), so NFKC of a string is the NFKC of its segments, each from one
+/// INERT character to the next, put together; and a segment of INERT
+/// characters only is in NFKC. Only the others need the normalizer, which
+/// costs thousands of instructions per call: an Indic host
+/// (`বাংলা.com`) needs it for a vowel sign and the letter before it, not
+/// for the whole host.
+fn dirty_segments(s: &str, mut f: impl FnMut(usize, usize) -> bool) -> bool {
+    // `seg`: where the current segment starts; `dirty`: whether it holds a
+    // character that is not INERT.
+    let (mut seg, mut dirty) = (0, false);
+    for (i, c) in s.char_indices() {
+        if flags(c) & INERT != 0 {
+            if dirty && !f(seg, i) {
+                return false;
+            }
+            seg = i;
+            dirty = false;
+        } else {
+            dirty = true;
+        }
+    }
+    !dirty || f(seg, s.len())
+}
+
+/// Whether `s` is in NFKC by the quick check, segment by segment (see
+/// [`dirty_segments`]; the quick check's state also starts afresh at a
+/// character of class 0, so this is the quick check of the whole).
+fn segments_normalized(s: &str) -> bool {
+    dirty_segments(s, |a, b| {
+        is_nfkc_quick(s[a..b].chars()) == IsNormalized::Yes
+    })
+}
+
+/// NFKC of `s` appended to `out`, normalizing only the segments that are
+/// not in NFKC by the quick check (see [`dirty_segments`]).
+fn nfkc_by_segments(s: &str, out: &mut String) {
+    // `copied`: how much of `s` is in `out` already.
+    let mut copied = 0;
+    dirty_segments(s, |a, b| {
+        let seg = &s[a..b];
+        if is_nfkc_quick(seg.chars()) != IsNormalized::Yes {
+            out.push_str(&s[copied..a]);
+            out.extend(seg.nfkc());
+            copied = b;
+        }
+        true
+    });
+    out.push_str(&s[copied..]);
 }
 
 /// The Prohibit step of Nameprep: C.1.2, C.2.2, C.3, C.4, C.5, C.6, C.7,
@@ -211,6 +287,50 @@ mod tests {
             if let Some(c) = char::from_u32(cp) {
                 assert_eq!(BMP_FLAGS[cp as usize], flags_slow(c), "U+{cp:04X}");
             }
+        }
+    }
+
+    /// The ASCII fast path of `map_into`: ASCII characters are INERT,
+    /// only `A`-`Z` map (to `a`-`z`), and the other flags are L at most.
+    #[test]
+    fn ascii_flags() {
+        for b in 0..0x80u8 {
+            let f = BMP_FLAGS[usize::from(b)];
+            let maps = if b.is_ascii_uppercase() { MAPS } else { 0 };
+            assert_eq!(f & !L, INERT | maps, "{b:#x}");
+            let c = char::from(b);
+            assert!(tables::case_fold_for_nfkc(c).eq([c.to_ascii_lowercase()]));
+            assert!(!tables::commonly_mapped_to_nothing(c));
+        }
+    }
+
+    /// NFKC segment by segment agrees with NFKC of the whole on
+    /// pseudo-random strings of characters that combine, reorder,
+    /// decompose or compose across their neighbours (Hangul jamo and
+    /// syllables, Indic two-part vowels, combining marks of several
+    /// classes, compatibility characters, INERT letters around them).
+    #[test]
+    fn nfkc_by_segments_matches_whole() {
+        let pool: Vec<char> = "ae\u{0301}\u{0308}\u{0323}\u{0345}\u{0327}\u{093C}\u{094D}\
+            \u{0915}\u{09C7}\u{09BE}\u{09D7}\u{09AC}\u{0B47}\u{0B3E}\u{0BC6}\u{0BBE}\
+            \u{0D46}\u{0D3E}\u{0DD9}\u{0DCF}\u{0E38}\u{0E48}\u{1100}\u{1161}\u{11A8}\
+            \u{AC00}\u{AC01}\u{FB01}\u{2460}\u{FF21}\u{00E9}\u{0F73}\u{0F71}\u{0F72}\
+            \u{0F80}\u{1E0A}\u{212B}\u{3099}\u{304B}\u{FF76}\u{FF9E}\u{0041}.-1"
+            .chars()
+            .collect();
+        let mut rng = crate::testutil::Xorshift(0x9e37_79b9_7f4a_7c15);
+        let mut out = String::new();
+        for n in 0..100_000 {
+            let mut s = String::new();
+            for _ in 0..n % 9 {
+                s.push(rng.pick(&pool));
+            }
+            let whole: String = s.nfkc().collect();
+            out.clear();
+            nfkc_by_segments(&s, &mut out);
+            assert_eq!(out, whole, "{s:?}");
+            let quick = is_nfkc_quick(s.chars()) == IsNormalized::Yes;
+            assert_eq!(segments_normalized(&s), quick, "{s:?}");
         }
     }
 

@@ -29,68 +29,143 @@ fn adapt(delta: u32, num_points: u32, first_time: bool) -> u32 {
 }
 
 /// Section 5: digit values 0-25 are `a`-`z`, 26-35 are `0`-`9` (a table
-/// rather than a branch on the value).
+/// rather than a branch on the value), padded to 64 entries so that an
+/// index masked with 63 needs no bounds check.
+const DIGITS: &[u8; 64] = b"abcdefghijklmnopqrstuvwxyz0123456789............................";
+
+/// The digit for the value `d` (below 36).
+#[inline(always)]
 fn digit(d: u32) -> char {
-    const DIGITS: &[u8; BASE as usize] = b"abcdefghijklmnopqrstuvwxyz0123456789";
-    char::from(DIGITS[d as usize])
+    char::from(DIGITS[(d & 63) as usize])
 }
+
+/// Non-basic code points decoded on the stack: a label of Punycode is at
+/// most 63 characters, so a stack array holds every label that can
+/// succeed; longer input (which the host rules reject before calling)
+/// still gets an exact answer from a vector.
+const STACK: usize = 64;
+
+/// A non-basic code point is kept with the number of basic code points
+/// before it (since the previous non-basic one) in one `u32`: the code
+/// point in the low 21 bits (U+10FFFF needs 21), the count above. One
+/// array of 64 words instead of two to clear per label; a count that does
+/// not fit takes the vector.
+const CP_BITS: u32 = 21;
+const CP_MASK: u32 = (1 << CP_BITS) - 1;
+const MAX_GAP: usize = (u32::MAX >> CP_BITS) as usize;
 
 /// Appends the Punycode encoding of `input` to `out` (without the `xn--`
 /// prefix). `false` on overflow (section 6.4), in which case `out` may hold
-/// partial output. Quadratic in the number of code points: callers bound
-/// the input (CanonicalizeHost never passes more than 59 code points).
+/// partial output. Quadratic in the number of non-basic code points:
+/// callers bound the input (CanonicalizeHost never passes more than 59
+/// code points).
 pub fn encode_into(input: &str, out: &mut String) -> bool {
-    // The code points are read many times (once per distinct non-basic
-    // code point, twice): decode the UTF-8 once. A label of Punycode is at
-    // most 63 characters, so a stack array holds every label that can
-    // succeed; longer input (which the host rules reject before calling)
-    // still gets an exact answer from a vector.
-    let mut stack = [0u32; 64];
-    let mut len = 0;
+    // One pass over the UTF-8 (the code points are read once per round
+    // afterwards). Only the non-basic code points are kept, each with the
+    // number of basic code points before it since the previous non-basic
+    // one (see CP_BITS): each round's pass then runs over the non-basic
+    // code points alone, adding that count where the RFC's loop counts
+    // each basic code point one by one (a basic code point is always below
+    // `n`). Most labels of IDN hosts have two or three code points, none
+    // basic; Latin ones have one or two accented letters among many basic.
+    let mut packed = [0u32; STACK];
+    let (mut count, mut gap, mut basic) = (0, 0usize, 0usize);
+    // The smallest non-basic code point: the first round's `m`.
+    let mut min = u32::MAX;
     for c in input.chars() {
-        if len == stack.len() {
-            let all: Vec<u32> = input.chars().map(u32::from).collect();
-            return encode_code_points(&all, out);
+        if c.is_ascii() {
+            gap += 1;
+            continue;
         }
-        stack[len] = u32::from(c);
-        len += 1;
+        if count == STACK || gap > MAX_GAP {
+            return encode_long(input, out);
+        }
+        let c = u32::from(c);
+        packed[count] = c | (gap as u32) << CP_BITS;
+        min = min.min(c);
+        basic += gap;
+        gap = 0;
+        count += 1;
     }
-    encode_code_points(&stack[..len], out)
+    encode_packed(input, &packed[..count], basic + gap, gap, min, out)
 }
 
-/// RFC 3492 6.3 on decoded code points.
-fn encode_code_points(input: &[u32], out: &mut String) -> bool {
-    let Ok(len) = u32::try_from(input.len()) else {
-        return false;
-    };
-    // Section 6.3: copy the basic code points in order, then the delimiter
-    // if there were any.
-    let mut basic: u32 = 0;
-    for &c in input {
-        if c < 0x80 {
-            out.push(char::from(c as u8));
-            basic += 1;
+/// [`encode_into`] for input with more non-basic code points than the stack
+/// array holds, or more basic code points in a row than a word holds
+/// beside a code point: the run is split by padding entries of value 0,
+/// each standing for `MAX_GAP` basic code points (its count, `MAX_GAP - 1`,
+/// plus one for the value 0, below every `n`), which no round reaches.
+#[cold]
+fn encode_long(input: &str, out: &mut String) -> bool {
+    let (mut packed, mut gap, mut basic, mut min) = (Vec::new(), 0usize, 0usize, u32::MAX);
+    for c in input.chars() {
+        if c.is_ascii() {
+            gap += 1;
+            if gap == MAX_GAP {
+                packed.push(((MAX_GAP - 1) as u32) << CP_BITS);
+                basic += gap;
+                gap = 0;
+            }
+        } else {
+            let c = u32::from(c);
+            packed.push(c | (gap as u32) << CP_BITS);
+            min = min.min(c);
+            basic += gap;
+            gap = 0;
         }
     }
+    encode_packed(input, &packed, basic + gap, gap, min, out)
+}
+
+/// RFC 3492 6.3 on `input`, whose non-basic code points are `packed` (see
+/// CP_BITS; with padding entries of value 0 on the long path), `basic`
+/// of whose code points are basic, `tail` of them after the last
+/// non-basic one; `min` is the smallest non-basic code point.
+#[inline(always)]
+fn encode_packed(
+    input: &str,
+    packed: &[u32],
+    basic: usize,
+    tail: usize,
+    min: u32,
+    out: &mut String,
+) -> bool {
+    // Section 6.3: copy the basic code points in order, then the delimiter
+    // if there were any.
     if basic > 0 {
+        for b in input.bytes().filter(u8::is_ascii) {
+            out.push(char::from(b));
+        }
         out.push('-');
     }
-    let (mut n, mut delta, mut bias) = (INITIAL_N, 0u32, INITIAL_BIAS);
+    // `h` and `len` count code points; the RFC's integers are 32 bits here
+    // (as in the `idna` crate): more code points than that fails. Padding
+    // entries (value 0) are not code points.
+    let non_basic = packed.iter().filter(|&&e| e & CP_MASK != 0).count();
+    let (Ok(basic), Ok(len), Ok(tail)) = (
+        u32::try_from(basic),
+        u32::try_from(basic + non_basic),
+        u32::try_from(tail),
+    ) else {
+        return false;
+    };
+    let (mut n, mut bias) = (INITIAL_N, INITIAL_BIAS);
+    // `delta` in 64 bits, capped at 2^33 where it could exceed that: a
+    // value above `u32::MAX` when a code point is reached is section
+    // 6.4's overflow. Between two code points output `delta` only grows,
+    // so one test there, instead of a checked addition per step, fails on
+    // exactly the same input.
+    const CAP: u64 = 1 << 33;
+    let mut delta: u64 = 0;
     // `h`: the number of code points handled so far.
     let mut h = basic;
     // The smallest code point not yet handled (>= n), found for the first
-    // round here and for each next round during the pass over the input
-    // (one pass per round instead of two).
-    let mut m = input.iter().copied().filter(|&c| c >= n).min().unwrap_or(n);
+    // round by the caller and for each next round during the pass over the
+    // code points (one pass per round instead of two).
+    let mut m = min;
     while h < len {
         // m exists: h < len.
-        match (m - n)
-            .checked_mul(h + 1)
-            .and_then(|d| delta.checked_add(d))
-        {
-            Some(d) => delta = d,
-            None => return false,
-        }
+        delta = (delta + u64::from(m - n) * u64::from(h + 1)).min(CAP);
         n = m;
         // The next round's m: the smallest code point above this n.
         let mut next = u32::MAX;
@@ -98,15 +173,17 @@ fn encode_code_points(input: &[u32], out: &mut String) -> bool {
         // the next, which no branch predictor learns: the counting and the
         // minimum are arithmetic and conditional moves, and only `c == n`
         // branches.
-        for &c in input {
-            match delta.checked_add(u32::from(c < n)) {
-                Some(d) => delta = d,
-                None => return false,
-            }
+        for &e in packed {
+            let c = e & CP_MASK;
+            // The basic code points before `c`, all below `n`, then `c`.
+            delta += u64::from(e >> CP_BITS) + u64::from(c < n);
             next = next.min(if c > n { c } else { u32::MAX });
             if c == n {
+                let Ok(d) = u32::try_from(delta) else {
+                    return false;
+                };
                 // Represent delta as a generalized variable-length integer.
-                let mut q = delta;
+                let mut q = d;
                 let mut k = BASE;
                 loop {
                     // TMIN if k <= bias, TMAX if k >= bias + TMAX, else
@@ -120,12 +197,14 @@ fn encode_code_points(input: &[u32], out: &mut String) -> bool {
                     k += BASE;
                 }
                 out.push(digit(q));
-                bias = adapt(delta, h + 1, h == basic);
+                bias = adapt(d, h + 1, h == basic);
                 delta = 0;
                 h += 1;
             }
         }
-        delta += 1;
+        // The basic code points after the last non-basic one, then the
+        // RFC's "increment delta and n".
+        delta += u64::from(tail) + 1;
         n += 1;
         m = next;
     }
@@ -153,23 +232,48 @@ mod tests {
         let mut rng = crate::testutil::Xorshift(0x2545_f491_4f6c_dd1d);
         for n in 0..20_000 {
             let mut s = String::new();
-            for _ in 0..n % 40 {
+            for _ in 0..n % 80 {
                 s.push(rng.pick(&pool));
             }
             assert_eq!(enc(&s), idna::punycode::encode_str(&s).unwrap(), "{s:?}");
         }
     }
 
-    /// Input longer than the stack array takes the vector and gives the
-    /// same encoding as the core on the same code points.
+    /// Input with more non-basic code points than the stack arrays hold
+    /// takes the vectors and gives the `idna` crate's encoding; around the
+    /// 64 of the arrays, and with basic code points after the last
+    /// non-basic one or not.
     #[test]
     fn long_input() {
-        let s: String = "aé日".repeat(30);
-        let cps: Vec<u32> = s.chars().map(u32::from).collect();
-        let mut want = String::new();
-        assert!(encode_code_points(&cps, &mut want));
-        assert_eq!(enc(&s), want);
-        assert!(enc(&s[..s.len() - "日".len()]).len() < want.len());
+        for n in 60..70 {
+            for s in ["aé日".repeat(n), "é日a".repeat(n), "日".repeat(n)] {
+                assert_eq!(enc(&s), idna::punycode::encode_str(&s).unwrap(), "{s:?}");
+            }
+        }
+    }
+
+    /// Section 6.4's overflow, at the same lengths as the `idna` crate's
+    /// encoder: `delta` for U+10FFFF after `k` basic code points is about
+    /// 0x10FF7F * (k + 1), which passes 2^32 - 1 near k = 3840; and a
+    /// second code point later in the label.
+    #[test]
+    fn overflow_matches_idna() {
+        let mut outcomes = [0; 2];
+        for k in (3820..3860).chain([0, 1, 100, 5000]) {
+            for s in [
+                format!("{}\u{10FFFF}", "a".repeat(k)),
+                format!("\u{10FFFF}{}", "a".repeat(k)),
+                format!("{}\u{10FFFF}\u{10FFFE}", "é".repeat(k)),
+                format!("é{}\u{10FFFF}x", "b".repeat(k)),
+            ] {
+                let mut out = String::new();
+                let got = encode_into(&s, &mut out).then_some(out);
+                outcomes[usize::from(got.is_some())] += 1;
+                assert_eq!(got, idna::punycode::encode_str(&s), "{k}");
+            }
+        }
+        // Both outcomes occur.
+        assert!(outcomes[0] > 10 && outcomes[1] > 10, "{outcomes:?}");
     }
 
     /// Section 7.1 samples (lowercased, as this encoder writes them), and
