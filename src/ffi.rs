@@ -445,9 +445,9 @@ pub extern "C" fn wurl_canon_into(
         // An input that is already canonical and is its own base is its own
         // result; against a canonical base, a reference whose resolution is
         // canonical is a part of the base and a part of the reference: no
-        // decoding, no stages (see `canonical_form`).
-        // Whether `bytes` is ASCII, when the fast path had to find out:
-        // decoding needs to know too.
+        // decoding, no stages (see `canonical_form`). `ascii`: whether
+        // `bytes` is ASCII, when the fast path had to find out (decoding
+        // needs to know too).
         let mut ascii = None;
         if opts.is_default() {
             match base {

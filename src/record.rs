@@ -482,7 +482,8 @@ impl Url {
         // `Parts` to build and read back, no known host, and the raw
         // authority is the host's own span unless there is a port (then a
         // NUL-terminated copy of host and port after the serialization).
-        // About sixty instructions less per handle than `finish`.
+        // About 150 instructions less per handle than `finish` (kasztp's
+        // handle path: 1,452 -> 1,300 under callgrind).
         let len = prefix.len() + rest.len();
         let authority = match at[4] {
             Span::NONE => None,
