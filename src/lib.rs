@@ -78,3 +78,13 @@ pub fn url_to_canon_url(input: &str, base: Option<&str>, charset: Option<&str>) 
     let resolved = resolve(&base, input);
     canonicalize(&resolved, charset).serialize()
 }
+
+// Keys for crawlers and web archives (issue 28): opt-in rules and SURT on
+// the canonical serialization, which they read as a string (`split`).
+pub mod key;
+pub mod rules;
+mod split;
+pub mod surt;
+
+pub use key::{KeyOptions, key_into, key_of_into};
+pub use rules::{Rules, RulesError};

@@ -1,0 +1,91 @@
+//! Keys: the canonical serialization with the opt-in [`Rules`] applied and,
+//! optionally, in [SURT](crate::surt) form — one call for crawler loops,
+//! on top of [`canon_into`](crate::canon_into).
+
+use std::cell::RefCell;
+
+use crate::canonicalize::{CanonOptions, canon_into};
+use crate::record::{InvalidReason, Url};
+use crate::rules::Rules;
+use crate::surt::{SurtOptions, surt_into};
+
+/// What [`key_into`] and [`key_of_into`] make of a canonical URL.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct KeyOptions<'a> {
+    /// The rules to apply (`None`: none).
+    pub rules: Option<&'a Rules>,
+    /// Write the SURT form of the ruled URL (`None`: the URL itself).
+    pub surt: Option<SurtOptions>,
+}
+
+thread_local! {
+    /// The canonical serialization, between canonicalization and the key.
+    static CANON: RefCell<String> = const { RefCell::new(String::new()) };
+    /// The ruled URL, between the rules and SURT.
+    static RULED: RefCell<String> = const { RefCell::new(String::new()) };
+}
+
+/// Runs `f` with a per-thread buffer of `cell` (a fresh one if it is in use
+/// or gone, as during thread exit): no allocation once it has grown.
+fn with_buf<R>(
+    cell: &'static std::thread::LocalKey<RefCell<String>>,
+    f: impl FnOnce(&mut String) -> R,
+) -> R {
+    let mut f = Some(f);
+    let r = cell.try_with(|c| {
+        c.try_borrow_mut().ok().map(|mut b| {
+            b.clear();
+            (f.take().expect("called once"))(&mut b)
+        })
+    });
+    match (r, f) {
+        (Ok(Some(r)), _) => r,
+        (_, Some(f)) => f(&mut String::new()),
+        (_, None) => unreachable!("f ran but gave no result"),
+    }
+}
+
+/// Appends the key of `canonical` (a serialization made by wurl's
+/// canonicalization) to `out`: the rules applied, then the SURT form when
+/// asked for. No allocation beyond `out`'s growth once the thread is warm.
+pub fn key_of_into(canonical: &str, key: &KeyOptions, out: &mut String) {
+    match (key.rules.filter(|r| !r.is_empty()), &key.surt) {
+        (None, None) => out.push_str(canonical),
+        (Some(r), None) => r.apply_into(canonical, out),
+        (None, Some(s)) => surt_into(canonical, s, out),
+        (Some(r), Some(s)) => with_buf(&RULED, |ruled| {
+            r.apply_into(canonical, ruled);
+            surt_into(ruled, s, out);
+        }),
+    }
+}
+
+/// The bulk path with a key: [`canon_into`] (resolution against `base`, or
+/// against `input` itself, and canonicalization with `opts`), then
+/// [`key_of_into`], appended to `out`. Returns the reason when the URL is
+/// invalid (then nothing is appended). No allocation per call beyond
+/// `out`'s growth once the thread is warm.
+///
+/// ```
+/// let rules = wurl::Rules::parse("strip-www,drop-fragment").unwrap();
+/// let key = wurl::KeyOptions { rules: Some(&rules), surt: Some(Default::default()) };
+/// let mut out = String::new();
+/// wurl::key_into(None, "HTTP://WWW.Example.com/a#b", &Default::default(), &key, &mut out).unwrap();
+/// assert_eq!(out, "com,example)/a");
+/// ```
+pub fn key_into(
+    base: Option<&Url>,
+    input: &str,
+    opts: &CanonOptions,
+    key: &KeyOptions,
+    out: &mut String,
+) -> Result<(), InvalidReason> {
+    if key.rules.is_none_or(Rules::is_empty) && key.surt.is_none() {
+        return canon_into(base, input, opts, out);
+    }
+    with_buf(&CANON, |canon| {
+        canon_into(base, input, opts, canon)?;
+        key_of_into(canon, key, out);
+        Ok(())
+    })
+}

@@ -1,0 +1,199 @@
+//! Where each component lies in a canonical serialization: the one piece
+//! of URL knowledge that [`rules`](crate::rules) and [`surt`](crate::surt)
+//! share. They work on the string that canonicalization wrote (a string
+//! in, a string out), so they find its components again here, with the
+//! rules by which "steps to parse a URL" splits (`parse.rs`), restricted to
+//! what a canonical serialization can hold:
+//!
+//! * the scheme ends at the first `:`;
+//! * `about:`, `data:`, `javascript:` and `vbscript:` URLs are all path
+//!   (they keep `?` and `#` in it); `mailto:` URLs are a path and, after
+//!   the first `?`, a query (a `#` stays where it is);
+//! * otherwise `//` after the scheme starts an authority, which ends at the
+//!   first `/`, `?` or `#`; in it, the user-info ends at the last `@`, and
+//!   the port starts after the last `:` that is not inside a bracketed
+//!   (IPv6) literal — except in a `file:` URL, whose host is its whole
+//!   authority;
+//! * then the path runs to the first `?` or `#`, the query to the first
+//!   `#`, and the fragment to the end.
+//!
+//! The unit tests check these ranges against the components of the
+//! canonicalized record itself on every conformance input.
+
+use std::ops::Range;
+
+/// The components of a serialization, as ranges of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Split {
+    /// The scheme (without its `:`).
+    pub scheme: Range<usize>,
+    /// The authority, when the URL has one.
+    pub authority: Option<Authority>,
+    /// The path (possibly empty).
+    pub path: Range<usize>,
+    /// The query, without its `?`.
+    pub query: Option<Range<usize>>,
+    /// The fragment, without its `#`.
+    pub fragment: Option<Range<usize>>,
+    /// Whether the scheme is one whose URLs are all path, or `mailto:`
+    /// (no authority, no fragment, and a path that is not a path of
+    /// segments).
+    pub opaque: bool,
+}
+
+/// The authority of a [`Split`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Authority {
+    /// The whole authority, after `//`.
+    pub all: Range<usize>,
+    /// The user-info (user, and `:password` when present), without its `@`.
+    pub userinfo: Option<Range<usize>>,
+    /// The host (with its brackets when it is an IPv6 literal).
+    pub host: Range<usize>,
+    /// The port, without its `:`.
+    pub port: Option<Range<usize>>,
+}
+
+/// The schemes whose URLs are all path (`parse.rs`'s non-hierarchical
+/// list, without `mailto`).
+fn is_all_path(scheme: &[u8]) -> bool {
+    ["about", "data", "javascript", "vbscript"]
+        .iter()
+        .any(|s| scheme.eq_ignore_ascii_case(s.as_bytes()))
+}
+
+/// Splits the serialization `s` (see the module comment).
+pub(crate) fn split(s: &str) -> Split {
+    let b = s.as_bytes();
+    let colon = b.iter().position(|&c| c == b':');
+    let scheme = 0..colon.unwrap_or(0);
+    let rest = colon.map_or(0, |c| c + 1);
+    let scheme_bytes = &b[scheme.clone()];
+    let mut out = Split {
+        scheme,
+        authority: None,
+        path: rest..b.len(),
+        query: None,
+        fragment: None,
+        opaque: false,
+    };
+    if colon.is_some() && is_all_path(scheme_bytes) {
+        out.opaque = true;
+        return out;
+    }
+    if colon.is_some() && scheme_bytes.eq_ignore_ascii_case(b"mailto") {
+        out.opaque = true;
+        if let Some(q) = find(b, rest, |c| c == b'?') {
+            out.path = rest..q;
+            out.query = Some(q + 1..b.len());
+        }
+        return out;
+    }
+    let mut at = rest;
+    if b[rest..].starts_with(b"//") {
+        let start = rest + 2;
+        let end = find(b, start, |c| matches!(c, b'/' | b'?' | b'#')).unwrap_or(b.len());
+        out.authority = Some(if scheme_bytes.eq_ignore_ascii_case(b"file") {
+            // A `file:` URL's host is its whole authority.
+            Authority {
+                all: start..end,
+                userinfo: None,
+                host: start..end,
+                port: None,
+            }
+        } else {
+            authority(b, start..end)
+        });
+        at = end;
+    }
+    let path_end = find(b, at, |c| c == b'?' || c == b'#').unwrap_or(b.len());
+    out.path = at..path_end;
+    at = path_end;
+    if b.get(at) == Some(&b'?') {
+        let end = find(b, at + 1, |c| c == b'#').unwrap_or(b.len());
+        out.query = Some(at + 1..end);
+        at = end;
+    }
+    if b.get(at) == Some(&b'#') {
+        out.fragment = Some(at + 1..b.len());
+    }
+    out
+}
+
+/// The first position at or after `from` whose octet satisfies `f`.
+fn find(b: &[u8], from: usize, f: impl Fn(u8) -> bool) -> Option<usize> {
+    b[from..].iter().position(|&c| f(c)).map(|i| from + i)
+}
+
+/// Splits the authority `all` of `b` as `parse.rs`'s `split_authority`
+/// does: user-info up to the last `@`, port after the last `:` outside
+/// brackets.
+fn authority(b: &[u8], all: Range<usize>) -> Authority {
+    let a = &b[all.clone()];
+    let (userinfo, host_start) = match a.iter().rposition(|&c| c == b'@') {
+        Some(i) => (Some(all.start..all.start + i), all.start + i + 1),
+        None => (None, all.start),
+    };
+    let hp = &b[host_start..all.end];
+    let colon = hp.iter().rposition(|&c| c == b':');
+    let close = hp.iter().rposition(|&c| c == b']');
+    let bracketed = hp.first() == Some(&b'[') && close.is_some_and(|c| colon.is_none_or(|k| k < c));
+    let (host, port) = match colon {
+        Some(k) if !bracketed => (
+            host_start..host_start + k,
+            Some(host_start + k + 1..all.end),
+        ),
+        _ => (host_start..all.end, None),
+    };
+    Authority {
+        all,
+        userinfo,
+        host,
+        port,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn get(s: &str, r: &Option<Range<usize>>) -> Option<String> {
+        r.clone().map(|r| s[r].to_owned())
+    }
+
+    /// On every conformance input, canonicalized: the ranges found in the
+    /// serialization hold exactly the record's components (the user and
+    /// password together, as `user[:password]`).
+    #[test]
+    fn split_finds_the_components_of_every_canonical_conformance_url() {
+        let mut checked = 0;
+        for input in crate::testutil::conformance_inputs() {
+            let url = crate::canonicalize(&crate::resolve(&crate::parse(&input), &input), None);
+            let Some(s) = url.serialize() else { continue };
+            let sp = split(&s);
+            let auth = sp.authority.as_ref();
+            assert_eq!(Some(&s[sp.scheme.clone()]), url.scheme(), "{s}");
+            let userinfo = match (url.user(), url.password()) {
+                (None, None) => None,
+                (u, None) => u.map(str::to_owned),
+                (u, Some(p)) => Some(format!("{}:{p}", u.unwrap_or(""))),
+            };
+            assert_eq!(
+                get(&s, &auth.and_then(|a| a.userinfo.clone())),
+                userinfo,
+                "{s}"
+            );
+            assert_eq!(auth.map(|a| &s[a.host.clone()]), url.host(), "{s}");
+            assert_eq!(
+                get(&s, &auth.and_then(|a| a.port.clone())).as_deref(),
+                url.port(),
+                "{s}"
+            );
+            assert_eq!(Some(&s[sp.path.clone()]), url.path(), "{s}");
+            assert_eq!(get(&s, &sp.query).as_deref(), url.query(), "{s}");
+            assert_eq!(get(&s, &sp.fragment).as_deref(), url.fragment(), "{s}");
+            checked += 1;
+        }
+        assert!(checked > 1000, "{checked}");
+    }
+}
