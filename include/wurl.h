@@ -103,6 +103,26 @@
 #define WURL_VERSION_PATCH 0
 
 /**
+ * Key flag of `wurl_canon_key_into` / `wurl_url_key_into`: write the SURT
+ * form of the (ruled) canonical URL, without its scheme
+ * (`com,example,www)/a?q`).
+ */
+#define WURL_KEY_SURT 1
+
+/**
+ * Key flag: write the SURT form keeping the scheme
+ * (`http://(com,example,www)/a?q`); implies `WURL_KEY_SURT`.
+ */
+#define WURL_KEY_SURT_SCHEME 2
+
+/**
+ * A compiled rules specification (see `wurl_rules_compile`). Opaque and
+ * immutable: any number of threads may use one at once. Free it with
+ * `wurl_rules_free`.
+ */
+typedef struct wurl_rules wurl_rules;
+
+/**
  * A parsed, resolved or canonicalized URL. Opaque; immutable once returned.
  * Free it with `wurl_free`. Every handle a constructor returns is freed
  * once, on its own, even when it shares memory with another handle (a
@@ -173,6 +193,12 @@ typedef uint32_t wurl_component;
 #define WURL_COMPONENT_QUERY 6
 
 #define WURL_COMPONENT_FRAGMENT 7
+
+/**
+ * `wurl_rules_compile`: the rules specification is not valid; the message
+ * buffer says which part of it is wrong, and `*out` is untouched.
+ */
+#define WURL_E_BAD_RULES 7
 
 
 
@@ -289,6 +315,70 @@ const char *wurl_status_str(wurl_status status);
  * `WURL_VERSION`.
  */
 const char *wurl_version(void);
+
+/**
+ * Compiles a rules specification: a comma-separated list of the rules
+ * `drop-fragment`, `strip-www`, `sort-query`, `drop-params=GLOB|GLOB...`,
+ * `strip-session-ids` and `drop-userinfo`, each at most once (the empty
+ * string is no rule; see docs/keys.md for exactly what each does). On
+ * `WURL_OK`, `*out` is a new rules handle, which the caller owns and frees
+ * with `wurl_rules_free`. On `WURL_E_BAD_RULES`, `*out` is untouched and,
+ * when `msg_cap > 0`, `msg` receives a NUL-terminated English message that
+ * quotes the bad part (cut to fit `msg_cap`, at a character boundary).
+ * `msg` may be NULL when `msg_cap` is 0; it is written only on
+ * `WURL_E_BAD_RULES`. `spec` is a `(ptr, len)` input like every other.
+ */
+wurl_status wurl_rules_compile(const char *spec,
+                               size_t spec_len,
+                               wurl_rules **out,
+                               char *msg,
+                               size_t msg_cap);
+
+/**
+ * Frees a rules handle. `wurl_rules_free(NULL)` does nothing.
+ */
+void wurl_rules_free(wurl_rules *rules);
+
+/**
+ * The bulk path with a key: exactly what `wurl_canon_into` would write for
+ * the same `base`, `input`, `charset` and `flags`, then `rules` applied
+ * (NULL: none) and, with `WURL_KEY_SURT` or `WURL_KEY_SURT_SCHEME` in
+ * `key_flags` (0: neither), the SURT form; written with a NUL into `buf`
+ * and its length (without the NUL) into `*out_len`, as `wurl_canon_into`
+ * writes. Returns what `wurl_canon_into` returns (`WURL_INVALID_URL`,
+ * `WURL_E_BUFFER_TOO_SMALL` with the key's length, ...), and
+ * `WURL_E_BAD_ARG` for unknown `key_flags` bits. `rules` is borrowed for
+ * the call; any number of threads may use one rules handle at once.
+ * Allocates nothing per call in steady state.
+ */
+wurl_status wurl_canon_key_into(const wurl_url *base,
+                                const char *input,
+                                size_t input_len,
+                                const char *charset,
+                                size_t charset_len,
+                                uint32_t flags,
+                                const wurl_rules *rules,
+                                uint32_t key_flags,
+                                char *buf,
+                                size_t buf_cap,
+                                size_t *out_len);
+
+/**
+ * The handle path with a key: the serialization of `url` (meant to be a
+ * `wurl_canonicalize` result), `rules` applied (NULL: none) and, with
+ * `WURL_KEY_SURT` or `WURL_KEY_SURT_SCHEME` in `key_flags`, in SURT form,
+ * written into `buf` as `wurl_canon_into` writes. Returns `WURL_OK`,
+ * `WURL_INVALID_URL` for an invalid URL (nothing written),
+ * `WURL_E_BUFFER_TOO_SMALL` (only `*out_len` written),
+ * `WURL_E_NULL_ARG` for a NULL `url` or `out_len`, or `WURL_E_BAD_ARG` for
+ * unknown `key_flags` bits. `url` and `rules` are borrowed for the call.
+ */
+wurl_status wurl_url_key_into(const wurl_url *url,
+                              const wurl_rules *rules,
+                              uint32_t key_flags,
+                              char *buf,
+                              size_t buf_cap,
+                              size_t *out_len);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -588,6 +588,7 @@ pub extern "C" fn wurl_status_str(status: wurl_status) -> *const c_char {
         WURL_E_PANIC => c"internal error (panic caught in wurl)",
         WURL_E_BUFFER_TOO_SMALL => c"output buffer too small",
         WURL_INVALID_URL => c"the URL is invalid",
+        WURL_E_BAD_RULES => c"the rules specification is not valid",
         _ => c"unknown status",
     };
     s.as_ptr()
@@ -599,4 +600,272 @@ pub extern "C" fn wurl_status_str(status: wurl_status) -> *const c_char {
 pub extern "C" fn wurl_version() -> *const c_char {
     const V: &str = concat!(env!("CARGO_PKG_VERSION"), "\0");
     V.as_ptr().cast::<c_char>()
+}
+
+// ---------------------------------------------------------------------------
+// Keys (issue 28): opt-in rules and SURT on top of the canonical URL. Added
+// after the rest; nothing above changes (but `wurl_status_str`'s new arm).
+
+/// A compiled rules specification (see `wurl_rules_compile`). Opaque and
+/// immutable: any number of threads may use one at once. Free it with
+/// `wurl_rules_free`.
+//
+// A pointer to it is `Box::into_raw` of a `rules::Rules`; this type only
+// names the pointer for C.
+pub struct wurl_rules {
+    _opaque: [u8; 0],
+}
+
+/// `wurl_rules_compile`: the rules specification is not valid; the message
+/// buffer says which part of it is wrong, and `*out` is untouched.
+pub const WURL_E_BAD_RULES: wurl_status = 7;
+
+/// Key flag of `wurl_canon_key_into` / `wurl_url_key_into`: write the SURT
+/// form of the (ruled) canonical URL, without its scheme
+/// (`com,example,www)/a?q`).
+pub const WURL_KEY_SURT: u32 = 1;
+/// Key flag: write the SURT form keeping the scheme
+/// (`http://(com,example,www)/a?q`); implies `WURL_KEY_SURT`.
+pub const WURL_KEY_SURT_SCHEME: u32 = 2;
+
+const KEY_FLAGS: u32 = WURL_KEY_SURT | WURL_KEY_SURT_SCHEME;
+
+thread_local! {
+    /// `wurl_canon_key_into`'s canonical URL, before the key is made.
+    static KEY_CANON: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// The key, before it is copied to the caller's buffer.
+    static KEY_OUT: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+/// Runs `f` with this thread's buffer `cell`, or a fresh one when it is
+/// in use or gone (thread exit): no allocation once it has grown.
+fn with_tls<T: Default + 'static, R>(
+    cell: &'static std::thread::LocalKey<std::cell::RefCell<T>>,
+    f: impl FnOnce(&mut T) -> R,
+) -> R {
+    let mut f = Some(f);
+    let r = cell.try_with(|c| {
+        c.try_borrow_mut()
+            .ok()
+            .map(|mut b| (f.take().expect("called once"))(&mut b))
+    });
+    match (r, f) {
+        (Ok(Some(r)), _) => r,
+        (_, Some(f)) => f(&mut T::default()),
+        (_, None) => unreachable!("f ran but gave no result"),
+    }
+}
+
+/// Borrows a rules handle from C; `None` for NULL.
+fn rules_ref<'a>(rules: *const wurl_rules) -> Option<&'a crate::rules::Rules> {
+    // SAFETY: a non-NULL `rules` came from `Box::into_raw` in
+    // `wurl_rules_compile` and is not yet freed (the documented contract);
+    // `Rules` is never mutated, so shared references from any number of
+    // threads are sound, and the borrow ends with the call.
+    (!rules.is_null()).then(|| unsafe { &*rules.cast::<crate::rules::Rules>() })
+}
+
+/// The key options of `key_flags` and `rules`, or `WURL_E_BAD_ARG`.
+fn key_options<'a>(
+    rules: *const wurl_rules,
+    key_flags: u32,
+) -> Result<crate::key::KeyOptions<'a>, wurl_status> {
+    if key_flags & !KEY_FLAGS != 0 {
+        return Err(WURL_E_BAD_ARG);
+    }
+    let surt = (key_flags != 0).then_some(crate::surt::SurtOptions {
+        with_scheme: key_flags & WURL_KEY_SURT_SCHEME != 0,
+    });
+    Ok(crate::key::KeyOptions {
+        rules: rules_ref(rules),
+        surt,
+    })
+}
+
+/// Makes the key of `canonical` and delivers it as `wurl_canon_into` does.
+fn deliver_key(
+    canonical: &str,
+    key: &crate::key::KeyOptions,
+    buf: *mut c_char,
+    buf_cap: usize,
+    out_len: *mut usize,
+) -> wurl_status {
+    with_tls(&KEY_OUT, |out| {
+        out.clear();
+        crate::key::key_of_into(canonical, key, out);
+        deliver(out.as_bytes(), buf, buf_cap, out_len)
+    })
+}
+
+/// Compiles a rules specification: a comma-separated list of the rules
+/// `drop-fragment`, `strip-www`, `sort-query`, `drop-params=GLOB|GLOB...`,
+/// `strip-session-ids` and `drop-userinfo`, each at most once (the empty
+/// string is no rule; see docs/keys.md for exactly what each does). On
+/// `WURL_OK`, `*out` is a new rules handle, which the caller owns and frees
+/// with `wurl_rules_free`. On `WURL_E_BAD_RULES`, `*out` is untouched and,
+/// when `msg_cap > 0`, `msg` receives a NUL-terminated English message that
+/// quotes the bad part (cut to fit `msg_cap`, at a character boundary).
+/// `msg` may be NULL when `msg_cap` is 0; it is written only on
+/// `WURL_E_BAD_RULES`. `spec` is a `(ptr, len)` input like every other.
+#[unsafe(no_mangle)]
+pub extern "C" fn wurl_rules_compile(
+    spec: *const c_char,
+    spec_len: usize,
+    out: *mut *mut wurl_rules,
+    msg: *mut c_char,
+    msg_cap: usize,
+) -> wurl_status {
+    guard(WURL_E_PANIC, || {
+        if out.is_null() || (msg.is_null() && msg_cap > 0) {
+            return WURL_E_NULL_ARG;
+        }
+        let spec = match input_str(spec, spec_len) {
+            Ok(s) => s,
+            Err(e) => return e,
+        };
+        match crate::rules::Rules::parse(&spec) {
+            Ok(r) => {
+                let p = Box::into_raw(Box::new(r)).cast::<wurl_rules>();
+                // SAFETY: `out` is non-NULL (checked above) and points to
+                // writable storage for one pointer.
+                unsafe { out.write(p) };
+                WURL_OK
+            }
+            Err(e) => {
+                if msg_cap > 0 {
+                    let m = e.message();
+                    let mut n = m.len().min(msg_cap - 1);
+                    while !m.is_char_boundary(n) {
+                        n -= 1;
+                    }
+                    // SAFETY: `msg` is non-NULL (msg_cap > 0, checked
+                    // above) and the caller promises `msg_cap` writable
+                    // bytes; we write `n + 1 <= msg_cap`. The message is
+                    // wurl's own memory, which cannot overlap `msg`.
+                    unsafe {
+                        std::ptr::copy_nonoverlapping(m.as_ptr(), msg.cast::<u8>(), n);
+                        msg.add(n).write(0);
+                    }
+                }
+                WURL_E_BAD_RULES
+            }
+        }
+    })
+}
+
+/// Frees a rules handle. `wurl_rules_free(NULL)` does nothing.
+#[unsafe(no_mangle)]
+pub extern "C" fn wurl_rules_free(rules: *mut wurl_rules) {
+    if rules.is_null() {
+        return;
+    }
+    // SAFETY: a non-NULL `rules` came from `Box::into_raw` in
+    // `wurl_rules_compile` and the caller frees it once (the documented
+    // contract).
+    let b = unsafe { Box::from_raw(rules.cast::<crate::rules::Rules>()) };
+    let _ = catch_unwind(AssertUnwindSafe(move || drop(b)));
+}
+
+/// The bulk path with a key: exactly what `wurl_canon_into` would write for
+/// the same `base`, `input`, `charset` and `flags`, then `rules` applied
+/// (NULL: none) and, with `WURL_KEY_SURT` or `WURL_KEY_SURT_SCHEME` in
+/// `key_flags` (0: neither), the SURT form; written with a NUL into `buf`
+/// and its length (without the NUL) into `*out_len`, as `wurl_canon_into`
+/// writes. Returns what `wurl_canon_into` returns (`WURL_INVALID_URL`,
+/// `WURL_E_BUFFER_TOO_SMALL` with the key's length, ...), and
+/// `WURL_E_BAD_ARG` for unknown `key_flags` bits. `rules` is borrowed for
+/// the call; any number of threads may use one rules handle at once.
+/// Allocates nothing per call in steady state.
+#[unsafe(no_mangle)]
+pub extern "C" fn wurl_canon_key_into(
+    base: *const wurl_url,
+    input: *const c_char,
+    input_len: usize,
+    charset: *const c_char,
+    charset_len: usize,
+    flags: u32,
+    rules: *const wurl_rules,
+    key_flags: u32,
+    buf: *mut c_char,
+    buf_cap: usize,
+    out_len: *mut usize,
+) -> wurl_status {
+    guard(WURL_E_PANIC, || {
+        if out_len.is_null() || (buf.is_null() && buf_cap > 0) {
+            return WURL_E_NULL_ARG;
+        }
+        let key = match key_options(rules, key_flags) {
+            Ok(k) => k,
+            Err(e) => return e,
+        };
+        with_tls(&KEY_CANON, |canon| {
+            // The canonical URL into this thread's buffer, grown once to
+            // the size `wurl_canon_into` says it needs.
+            let mut len = 0usize;
+            let mut st = WURL_E_BUFFER_TOO_SMALL;
+            for _ in 0..2 {
+                if canon.is_empty() {
+                    canon.resize(256, 0);
+                }
+                st = wurl_canon_into(
+                    base,
+                    input,
+                    input_len,
+                    charset,
+                    charset_len,
+                    flags,
+                    canon.as_mut_ptr().cast::<c_char>(),
+                    canon.len(),
+                    &mut len,
+                );
+                if st != WURL_E_BUFFER_TOO_SMALL {
+                    break;
+                }
+                canon.resize(len + 1, 0);
+            }
+            if st != WURL_OK {
+                return st;
+            }
+            match std::str::from_utf8(&canon[..len]) {
+                Ok(s) => deliver_key(s, &key, buf, buf_cap, out_len),
+                // A serialization is a Rust string: never reached.
+                Err(_) => WURL_E_PANIC,
+            }
+        })
+    })
+}
+
+/// The handle path with a key: the serialization of `url` (meant to be a
+/// `wurl_canonicalize` result), `rules` applied (NULL: none) and, with
+/// `WURL_KEY_SURT` or `WURL_KEY_SURT_SCHEME` in `key_flags`, in SURT form,
+/// written into `buf` as `wurl_canon_into` writes. Returns `WURL_OK`,
+/// `WURL_INVALID_URL` for an invalid URL (nothing written),
+/// `WURL_E_BUFFER_TOO_SMALL` (only `*out_len` written),
+/// `WURL_E_NULL_ARG` for a NULL `url` or `out_len`, or `WURL_E_BAD_ARG` for
+/// unknown `key_flags` bits. `url` and `rules` are borrowed for the call.
+#[unsafe(no_mangle)]
+pub extern "C" fn wurl_url_key_into(
+    url: *const wurl_url,
+    rules: *const wurl_rules,
+    key_flags: u32,
+    buf: *mut c_char,
+    buf_cap: usize,
+    out_len: *mut usize,
+) -> wurl_status {
+    guard(WURL_E_PANIC, || {
+        let Some(url) = handle(url) else {
+            return WURL_E_NULL_ARG;
+        };
+        if out_len.is_null() || (buf.is_null() && buf_cap > 0) {
+            return WURL_E_NULL_ARG;
+        }
+        let key = match key_options(rules, key_flags) {
+            Ok(k) => k,
+            Err(e) => return e,
+        };
+        match url.as_str() {
+            None => WURL_INVALID_URL,
+            Some(s) => deliver_key(s, &key, buf, buf_cap, out_len),
+        }
+    })
 }
