@@ -56,6 +56,8 @@ Output formats (--format):
         backslash, TAB, LF and CR are written \\\\, \\t, \\n and \\r.
   json  one object per line: {\"url\", the eight components, \"invalid\",
         \"reason\"}, with null for absent components (and for url and reason).
+  surt  (canon only) the SURT form of the canonical URL, after --rules:
+        com,example,www)/a?q (--surt-scheme keeps the scheme).
 
 Invalid URLs (--invalid):
   blank  (default) text: an empty line; tsv/json: the record with its reason.
@@ -107,7 +109,9 @@ enum Command {
   wurl canon 'HTTP://Example.COM:80/a/./b/../c'      # http://example.com/a/c
   wurl canon --base http://example.com/dir/ ../x     # http://example.com/x
   wurl canon --strict -j 0 --stats < urls.txt > out.txt
-  wurl canon --format tsv --invalid fail -i urls.txt")]
+  wurl canon --format tsv --invalid fail -i urls.txt
+  wurl canon --rules 'drop-fragment,strip-www,sort-query,drop-params=utm_*' < urls.txt
+  wurl canon --format surt 'http://www.Example.com/a/b?z=1&a=2'")]
     Canon(CanonArgs),
     /// Parse URLs into their raw components, without resolution or
     /// canonicalization.
@@ -143,6 +147,14 @@ struct CanonArgs {
     /// (WHATWG, curl) would read differently.
     #[arg(long)]
     strict: bool,
+    /// Opt-in dedup rules applied after canonicalization, comma-separated:
+    /// drop-fragment, strip-www, sort-query, drop-params=GLOB|GLOB...,
+    /// strip-session-ids, drop-userinfo (see docs/keys.md).
+    #[arg(long, value_name = "SPEC")]
+    rules: Option<String>,
+    /// With --format surt: keep the scheme (`http://(com,example)/`).
+    #[arg(long)]
+    surt_scheme: bool,
     #[command(flatten)]
     common: Common,
 }
@@ -209,6 +221,8 @@ pub enum Format {
     Tsv,
     /// One JSON object per line; absent = null.
     Json,
+    /// The SURT form of the (ruled) canonical URL (canon only).
+    Surt,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -259,6 +273,7 @@ pub fn run(args: Vec<OsString>, streams: sys::Streams) -> u8 {
 }
 
 fn run_checked(args: Vec<OsString>, streams: sys::Streams, diag: &Arc<Diag>) -> u8 {
+    let (mut rules, mut surt_scheme) = (None, false);
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {
@@ -280,7 +295,18 @@ fn run_checked(args: Vec<OsString>, streams: sys::Streams, diag: &Arc<Diag>) -> 
         }
     };
     let (mode, base, charset, strict, common) = match cli.command {
-        Command::Canon(a) => (Mode::Canon, a.base, a.charset, a.strict, a.common),
+        Command::Canon(a) => {
+            // Keys (issue 28): the rules are compiled once, here.
+            match a.rules.as_deref().map(wurl::Rules::parse).transpose() {
+                Ok(r) => rules = r,
+                Err(e) => {
+                    diag.write(&format!("wurl: --rules: {e}\n"));
+                    return EXIT_ERROR;
+                }
+            }
+            surt_scheme = a.surt_scheme;
+            (Mode::Canon, a.base, a.charset, a.strict, a.common)
+        }
         Command::Parse(a) => (Mode::Parse, None, None, false, a.common),
         Command::Resolve(a) => (Mode::Resolve, Some(a.base), None, false, a.common),
         Command::Generate { what } => {
@@ -293,6 +319,10 @@ fn run_checked(args: Vec<OsString>, streams: sys::Streams, diag: &Arc<Diag>) -> 
             };
         }
     };
+    if common.format == Format::Surt && mode != Mode::Canon {
+        diag.write("wurl: --format surt is for wurl canon (SURT is of a canonical URL)\n");
+        return EXIT_ERROR;
+    }
     if common.allow_invalid && common.invalid == InvalidPolicy::Fail {
         let e = Cli::command().error(
             clap::error::ErrorKind::ArgumentConflict,
@@ -354,6 +384,10 @@ fn run_checked(args: Vec<OsString>, streams: sys::Streams, diag: &Arc<Diag>) -> 
         base,
         charset,
         strict,
+        rules,
+        surt: (common.format == Format::Surt).then_some(wurl::surt::SurtOptions {
+            with_scheme: surt_scheme,
+        }),
         format: common.format,
         invalid: common.invalid,
         quiet: common.quiet,

@@ -44,6 +44,10 @@ pub struct Ctx {
     pub base: Option<Url>,
     pub charset: Option<String>,
     pub strict: bool,
+    /// `--rules`, compiled.
+    pub rules: Option<wurl::Rules>,
+    /// `--format surt` (and `--surt-scheme`).
+    pub surt: Option<wurl::surt::SurtOptions>,
     pub format: Format,
     pub invalid: InvalidPolicy,
     pub quiet: bool,
@@ -74,7 +78,13 @@ impl Ctx {
                     Some(b) => wurl::resolve(b, input),
                     None => wurl::resolve(&wurl::parse(input), input),
                 };
-                wurl::canonicalize_with(&resolved, &self.opts())
+                let canon = wurl::canonicalize_with(&resolved, &self.opts());
+                // With --rules, the record of the ruled URL (which is
+                // canonical, so parsing finds its components).
+                match (&self.rules, canon.as_str()) {
+                    (Some(r), Some(s)) => wurl::parse(&r.apply(s)),
+                    _ => canon,
+                }
             }
         }
     }
@@ -183,7 +193,11 @@ fn process_chunk(ctx: &Ctx, chunk: &Chunk, d: &mut Done) {
     d.input_bytes = chunk.bytes;
     d.flush = chunk.flush;
     let opts = ctx.opts();
-    let text = ctx.format == Format::Text;
+    let text = matches!(ctx.format, Format::Text | Format::Surt);
+    let key = wurl::KeyOptions {
+        rules: ctx.rules.as_ref(),
+        surt: ctx.surt,
+    };
     for (i, line) in chunk.lines.iter().enumerate() {
         let bytes = chunk.bytes_of(line);
         d.counts.total += 1;
@@ -201,7 +215,7 @@ fn process_chunk(ctx: &Ctx, chunk: &Chunk, d: &mut Done) {
             let input = bytes_to_string(bytes);
             if text {
                 if ctx.mode == Mode::Canon {
-                    wurl::canon_into(ctx.base.as_ref(), &input, &opts, &mut d.out)
+                    wurl::key_into(ctx.base.as_ref(), &input, &opts, &key, &mut d.out)
                         .map_err(|why| ctx.explain(&input, why).as_str())
                 } else {
                     let u = ctx.record(&input);

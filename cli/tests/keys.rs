@@ -1,0 +1,154 @@
+//! `wurl canon --rules SPEC` and `--format surt` (issue 28): the examples of
+//! the issue, agreement with the library, and bad specifications.
+
+mod common;
+
+use common::{kasztp, wurl, wurl_file};
+
+const NONE: Option<&[u8]> = None;
+
+#[test]
+fn the_issue_examples() {
+    let r = wurl(
+        &[
+            "canon",
+            "--rules",
+            "drop-fragment,strip-www,sort-query,strip-session-ids,drop-params=utm_*",
+            "http://www.Example.com/x;jsessionid=ABC?b=2&utm_source=x&a=1#f",
+        ],
+        NONE,
+    );
+    assert_eq!(
+        (r.code, r.out()),
+        (0, "http://example.com/x?a=1&b=2\n".to_owned())
+    );
+    let r = wurl(
+        &[
+            "canon",
+            "--format",
+            "surt",
+            "http://www.Example.com/a/b?z=1&a=2",
+        ],
+        NONE,
+    );
+    assert_eq!(
+        (r.code, r.out()),
+        (0, "com,example,www)/a/b?z=1&a=2\n".to_owned())
+    );
+    let r = wurl(
+        &[
+            "canon",
+            "-f",
+            "surt",
+            "--surt-scheme",
+            "http://www.Example.com/a/b?z=1&a=2",
+        ],
+        NONE,
+    );
+    assert_eq!(r.out(), "http://(com,example,www)/a/b?z=1&a=2\n");
+    // Without --rules, the 2012 key.
+    let r = wurl(
+        &["canon", "http://www.Example.com/x;jsessionid=ABC?b=2#f"],
+        NONE,
+    );
+    assert_eq!(r.out(), "http://www.example.com/x;jsessionid=ABC?b=2#f\n");
+}
+
+#[test]
+fn rules_and_surt_together_and_with_base() {
+    let r = wurl(
+        &[
+            "canon",
+            "--base",
+            "http://www2.a.com/dir/",
+            "--rules",
+            "strip-www,sort-query",
+            "-f",
+            "surt",
+            "x?b&a",
+            "http://:99999/",
+            "mailto:x?b&a",
+        ],
+        NONE,
+    );
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert_eq!(r.out(), "com,a)/dir/x?a&b\n\nmailto:x?a&b\n");
+}
+
+#[test]
+fn json_and_tsv_show_the_ruled_url() {
+    let r = wurl(
+        &[
+            "canon",
+            "-f",
+            "json",
+            "--rules",
+            "drop-userinfo,drop-fragment",
+            "http://u:p@a.com/#f",
+        ],
+        NONE,
+    );
+    let out = r.out();
+    assert!(
+        out.starts_with("{\"url\":\"http://a.com/\",\"scheme\":\"http\",\"user\":null"),
+        "{out}"
+    );
+    assert!(out.contains("\"fragment\":null"), "{out}");
+}
+
+#[test]
+fn bad_rules_are_usage_errors_naming_the_part() {
+    for (spec, part) in [
+        ("sort-querry", "\"sort-querry\""),
+        ("drop-params=a||b", "\"drop-params=a||b\""),
+        ("strip-www,strip-www", "\"strip-www\""),
+        ("drop-fragment,", "empty rule"),
+    ] {
+        let r = wurl(&["canon", "--rules", spec, "http://a/"], NONE);
+        assert_eq!(r.code, 2, "{spec}");
+        assert!(r.stdout.is_empty());
+        assert!(r.stderr.starts_with("wurl: --rules: "), "{}", r.stderr);
+        assert!(r.stderr.contains(part), "{spec}: {}", r.stderr);
+    }
+    let r = wurl(&["parse", "--format", "surt", "http://a/"], NONE);
+    assert_eq!(r.code, 2);
+}
+
+/// On the kasztp dataset, `--rules` and `--format surt` give what the
+/// library gives, serially and with two workers.
+#[test]
+fn agrees_with_the_library_on_kasztp() {
+    let Some(path) = kasztp() else { return };
+    let spec = "drop-fragment,strip-www,sort-query,strip-session-ids,drop-params=utm_*|*id";
+    let rules = wurl::Rules::parse(spec).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let want: Vec<String> = text
+        .lines()
+        .map(|l| {
+            let mut s = String::new();
+            match wurl::canon_into(None, l, &Default::default(), &mut s) {
+                Ok(()) => wurl::surt::surt(&rules.apply(&s), &Default::default()),
+                Err(_) => String::new(),
+            }
+        })
+        .collect();
+    for jobs in ["1", "2"] {
+        let r = wurl_file(
+            &[
+                "canon",
+                "-q",
+                "--allow-invalid",
+                "-j",
+                jobs,
+                "--rules",
+                spec,
+                "-f",
+                "surt",
+            ],
+            &path,
+        );
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        assert_eq!(r.lines(), want, "-j {jobs}");
+    }
+}
