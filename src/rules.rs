@@ -325,28 +325,18 @@ impl Rules {
         if !self.sort_query {
             // The kept parameters in order; none kept, no `?`.
             let mut first = true;
-            for p in q.split('&').filter(|p| self.keeps(p.as_bytes())) {
-                out.push(if first { '?' } else { '&' });
-                out.push_str(p);
-                first = false;
+            for p in params(q) {
+                if self.keeps(&b[p.clone()]) {
+                    out.push(if first { '?' } else { '&' });
+                    out.push_str(&q[p]);
+                    first = false;
+                }
             }
             return;
         }
         with_scratch(|spans, tmp| {
             spans.clear();
-            let mut start = 0;
-            for (i, &c) in b
-                .iter()
-                .enumerate()
-                .chain(std::iter::once((b.len(), &b'&')))
-            {
-                if c == b'&' {
-                    if self.keeps(&b[start..i]) {
-                        spans.push(start..i);
-                    }
-                    start = i + 1;
-                }
-            }
+            spans.extend(params(q).filter(|p| self.keeps(&b[p.clone()])));
             merge_sort(spans, tmp, |x, y| {
                 param_key(&b[x.clone()]) <= param_key(&b[y.clone()])
             });
@@ -369,6 +359,26 @@ impl fmt::Display for Rules {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.spec)
     }
+}
+
+/// The ranges of the parameters of the query `q` (split on `&`; one
+/// empty parameter for an empty query).
+fn params(q: &str) -> impl Iterator<Item = Range<usize>> + '_ {
+    let b = q.as_bytes();
+    let mut start = Some(0);
+    std::iter::from_fn(move || {
+        let s = start?;
+        match memchr::memchr(b'&', &b[s..]) {
+            Some(i) => {
+                start = Some(s + i + 1);
+                Some(s..s + i)
+            }
+            None => {
+                start = None;
+                Some(s..b.len())
+            }
+        }
+    })
 }
 
 /// A parameter's sort key: its name, then its value.
@@ -499,22 +509,31 @@ fn is_session_name(name: &[u8]) -> bool {
 /// `host` without its leading `www` / `www<digits>` labels (see
 /// `strip-www`).
 fn strip_www(mut host: &str) -> &str {
-    if host.starts_with('[') {
-        return host;
-    }
     loop {
-        let Some((first, rest)) = host.split_once('.') else {
-            return host;
-        };
-        let is_www = first
-            .strip_prefix("www")
-            .is_some_and(|d| d.bytes().all(|c| c.is_ascii_digit()));
-        let labels_left = rest.split('.').filter(|l| !l.is_empty()).count();
-        if !is_www || labels_left < 2 {
+        let b = host.as_bytes();
+        if !b.starts_with(b"www") {
             return host;
         }
-        host = rest;
+        let dot = 3 + b[3..].iter().take_while(|c| c.is_ascii_digit()).count();
+        if b.get(dot) != Some(&b'.') || !has_two_labels(&b[dot + 1..]) {
+            return host;
+        }
+        host = &host[dot + 1..];
     }
+}
+
+/// Whether `s` has at least two non-empty dot-separated labels.
+fn has_two_labels(s: &[u8]) -> bool {
+    let mut labels = 0;
+    for (i, &c) in s.iter().enumerate() {
+        if c != b'.' && (i == 0 || s[i - 1] == b'.') {
+            labels += 1;
+            if labels == 2 {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// Appends `path` without its `;jsessionid=…` path parameters.

@@ -22,6 +22,8 @@
 
 use std::ops::Range;
 
+use memchr::{memchr, memchr2, memchr3};
+
 /// The components of a serialization, as ranges of it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Split {
@@ -65,7 +67,7 @@ fn is_all_path(scheme: &[u8]) -> bool {
 /// Splits the serialization `s` (see the module comment).
 pub(crate) fn split(s: &str) -> Split {
     let b = s.as_bytes();
-    let colon = b.iter().position(|&c| c == b':');
+    let colon = memchr(b':', b);
     let scheme = 0..colon.unwrap_or(0);
     let rest = colon.map_or(0, |c| c + 1);
     let scheme_bytes = &b[scheme.clone()];
@@ -83,7 +85,7 @@ pub(crate) fn split(s: &str) -> Split {
     }
     if colon.is_some() && scheme_bytes.eq_ignore_ascii_case(b"mailto") {
         out.opaque = true;
-        if let Some(q) = find(b, rest, |c| c == b'?') {
+        if let Some(q) = memchr(b'?', &b[rest..]).map(|i| rest + i) {
             out.path = rest..q;
             out.query = Some(q + 1..b.len());
         }
@@ -92,7 +94,7 @@ pub(crate) fn split(s: &str) -> Split {
     let mut at = rest;
     if b[rest..].starts_with(b"//") {
         let start = rest + 2;
-        let end = find(b, start, |c| matches!(c, b'/' | b'?' | b'#')).unwrap_or(b.len());
+        let end = memchr3(b'/', b'?', b'#', &b[start..]).map_or(b.len(), |i| start + i);
         out.authority = Some(if scheme_bytes.eq_ignore_ascii_case(b"file") {
             // A `file:` URL's host is its whole authority.
             Authority {
@@ -106,11 +108,11 @@ pub(crate) fn split(s: &str) -> Split {
         });
         at = end;
     }
-    let path_end = find(b, at, |c| c == b'?' || c == b'#').unwrap_or(b.len());
+    let path_end = memchr2(b'?', b'#', &b[at..]).map_or(b.len(), |i| at + i);
     out.path = at..path_end;
     at = path_end;
     if b.get(at) == Some(&b'?') {
-        let end = find(b, at + 1, |c| c == b'#').unwrap_or(b.len());
+        let end = memchr(b'#', &b[at + 1..]).map_or(b.len(), |i| at + 1 + i);
         out.query = Some(at + 1..end);
         at = end;
     }
@@ -120,16 +122,12 @@ pub(crate) fn split(s: &str) -> Split {
     out
 }
 
-/// The first position at or after `from` whose octet satisfies `f`.
-fn find(b: &[u8], from: usize, f: impl Fn(u8) -> bool) -> Option<usize> {
-    b[from..].iter().position(|&c| f(c)).map(|i| from + i)
-}
-
 /// Splits the authority `all` of `b` as `parse.rs`'s `split_authority`
 /// does: user-info up to the last `@`, port after the last `:` outside
 /// brackets.
 fn authority(b: &[u8], all: Range<usize>) -> Authority {
     let a = &b[all.clone()];
+    // Authorities are short: plain backward scans.
     let (userinfo, host_start) = match a.iter().rposition(|&c| c == b'@') {
         Some(i) => (Some(all.start..all.start + i), all.start + i + 1),
         None => (None, all.start),

@@ -84,12 +84,15 @@ pub fn surt_into(canonical: &str, opts: &SurtOptions, out: &mut String) {
             if host.starts_with('[') {
                 out.push_str(host);
             } else {
-                for (i, label) in host.rsplit('.').enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    out.push_str(label);
+                // The labels last first; a host is short, so a plain
+                // backward scan for each dot.
+                let mut end = host.len();
+                while let Some(dot) = host.as_bytes()[..end].iter().rposition(|&c| c == b'.') {
+                    out.push_str(&host[dot + 1..end]);
+                    out.push(',');
+                    end = dot;
                 }
+                out.push_str(&host[..end]);
             }
             if let Some(p) = a.port.clone().filter(|p| !p.is_empty()) {
                 out.push(':');

@@ -535,3 +535,151 @@ fn handle_path_peak_heap_on_a_10_mb_url_is_at_most_3x_its_size() {
         big.len()
     );
 }
+
+// ---------------------------------------------------------------------------
+// Keys (issue 28): the bulk calls with rules and SURT allocate nothing per
+// line once warm either, through the C ABI and the Rust API.
+
+/// The rules of the key tests: every rule, so that the query sort's
+/// scratch buffer is exercised.
+const KEY_RULES: &str =
+    "drop-fragment,strip-www,sort-query,strip-session-ids,drop-params=utm_*|fbclid,drop-userinfo";
+
+/// One `wurl_canon_key_into(base, u)` with `rules` and `key_flags` into
+/// `buf`, grown (uncounted) when too small; the allocations made inside.
+fn key_into_ffi(
+    base: *const wurl_url,
+    u: &str,
+    rules: *const wurl::ffi::wurl_rules,
+    key_flags: u32,
+    buf: &mut Vec<u8>,
+) -> usize {
+    let mut total = 0;
+    loop {
+        let mut len = 0usize;
+        let (st, n) = counted(|| {
+            wurl::ffi::wurl_canon_key_into(
+                base,
+                u.as_ptr().cast::<c_char>(),
+                u.len(),
+                ptr::null(),
+                0,
+                0,
+                rules,
+                key_flags,
+                buf.as_mut_ptr().cast::<c_char>(),
+                buf.len(),
+                &mut len,
+            )
+        });
+        total += n;
+        if st == WURL_E_BUFFER_TOO_SMALL {
+            buf.resize(len + 1, 0);
+        } else {
+            return total;
+        }
+    }
+}
+
+/// No allocation on any line of `name` after a warm-up pass, with the
+/// rules alone, SURT alone and both, through `wurl_canon_key_into`.
+fn ffi_key_into_allocates_nothing(name: &str) {
+    let ds = load(name);
+    assert!(ds.len() > 10_000, "{name}: {} lines", ds.len());
+    let mut rules = ptr::null_mut();
+    assert_eq!(
+        wurl::ffi::wurl_rules_compile(
+            KEY_RULES.as_ptr().cast(),
+            KEY_RULES.len(),
+            &mut rules,
+            ptr::null_mut(),
+            0
+        ),
+        WURL_OK
+    );
+    for (r, flags) in [
+        (rules.cast_const(), 0),
+        (ptr::null(), wurl::ffi::WURL_KEY_SURT),
+        (rules.cast_const(), wurl::ffi::WURL_KEY_SURT_SCHEME),
+    ] {
+        let mut buf = vec![0u8; 256];
+        ds.ffi_pass(|b, u| key_into_ffi(b, u, r, flags, &mut buf));
+        let counts = ds.ffi_pass(|b, u| key_into_ffi(b, u, r, flags, &mut buf));
+        let offenders: Vec<String> = counts
+            .iter()
+            .enumerate()
+            .filter(|&(_, &n)| n > 0)
+            .map(|(i, n)| format!("{n} allocations: {:?}", ds.line(i)))
+            .collect();
+        let what = if r.is_null() { "no rules" } else { KEY_RULES };
+        assert_none(
+            &format!("{name}: wurl_canon_key_into ({what}, key flags {flags}) allocates once warm"),
+            counts.len(),
+            &offenders,
+        );
+    }
+    wurl::ffi::wurl_rules_free(rules);
+}
+
+/// No allocation on any line of `name` after a warm-up pass through
+/// `wurl::key_into` with the rules and SURT, into one reused `String`.
+fn rust_key_into_allocates_nothing(name: &str) {
+    let ds = load(name);
+    let rules = wurl::Rules::parse(KEY_RULES).unwrap();
+    let key = wurl::KeyOptions {
+        rules: Some(&rules),
+        surt: Some(wurl::surt::SurtOptions::default()),
+    };
+    let opts = wurl::CanonOptions::default();
+    let mut out = String::new();
+    let mut run = |base: Option<&wurl::Url>, u: &str| {
+        out.clear();
+        counted(|| {
+            let _ = wurl::key_into(base, u, &opts, &key, &mut out);
+        })
+        .1
+    };
+    ds.rust_pass(&mut run);
+    let counts = ds.rust_pass(&mut run);
+    let offenders: Vec<String> = counts
+        .iter()
+        .enumerate()
+        .filter(|&(_, &n)| n > 0)
+        .map(|(i, n)| format!("{n} allocations: {:?}", ds.line(i)))
+        .collect();
+    assert_none(
+        &format!("{name}: wurl::key_into (rules and SURT) allocates once warm"),
+        counts.len(),
+        &offenders,
+    );
+}
+
+#[test]
+fn wurl_canon_key_into_allocates_nothing_after_warm_up_kasztp() {
+    ffi_key_into_allocates_nothing("kasztp");
+}
+
+#[test]
+fn wurl_canon_key_into_allocates_nothing_after_warm_up_links_synth() {
+    ffi_key_into_allocates_nothing("links_synth");
+}
+
+#[test]
+fn wurl_canon_key_into_allocates_nothing_after_warm_up_idn_synth() {
+    ffi_key_into_allocates_nothing("idn_synth");
+}
+
+#[test]
+fn wurl_canon_key_into_allocates_nothing_after_warm_up_node_files() {
+    ffi_key_into_allocates_nothing("node_files");
+}
+
+#[test]
+fn rust_key_into_allocates_nothing_after_warm_up_kasztp() {
+    rust_key_into_allocates_nothing("kasztp");
+}
+
+#[test]
+fn rust_key_into_allocates_nothing_after_warm_up_links_synth() {
+    rust_key_into_allocates_nothing("links_synth");
+}

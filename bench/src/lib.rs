@@ -268,6 +268,12 @@ pub enum Lib {
     WurlHandle,
     /// `wurl::canon_into` (the Rust API) into a reused `String`.
     WurlRust,
+    /// `wurl_canon_key_into` with the rules [`BENCH_RULES`] (compiled
+    /// once), no SURT: the price of the rules over `wurl-into`.
+    WurlRules,
+    /// `wurl_canon_key_into` with `WURL_KEY_SURT`, no rules: the price of
+    /// SURT over `wurl-into`.
+    WurlSurt,
     /// The `ada-url` crate: `Url::parse` + `href`.
     Ada,
     /// The `url` crate (rust-url): `Url::parse` + `as_str`.
@@ -289,6 +295,8 @@ impl Lib {
         Lib::WurlInto,
         Lib::WurlHandle,
         Lib::WurlRust,
+        Lib::WurlRules,
+        Lib::WurlSurt,
         Lib::Ada,
         Lib::RustUrl,
         #[cfg(wurl_bench_curl)]
@@ -304,6 +312,8 @@ impl Lib {
             Lib::WurlInto => "wurl-into",
             Lib::WurlHandle => "wurl-handle",
             Lib::WurlRust => "wurl-rust",
+            Lib::WurlRules => "wurl-rules",
+            Lib::WurlSurt => "wurl-surt",
             Lib::Ada => "ada",
             Lib::RustUrl => "url",
             #[cfg(wurl_bench_curl)]
@@ -324,6 +334,12 @@ impl Lib {
                 "wurl C ABI: wurl_parse + wurl_resolve(self) + wurl_canonicalize + wurl_serialize + 3x wurl_free"
             }
             Lib::WurlRust => "wurl Rust API: wurl::canon_into(None, ..) into a reused String",
+            Lib::WurlRules => {
+                "wurl C ABI: wurl_canon_key_into(NULL base, rules BENCH_RULES compiled once, no SURT) into a reused buffer"
+            }
+            Lib::WurlSurt => {
+                "wurl C ABI: wurl_canon_key_into(NULL base, no rules, WURL_KEY_SURT) into a reused buffer"
+            }
             Lib::Ada => "ada-url crate v4: ada_url::Url::parse(input, None) + href()",
             Lib::RustUrl => "url crate v2.5: url::Url::parse + as_str()",
             #[cfg(wurl_bench_curl)]
@@ -349,6 +365,12 @@ impl Lib {
             }
             Lib::WurlRust => {
                 "wurl Rust API: wurl::parse(page) once per page, wurl::canon_into(Some(&page), link) into a reused String"
+            }
+            Lib::WurlRules => {
+                "wurl C ABI: wurl_parse(page) once per page, wurl_canon_key_into(page, link, rules BENCH_RULES, no SURT)"
+            }
+            Lib::WurlSurt => {
+                "wurl C ABI: wurl_parse(page) once per page, wurl_canon_key_into(page, link, no rules, WURL_KEY_SURT)"
             }
             Lib::Ada => {
                 "ada-url crate v4: ada_url::Url::parse(link, Some(page)) + href() (ada re-parses the page per link: no parsed-base API)"
@@ -404,6 +426,7 @@ fn run_urls(lib: Lib, urls: &[&str], scratch: &mut Scratch) -> usize {
         Lib::WurlInto => run_wurl_into(urls, &mut scratch.buf),
         Lib::WurlHandle => run_wurl_handle(urls),
         Lib::WurlRust => run_wurl_rust(urls, &mut scratch.string),
+        Lib::WurlRules | Lib::WurlSurt => run_wurl_key(lib, urls, &mut scratch.buf),
         Lib::Ada => run_ada(urls),
         Lib::RustUrl => run_rust_url(urls),
         #[cfg(wurl_bench_curl)]
@@ -420,6 +443,7 @@ fn run_links(lib: Lib, ds: &Dataset, scratch: &mut Scratch) -> usize {
         Lib::WurlInto => links_wurl_into(pages, links, &mut scratch.buf),
         Lib::WurlHandle => links_wurl_handle(pages, links),
         Lib::WurlRust => links_wurl_rust(pages, links, &mut scratch.string),
+        Lib::WurlRules | Lib::WurlSurt => links_wurl_key(lib, pages, links, &mut scratch.buf),
         Lib::Ada => links_ada(pages, links),
         Lib::RustUrl => links_rust_url(pages, links),
         #[cfg(wurl_bench_curl)]
@@ -440,6 +464,10 @@ pub fn output(lib: Lib, url: &str, scratch: &mut Scratch) -> Option<String> {
             let mut s = String::new();
             wurl::canon_into(None, url, &wurl::CanonOptions::default(), &mut s).ok()?;
             Some(s)
+        }
+        Lib::WurlRules | Lib::WurlSurt => {
+            let (rules, flags) = key_args(lib);
+            wurl_key_one(ptr::null(), url, rules, flags, &mut scratch.buf).map(lossy)
         }
         Lib::Ada => ada_url::Url::parse(url, None)
             .ok()
@@ -475,6 +503,16 @@ pub fn link_outputs(
                 .iter()
                 .map(|l| wurl_resolve_one(base.0, l, lossy))
                 .collect(),
+            None => vec![None; links.len()],
+        },
+        Lib::WurlRules | Lib::WurlSurt => match WurlBase::parse(page) {
+            Some(base) => {
+                let (rules, flags) = key_args(lib);
+                links
+                    .iter()
+                    .map(|l| wurl_key_one(base.0, l, rules, flags, &mut scratch.buf).map(lossy))
+                    .collect()
+            }
             None => vec![None; links.len()],
         },
         Lib::WurlRust => {
@@ -708,6 +746,101 @@ fn links_wurl_into(pages: &[Page], links: &[&str], buf: &mut Vec<u8>) -> usize {
         };
         for &l in &links[p.links.clone()] {
             if let Some(out) = wurl_into_one(base.0, black_box(l), buf) {
+                black_box(out);
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
+/// The rules of the `wurl-rules` row: what a crawler's dedup step applies.
+pub const BENCH_RULES: &str =
+    "drop-fragment,strip-www,sort-query,strip-session-ids,drop-params=utm_*|fbclid|gclid";
+
+/// A compiled rules handle shared by every call (the pointer as an
+/// integer, for the `OnceLock`: a rules handle may be used from any
+/// thread).
+fn bench_rules() -> *const wurl::ffi::wurl_rules {
+    static RULES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *RULES.get_or_init(|| {
+        let mut r = ptr::null_mut();
+        let st = wurl::ffi::wurl_rules_compile(
+            BENCH_RULES.as_ptr().cast::<c_char>(),
+            BENCH_RULES.len(),
+            &mut r,
+            ptr::null_mut(),
+            0,
+        );
+        assert_eq!(st, wurl::ffi::WURL_OK, "BENCH_RULES");
+        r as usize
+    }) as *const wurl::ffi::wurl_rules
+}
+
+/// The rules and key flags of a key row.
+fn key_args(lib: Lib) -> (*const wurl::ffi::wurl_rules, u32) {
+    match lib {
+        Lib::WurlRules => (bench_rules(), 0),
+        _ => (ptr::null(), wurl::ffi::WURL_KEY_SURT),
+    }
+}
+
+/// One `wurl_canon_key_into` call; grows `buf` when it is too small.
+#[inline(always)]
+fn wurl_key_one<'b>(
+    base: *const wurl_url,
+    u: &str,
+    rules: *const wurl::ffi::wurl_rules,
+    flags: u32,
+    buf: &'b mut Vec<u8>,
+) -> Option<&'b [u8]> {
+    use wurl::ffi::{WURL_E_BUFFER_TOO_SMALL, WURL_OK, wurl_canon_key_into};
+    loop {
+        let mut len = 0usize;
+        let st = wurl_canon_key_into(
+            base,
+            u.as_ptr().cast::<c_char>(),
+            u.len(),
+            ptr::null(),
+            0,
+            0,
+            rules,
+            flags,
+            buf.as_mut_ptr().cast::<c_char>(),
+            buf.len(),
+            &mut len,
+        );
+        match st {
+            WURL_OK => return Some(&buf[..len]),
+            WURL_E_BUFFER_TOO_SMALL => buf.resize(len + 1, 0),
+            _ => return None,
+        }
+    }
+}
+
+#[inline(never)]
+fn run_wurl_key(lib: Lib, urls: &[&str], buf: &mut Vec<u8>) -> usize {
+    let (rules, flags) = key_args(lib);
+    let mut n = 0;
+    for &u in urls {
+        if let Some(out) = wurl_key_one(ptr::null(), black_box(u), rules, flags, buf) {
+            black_box(out);
+            n += 1;
+        }
+    }
+    n
+}
+
+#[inline(never)]
+fn links_wurl_key(lib: Lib, pages: &[Page], links: &[&str], buf: &mut Vec<u8>) -> usize {
+    let (rules, flags) = key_args(lib);
+    let mut n = 0;
+    for p in pages {
+        let Some(base) = WurlBase::parse(black_box(p.url)) else {
+            continue;
+        };
+        for &l in &links[p.links.clone()] {
+            if let Some(out) = wurl_key_one(base.0, black_box(l), rules, flags, buf) {
                 black_box(out);
                 n += 1;
             }

@@ -10,7 +10,7 @@
 //! ```
 //!
 //! For each dataset and each wurl path (`wurl-into`, `wurl-handle`,
-//! `wurl-rust`), after one warm-up pass: allocations per URL (or link) over
+//! `wurl-rust`, and the key paths `wurl-rules` and `wurl-surt`), after one warm-up pass: allocations per URL (or link) over
 //! a whole pass, and the largest number made for one URL. Then one URL of
 //! `--big-mb` MB (default 10) through the handle path: the peak of live heap
 //! bytes above the level before the call, as a multiple of the URL's size.
@@ -74,7 +74,13 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
-const PATHS: [Lib; 3] = [Lib::WurlInto, Lib::WurlHandle, Lib::WurlRust];
+const PATHS: [Lib; 5] = [
+    Lib::WurlInto,
+    Lib::WurlHandle,
+    Lib::WurlRust,
+    Lib::WurlRules,
+    Lib::WurlSurt,
+];
 
 /// Allocations made by `f`, and its result.
 fn count<R>(f: impl FnOnce() -> R) -> (R, usize) {
