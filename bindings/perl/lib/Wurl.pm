@@ -25,6 +25,9 @@ use constant {
     WURL_E_PANIC             => 4,
     WURL_E_BUFFER_TOO_SMALL  => 5,
     WURL_INVALID_URL         => 6,
+    WURL_E_BAD_RULES         => 7,
+    WURL_KEY_SURT            => 1,
+    WURL_KEY_SURT_SCHEME     => 2,
     WURL_FLAG_NETWORK_STRICT => 1,
     WURL_MAX_INPUT_LEN       => 16 * 1024 * 1024,
 };
@@ -130,6 +133,17 @@ $ffi->attach([wurl_host_kind => '_host_kind']           => ['opaque'] => 'uint32
 $ffi->attach([wurl_free => '_free']                     => ['opaque'] => 'void');
 $ffi->attach([wurl_status_str => '_status_str']         => ['sint32'] => 'string');
 $ffi->attach([wurl_version => '_version']               => []         => 'string');
+# Keys (issue 28): rules and SURT.
+$ffi->attach([wurl_rules_compile => '_rules_compile'] =>
+      ['string', 'size_t', 'opaque*', 'opaque', 'size_t'] => 'sint32');
+$ffi->attach([wurl_rules_free => '_rules_free'] => ['opaque'] => 'void');
+$ffi->attach([wurl_canon_key_into => '_canon_key_into'] => [
+        'opaque', 'string', 'size_t', 'string', 'size_t', 'uint32',
+        'opaque', 'uint32', 'opaque', 'size_t', 'size_t*'
+    ] => 'sint32'
+);
+$ffi->attach([wurl_url_key_into => '_url_key_into'] =>
+      ['opaque', 'opaque', 'uint32', 'opaque', 'size_t', 'size_t*'] => 'sint32');
 
 sub library_version { _version() }
 
@@ -229,7 +243,9 @@ sub parse_bytes {
 my $CANON_BUF;
 
 # Wurl->canonicalize($input, base => $base, charset => $label, strict => 1,
-# bytes => 1): the one-call path (wurl_canon_into). $base is a string or a
+# bytes => 1, rules => $rules, surt => 1, surt_scheme => 1): the one-call
+# path (wurl_canon_into; wurl_canon_key_into with rules or SURT, where
+# $rules is a Wurl::Rules or a specification string). $base is a string or a
 # Wurl::URL; without it, $input is its own base. Returns the serialization,
 # or undef for an invalid URL; croaks when the call fails (an input over
 # WURL_MAX_INPUT_LEN bytes).
@@ -249,6 +265,7 @@ sub _canonicalize_status {
     my $cs;
     _input($cs, $opt{charset}, 0, $what) if defined $opt{charset};
     my $flags = $opt{strict} ? WURL_FLAG_NETWORK_STRICT : 0;
+    my @key = Wurl::Rules::_key_args($opt{rules}, $opt{surt}, $opt{surt_scheme});
     my $base = $opt{base};
     my ($base_ptr, $own_base);
     if (defined $base) {
@@ -265,7 +282,7 @@ sub _canonicalize_status {
             $own_base = 1;
         }
     }
-    my @r = _canon_into_bytes($base_ptr, $bytes, $cs, $flags);
+    my @r = _canon_into_bytes($base_ptr, $bytes, $cs, $flags, @key);
     undef $bytes;
     undef $cs;
     _free($base_ptr) if $own_base;
@@ -273,9 +290,14 @@ sub _canonicalize_status {
 }
 
 # wurl_canon_into with bytes in: (status, string). $_[1] holds the input's
-# bytes (not copied: see _input).
+# bytes (not copied: see _input). With a key ($_[4], the rules object or
+# undef, and $_[5], the key flags): wurl_canon_key_into.
 sub _canon_into_bytes {
-    my ($base_ptr, undef, $cs, $flags) = @_;
+    my ($base_ptr, undef, $cs, $flags, $rules, $key_flags) = @_;
+    if (defined $rules || $key_flags) {
+        my $rules_ptr = defined $rules ? $rules->_ptr : undef;
+        return _canon_key_into_bytes($base_ptr, $_[1], $cs, $flags, $rules_ptr, $key_flags // 0);
+    }
     grow($CANON_BUF, 256) unless defined $CANON_BUF && length($CANON_BUF) >= 256;
     my ($buf_ptr, $cap) = scalar_to_buffer($CANON_BUF);
     my $len = 0;
@@ -297,6 +319,35 @@ sub _canon_into_bytes {
     ($buf_ptr, $cap) = scalar_to_buffer($big);
     $st = _canon_into($base_ptr, $_[1], length($_[1]), $cs, defined $cs ? length($cs) : 0,
         $flags, $buf_ptr, $cap, \$len);
+    my @r = ($st, $st == WURL_OK ? _view($buf_ptr, $len) : ());
+    undef $big;
+    return @r;
+}
+
+# _canon_into_bytes's keyed call: the same buffers, wurl_canon_key_into.
+sub _canon_key_into_bytes {
+    my ($base_ptr, undef, $cs, $flags, $rules_ptr, $key_flags) = @_;
+    my $call = sub {
+        my ($buf_ptr, $cap, $len) = @_;
+        return _canon_key_into($base_ptr, $_[3], length($_[3]), $cs,
+            defined $cs ? length($cs) : 0, $flags, $rules_ptr, $key_flags, $buf_ptr, $cap, $len);
+    };
+    grow($CANON_BUF, 256) unless defined $CANON_BUF && length($CANON_BUF) >= 256;
+    my ($buf_ptr, $cap) = scalar_to_buffer($CANON_BUF);
+    my $len = 0;
+    my $st = $call->($buf_ptr, $cap, \$len, $_[1]);
+    return ($st, _view($buf_ptr, $len)) if $st == WURL_OK;
+    return ($st) unless $st == WURL_E_BUFFER_TOO_SMALL;
+    my $need = $len + 1;
+    my $big;
+    if ($need <= SCRATCH_CAP) {
+        grow($CANON_BUF, $need);
+        ($buf_ptr, $cap) = scalar_to_buffer($CANON_BUF);
+    } else {
+        grow($big, $need);
+        ($buf_ptr, $cap) = scalar_to_buffer($big);
+    }
+    $st = $call->($buf_ptr, $cap, \$len, $_[1]);
     my @r = ($st, $st == WURL_OK ? _view($buf_ptr, $len) : ());
     undef $big;
     return @r;
@@ -452,6 +503,28 @@ sub canonicalize {
     return _make([ 'c', $self->[2], $cs, $flags ], $self->_ptr, 'wurl_canonicalize');
 }
 
+# $url->key(rules => $rules, surt => 1, surt_scheme => 1): the key of this
+# (canonicalized) URL, wurl_url_key_into; undef for an invalid URL.
+sub key {
+    my ($self, %opt) = @_;
+    my ($rules, $key_flags) = Wurl::Rules::_key_args($opt{rules}, $opt{surt}, $opt{surt_scheme});
+    my $rules_ptr = defined $rules ? $rules->_ptr : undef;
+    my $ptr = $self->_ptr;
+    my $buf;
+    FFI::Platypus::Buffer::grow($buf, 256);
+    my ($buf_ptr, $cap) = FFI::Platypus::Buffer::scalar_to_buffer($buf);
+    my $len = 0;
+    my $st = Wurl::_url_key_into($ptr, $rules_ptr, $key_flags, $buf_ptr, $cap, \$len);
+    if ($st == Wurl::WURL_E_BUFFER_TOO_SMALL) {
+        FFI::Platypus::Buffer::grow($buf, $len + 1);
+        ($buf_ptr, $cap) = FFI::Platypus::Buffer::scalar_to_buffer($buf);
+        $st = Wurl::_url_key_into($ptr, $rules_ptr, $key_flags, $buf_ptr, $cap, \$len);
+    }
+    return undef if $st == Wurl::WURL_INVALID_URL;
+    Wurl::_check($st, 'wurl_url_key_into');
+    return Wurl::_view($buf_ptr, $len);
+}
+
 # The serialization, or undef for an invalid URL.
 sub serialize {
     my ($ptr, $len);
@@ -534,6 +607,94 @@ sub DESTROY {
     Wurl::_free($ptr);
 }
 
+# ---------------------------------------------------------------------------
+package Wurl::Rules;
+
+use strict;
+use warnings;
+
+# A compiled rules specification (wurl_rules_compile), a blessed array:
+#
+#   [0] the rules handle's address, undef once DESTROY has freed it;
+#   [1] the thread (threads->tid) that owns that handle;
+#   [2] the specification, from which another thread (or Storable's thaw)
+#       compiles its own handle, as Wurl::URL replays its recipe.
+
+# Wurl::Rules->new($spec): croaks "Wurl::Rules: MESSAGE" for a bad
+# specification, the message naming the bad part.
+sub new {
+    my ($class, $spec) = @_;
+    Wurl::_input(my $b, $spec, 0, 'Wurl::Rules->new');
+    my $self = bless [ _compile($b), $Wurl::URL::OWNER, $b ], $class;
+    return $self;
+}
+
+sub _compile {
+    my ($b) = @_;
+    my $msg;
+    FFI::Platypus::Buffer::grow($msg, 512);
+    my ($msg_ptr, $cap) = FFI::Platypus::Buffer::scalar_to_buffer($msg);
+    my $ptr;
+    my $st = Wurl::_rules_compile($b, length($b), \$ptr, $msg_ptr, $cap);
+    if ($st == Wurl::WURL_E_BAD_RULES) {
+        my $m = FFI::Platypus::Buffer::buffer_to_scalar($msg_ptr, $cap);
+        $m =~ s/\0.*\z//s;
+        utf8::decode($m);
+        Carp::croak("Wurl::Rules: $m");
+    }
+    Wurl::_check($st, 'wurl_rules_compile');
+    return $ptr;
+}
+
+# The specification, as given (UTF-8 bytes decoded).
+sub spec {
+    my $s = $_[0]->[2];
+    utf8::decode($s);
+    return $s;
+}
+
+sub _ptr {
+    my ($self) = @_;
+    return $self->[0] if defined $self->[0] && $self->[1] == $Wurl::URL::OWNER;
+    # Another thread's handle (or a thawed object): compile our own.
+    $self->[0] = _compile($self->[2]);
+    $self->[1] = $Wurl::URL::OWNER;
+    return $self->[0];
+}
+
+# (rules object or undef, key flags) of the rules/surt options: a
+# specification string is compiled for the call.
+sub _key_args {
+    my ($rules, $surt, $surt_scheme) = @_;
+    if (defined $rules && !(Scalar::Util::blessed($rules) && $rules->isa('Wurl::Rules'))) {
+        $rules = Wurl::Rules->new($rules);
+    }
+    my $flags = $surt_scheme ? Wurl::WURL_KEY_SURT_SCHEME : $surt ? Wurl::WURL_KEY_SURT : 0;
+    return ($rules, $flags);
+}
+
+use constant FROZEN_TAG => 'Wurl::Rules/1';
+
+sub STORABLE_freeze { return (FROZEN_TAG, \"$_[0]->[2]") }
+
+sub STORABLE_thaw {
+    my ($self, $cloning, $tag, $spec) = @_;
+    Carp::croak("Wurl::Rules: cannot thaw '" . ($tag // 'undef') . "'")
+      unless defined $tag && $tag eq FROZEN_TAG && ref $spec eq 'SCALAR';
+    @$self = (undef, -1, $$spec);
+    return;
+}
+
+sub DESTROY {
+    my ($self) = @_;
+    return unless Scalar::Util::reftype($self) eq 'ARRAY';
+    my $ptr = $self->[0];
+    return unless defined $ptr && $self->[1] == $Wurl::URL::OWNER;
+    $self->[0] = undef;
+    return if ${^GLOBAL_PHASE} eq 'DESTRUCT';
+    Wurl::_rules_free($ptr);
+}
+
 package Wurl;
 
 1;
@@ -601,6 +762,17 @@ ipv6>.
 The one-call path (C<wurl_canon_into>): resolve, canonicalize and serialize
 at once. C<$base> is a string or a Wurl::URL; without it the input is its
 own base. Returns the string, or undef for an invalid URL.
+
+=item Wurl::Rules->new($spec), Wurl->canonicalize($input, rules => $rules, surt => 1, surt_scheme => 1), $url->key(rules => $rules, surt => 1)
+
+Keys for crawlers and web archives (F<docs/keys.md> in the repository):
+C<Wurl::Rules-E<gt>new> compiles a rules specification such as
+C<drop-fragment,strip-www,sort-query,drop-params=utm_*|fbclid> once, and
+croaks C<Wurl::Rules: MESSAGE>, the message naming the bad part, for a bad
+one. C<rules> takes such an object or a specification string; C<surt>
+returns the SURT form (C<com,example,www)/a?q>), C<surt_scheme> the SURT
+form with its scheme. C<key> is the same for a canonicalized Wurl::URL
+(C<wurl_url_key_into>); undef for an invalid URL.
 
 =item parse_bytes, resolve_bytes, C<< bytes => 1 >>
 

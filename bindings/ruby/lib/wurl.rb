@@ -43,6 +43,9 @@ module Wurl
   WURL_E_PANIC = 4
   WURL_E_BUFFER_TOO_SMALL = 5
   WURL_INVALID_URL = 6
+  WURL_E_BAD_RULES = 7
+  WURL_KEY_SURT = 1
+  WURL_KEY_SURT_SCHEME = 2
   WURL_FLAG_NETWORK_STRICT = 1
   WURL_MAX_INPUT_LEN = 16 * 1024 * 1024
 
@@ -209,22 +212,40 @@ module Wurl
   # @param base [String, Wurl::URL, nil] the base URL
   # @param charset [String, nil] the label of the document's encoding (query)
   # @param strict [Boolean] WURL_FLAG_NETWORK_STRICT
+  # @param rules [Wurl::Rules, String, nil] opt-in dedup rules applied after
+  #   canonicalization (a {Wurl::Rules} or its specification)
+  # @param surt [Boolean] return the SURT form (wurl_canon_key_into)
+  # @param surt_scheme [Boolean] the SURT form keeping the scheme
   # @return [String, nil] the canonical URL (UTF-8), nil when invalid
-  # @raise [Wurl::Error] when the call fails (an input over WURL_MAX_INPUT_LEN bytes)
+  # @raise [Wurl::Error] when the call fails (an input over WURL_MAX_INPUT_LEN bytes),
+  #   or for a bad rules specification (status WURL_E_BAD_RULES)
   # @raise [TypeError] for a nil input
   #
   # @example
   #   Wurl.canonicalize('../a/./b', base: 'http://EXAMPLE.com:80/x/y') # => "http://example.com/a/b"
-  def self.canonicalize(input, base: nil, charset: nil, strict: false)
+  #   Wurl.canonicalize('http://www.A.com/?b&a#f', rules: 'strip-www,sort-query', surt: true) # => "com,a)/?a&b#f"
+  def self.canonicalize(input, base: nil, charset: nil, strict: false, rules: nil, surt: false,
+                        surt_scheme: false)
     bytes = to_bytes(input)
     base = URL.parse(base) unless base.nil? || base.is_a?(URL)
     cs = charset.nil? ? nil : to_bytes(charset.to_s)
     flags = strict ? WURL_FLAG_NETWORK_STRICT : 0
     base_ptr = base&.send(:pointer)
+    rules = Rules.new(rules) unless rules.nil? || rules.is_a?(Rules)
+    key_flags = Rules.key_flags(surt, surt_scheme)
+    keyed = !rules.nil? || key_flags != 0
     out_len = FFI::MemoryPointer.new(:size_t)
     buf = (Thread.current[:__wurl_canon_buf] ||= FFI::MemoryPointer.new(:char, 256))
-    st = Lib.wurl_canon_into(base_ptr, bytes, bytes.bytesize, cs, cs ? cs.bytesize : 0,
-                             flags, buf, buf.size, out_len)
+    call = lambda do |b|
+      if keyed
+        Lib.wurl_canon_key_into(base_ptr, bytes, bytes.bytesize, cs, cs ? cs.bytesize : 0,
+                                flags, rules&.send(:pointer), key_flags, b, b.size, out_len)
+      else
+        Lib.wurl_canon_into(base_ptr, bytes, bytes.bytesize, cs, cs ? cs.bytesize : 0,
+                            flags, b, b.size, out_len)
+      end
+    end
+    st = call.call(buf)
     if st == WURL_E_BUFFER_TOO_SMALL
       need = out_len.read(:size_t) + 1
       if need <= SCRATCH_CAP
@@ -232,13 +253,12 @@ module Wurl
       else
         buf = big = FFI::MemoryPointer.new(:char, need)
       end
-      st = Lib.wurl_canon_into(base_ptr, bytes, bytes.bytesize, cs, cs ? cs.bytesize : 0,
-                               flags, buf, buf.size, out_len)
+      st = call.call(buf)
     end
     case st
     when WURL_OK then view(buf, out_len.read(:size_t))
     when WURL_INVALID_URL then nil
-    else check(st, 'wurl_canon_into')
+    else check(st, keyed ? 'wurl_canon_key_into' : 'wurl_canon_into')
     end
   ensure
     # The buffer of a large result is released now, not at some later GC.
@@ -370,6 +390,30 @@ module Wurl
       HOST_KINDS[Lib.wurl_host_kind(pointer)] || :none
     end
 
+    # The key of this (canonicalized) URL: +rules+ applied and, with
+    # +surt+, its SURT form (wurl_url_key_into).
+    #
+    # @param rules [Wurl::Rules, String, nil]
+    # @param surt [Boolean]
+    # @param surt_scheme [Boolean] the SURT form keeping the scheme
+    # @return [String, nil] nil for an invalid URL
+    # @raise [Wurl::Error] for a bad rules specification
+    def key(rules: nil, surt: false, surt_scheme: false)
+      rules = Rules.new(rules) unless rules.nil? || rules.is_a?(Rules)
+      key_flags = Rules.key_flags(surt, surt_scheme)
+      out_len = FFI::MemoryPointer.new(:size_t)
+      buf = FFI::MemoryPointer.new(:char, 256)
+      st = Lib.wurl_url_key_into(pointer, rules&.send(:pointer), key_flags, buf, buf.size, out_len)
+      if st == WURL_E_BUFFER_TOO_SMALL
+        buf = FFI::MemoryPointer.new(:char, out_len.read(:size_t) + 1)
+        st = Lib.wurl_url_key_into(pointer, rules&.send(:pointer), key_flags, buf, buf.size, out_len)
+      end
+      return nil if st == WURL_INVALID_URL
+
+      Wurl.check(st, 'wurl_url_key_into')
+      Wurl.view(buf, out_len.read(:size_t))
+    end
+
     private
 
     # The handle, for the C functions; raises when it was freed.
@@ -393,6 +437,76 @@ module Wurl
 
       s = serialize
       s ? "#<Wurl::URL #{s}>" : "#<Wurl::URL invalid (#{invalid_reason}) #{to_h.inspect}>"
+    end
+  end
+
+  # Keys (issue 28): the C functions of the rules and keys.
+  module Lib
+    typedef :pointer, :wurl_rules
+    attach_function :wurl_rules_compile, %i[buffer_in size_t pointer pointer size_t], :wurl_status
+    attach_function :wurl_rules_free, %i[wurl_rules], :void
+    attach_function :wurl_canon_key_into,
+                    %i[wurl_url buffer_in size_t buffer_in size_t uint32 wurl_rules uint32 pointer size_t
+                       pointer], :wurl_status
+    attach_function :wurl_url_key_into, %i[wurl_url wurl_rules uint32 pointer size_t pointer], :wurl_status
+  end
+
+  # A compiled rules specification (wurl_rules_compile): opt-in dedup rules
+  # applied after canonicalization, e.g.
+  # "drop-fragment,strip-www,sort-query,drop-params=utm_*|fbclid". Compile
+  # it once and pass it to {Wurl.canonicalize} or {Wurl::URL#key}; it is
+  # immutable, and any number of threads may use it. See docs/keys.md.
+  class Rules
+    # Frees the compiled rules when the object is collected.
+    class Handle < FFI::AutoPointer
+      def self.release(ptr)
+        Lib.wurl_rules_free(ptr)
+      end
+    end
+    private_constant :Handle
+
+    # @return [String] the specification
+    attr_reader :spec
+
+    # @param spec [String] the rules specification
+    # @raise [Wurl::Error] with status WURL_E_BAD_RULES and a message naming
+    #   the bad part, for a bad specification
+    def initialize(spec)
+      bytes = Wurl.to_bytes(spec)
+      out = FFI::MemoryPointer.new(:pointer)
+      msg = FFI::MemoryPointer.new(:char, 512)
+      st = Lib.wurl_rules_compile(bytes, bytes.bytesize, out, msg, msg.size)
+      raise Error.new("Wurl::Rules: #{msg.read_string.force_encoding(Encoding::UTF_8)}", st) if st == WURL_E_BAD_RULES
+
+      Wurl.check(st, 'wurl_rules_compile')
+      @spec = bytes.dup.force_encoding(Encoding::UTF_8).freeze
+      @handle = Handle.new(out.read_pointer)
+    end
+
+    alias to_s spec
+
+    def inspect
+      "#<Wurl::Rules #{@spec.inspect}>"
+    end
+
+    # The key flags of +surt+ and +surt_scheme+.
+    # @api private
+    def self.key_flags(surt, surt_scheme)
+      return WURL_KEY_SURT_SCHEME if surt_scheme
+
+      surt ? WURL_KEY_SURT : 0
+    end
+
+    # Marshal would copy a handle's address into another process; refused.
+    # @raise [TypeError]
+    def marshal_dump
+      raise TypeError, 'Wurl::Rules cannot be marshaled: marshal its spec and compile it again'
+    end
+
+    private
+
+    def pointer
+      @handle
     end
   end
 end
