@@ -613,3 +613,69 @@ fn one_rules_handle_is_shared_by_threads() {
     });
     wurl_rules_free(r as *mut wurl_rules);
 }
+
+/// Every row of the examples table of docs/keys.md, through `key_into`:
+/// the documentation shows what the library does.
+#[test]
+fn the_examples_of_docs_keys_md_hold() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/keys.md"))
+        .expect("docs/keys.md");
+    let section = doc
+        .split("## Examples")
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .expect("an Examples section");
+    let code = |cell: &str| -> String {
+        let c = cell.trim().replace("\\|", "|");
+        c.strip_prefix('`')
+            .and_then(|c| c.strip_suffix('`'))
+            .unwrap_or(&c)
+            .to_owned()
+    };
+    let mut rows = 0;
+    for line in section
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.contains("---"))
+    {
+        // Split on `|` not preceded by a backslash.
+        let mut cells = Vec::new();
+        let mut cur = String::new();
+        let mut prev = ' ';
+        for ch in line.trim().trim_matches('|').chars() {
+            if ch == '|' && prev != '\\' {
+                cells.push(std::mem::take(&mut cur));
+            } else {
+                cur.push(ch);
+            }
+            prev = ch;
+        }
+        cells.push(cur);
+        assert_eq!(cells.len(), 4, "{line}");
+        if cells[0].trim() == "rules" {
+            continue;
+        }
+        let spec = code(&cells[0]);
+        let rules = (spec != "—").then(|| Rules::parse(&spec).expect(&spec));
+        let surt_opts = match cells[1].trim() {
+            "text" => None,
+            "surt" => Some(SurtOptions::default()),
+            f => panic!("format {f}"),
+        };
+        let key = KeyOptions {
+            rules: rules.as_ref(),
+            surt: surt_opts,
+        };
+        let mut out = String::new();
+        wurl::key_into(
+            None,
+            &code(&cells[2]),
+            &CanonOptions::default(),
+            &key,
+            &mut out,
+        )
+        .expect(line);
+        assert_eq!(out, code(&cells[3]), "{line}");
+        rows += 1;
+    }
+    assert!(rows >= 20, "{rows} rows");
+}
