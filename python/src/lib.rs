@@ -30,7 +30,7 @@ use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
 use pyo3::types::{PyBytes, PyCapsule, PyList, PyString, PyTuple};
 use wurl::host::HostKind;
-use wurl::{CanonOptions, Url};
+use wurl::{CanonOptions, KeyOptions, Rules, Url};
 
 /// Inputs longer than this many UTF-8 bytes are refused, as by the C ABI.
 const MAX_INPUT_LEN: usize = 16 * 1024 * 1024;
@@ -316,18 +316,26 @@ fn resolve(base: &Bound<'_, PyAny>, r#ref: &Bound<'_, PyAny>) -> PyResult<PyUrl>
 }
 
 /// Canonicalizes `url` and returns its serialization, or `None` when the
-/// result is invalid.
+/// result is invalid. With `rules` (a `Rules` or a rules specification
+/// string) the rules are applied to the canonical URL; with `surt` (or
+/// `surt_scheme`, which keeps the scheme) the result is its SURT form.
 #[pyfunction]
-#[pyo3(signature = (url, base=None, charset=None, strict=false))]
+#[pyo3(signature = (url, base=None, charset=None, strict=false, rules=None, surt=false, surt_scheme=false))]
+#[allow(clippy::too_many_arguments)]
 fn canonicalize<'py>(
     py: Python<'py>,
     url: &Bound<'py, PyAny>,
     base: Option<&Bound<'py, PyAny>>,
     charset: Option<&Bound<'py, PyAny>>,
     strict: bool,
+    rules: Option<&Bound<'py, PyAny>>,
+    surt: bool,
+    surt_scheme: bool,
 ) -> PyResult<Option<Bound<'py, PyString>>> {
     let cs = opt_text(charset, "charset")?;
     let opts = options(cs.as_deref(), strict);
+    let rules = RulesArg::from_py(rules)?;
+    let key = key_options(rules.get(), surt, surt_scheme);
     if let Ok(u) = url.cast::<PyUrl>() {
         if base.is_some_and(|b| !b.is_none()) {
             return Err(PyTypeError::new_err(
@@ -335,7 +343,11 @@ fn canonicalize<'py>(
             ));
         }
         let c = wurl::canonicalize_with(&u.get().inner, &opts);
-        return Ok(c.serialize().map(|s| PyString::new(py, &s)));
+        return Ok(c.as_str().map(|s| {
+            let mut k = String::new();
+            wurl::key_of_into(s, &key, &mut k);
+            PyString::new(py, &k)
+        }));
     }
     let input = text(url, "url")?;
     let base = match base {
@@ -350,7 +362,7 @@ fn canonicalize<'py>(
             Err(_) => &mut fresh,
         };
         out.clear();
-        let r = match wurl::canon_into(base.as_deref(), &input, &opts, out) {
+        let r = match wurl::key_into(base.as_deref(), &input, &opts, &key, out) {
             Ok(()) => Some(PyString::new(py, out)),
             Err(_) => None,
         };
@@ -420,6 +432,7 @@ fn run_batch<'a>(
     url_at: &(dyn Fn(usize) -> Option<Cow<'a, str>> + Sync),
     bases: &Bases<'a>,
     opts: &CanonOptions,
+    key: &KeyOptions,
 ) -> Batch {
     let mut b = Batch {
         out: String::new(),
@@ -447,7 +460,7 @@ fn run_batch<'a>(
                     },
                 };
                 let start = b.out.len();
-                let r = wurl::canon_into(base, &u, opts, &mut b.out);
+                let r = wurl::key_into(base, &u, opts, key, &mut b.out);
                 if r.is_err() {
                     b.out.truncate(start);
                 }
@@ -461,16 +474,23 @@ fn run_batch<'a>(
 }
 
 /// Canonicalizes every string of `urls` (an iterable of `str` or `None`)
-/// with the GIL released; returns a list of the same length.
+/// with the GIL released; returns a list of the same length. `rules`,
+/// `surt` and `surt_scheme` as in `canonicalize`.
 #[pyfunction]
-#[pyo3(signature = (urls, base=None, charset=None, strict=false))]
+#[pyo3(signature = (urls, base=None, charset=None, strict=false, rules=None, surt=false, surt_scheme=false))]
+#[allow(clippy::too_many_arguments)]
 fn canonicalize_many<'py>(
     py: Python<'py>,
     urls: &Bound<'py, PyAny>,
     base: Option<&Bound<'py, PyAny>>,
     charset: Option<&Bound<'py, PyAny>>,
     strict: bool,
+    rules: Option<&Bound<'py, PyAny>>,
+    surt: bool,
+    surt_scheme: bool,
 ) -> PyResult<Bound<'py, PyList>> {
+    let rules = RulesArg::from_py(rules)?;
+    let rules = rules.get().cloned();
     if urls.is_instance_of::<PyString>() {
         return Err(PyTypeError::new_err(
             "urls must be an iterable of str, not a str (use canonicalize())",
@@ -521,7 +541,8 @@ fn canonicalize_many<'py>(
             }
             url_at(i)
         };
-        run_batch(items.len(), &url_at2, &bases, &opts)
+        let key = key_options(rules.as_ref(), surt, surt_scheme);
+        run_batch(items.len(), &url_at2, &bases, &opts, &key)
     });
     let mut start = 0;
     let list = PyList::empty(py);
@@ -726,14 +747,20 @@ fn build_arrow(batch: Batch, large: bool) -> PyResult<ArrayData> {
 /// array of the same length and type (string or large_string) with null
 /// for null or invalid inputs.
 #[pyfunction]
-#[pyo3(signature = (urls, bases=None, charset=None, strict=false))]
+#[pyo3(signature = (urls, bases=None, charset=None, strict=false, rules=None, surt=false, surt_scheme=false))]
+#[allow(clippy::too_many_arguments)]
 fn canonicalize_arrow<'py>(
     py: Python<'py>,
     urls: &Bound<'py, PyAny>,
     bases: Option<&Bound<'py, PyAny>>,
     charset: Option<&Bound<'py, PyAny>>,
     strict: bool,
+    rules: Option<&Bound<'py, PyAny>>,
+    surt: bool,
+    surt_scheme: bool,
 ) -> PyResult<ArrowOut> {
+    let rules = RulesArg::from_py(rules)?;
+    let rules = rules.get().cloned();
     let cs: Option<String> = opt_text(charset, "charset")?.map(Cow::into_owned);
     let col = StrColumn::new(import_arrow(urls, "urls")?, "urls")?;
     let n = col.data.len();
@@ -771,10 +798,111 @@ fn canonicalize_arrow<'py>(
             (None, Some(_)) => Bases::PerRow(&row_base),
             (None, None) => Bases::None,
         };
-        let batch = run_batch(n, &url_at, &bases, &opts);
+        let key = key_options(rules.as_ref(), surt, surt_scheme);
+        let batch = run_batch(n, &url_at, &bases, &opts, &key);
         build_arrow(batch, col.large)
     })?;
     Ok(ArrowOut { data })
+}
+
+// ---------------------------------------------------------------------------
+// Keys (issue 28): rules and SURT.
+
+/// A compiled rules specification (see docs/keys.md), e.g.
+/// `Rules("drop-fragment,strip-www,sort-query,drop-params=utm_*|fbclid")`:
+/// opt-in dedup rules applied after canonicalization. Immutable; compile it
+/// once and pass it as `rules=`. A bad specification raises `ValueError`
+/// naming the bad part.
+#[pyclass(name = "Rules", module = "wurl", frozen)]
+struct PyRules {
+    inner: Rules,
+}
+
+#[pymethods]
+impl PyRules {
+    #[new]
+    fn new(spec: &Bound<'_, PyAny>) -> PyResult<PyRules> {
+        let spec = text(spec, "spec")?;
+        Rules::parse(&spec)
+            .map(|inner| PyRules { inner })
+            .map_err(|e| PyValueError::new_err(e.to_string()))
+    }
+
+    /// The specification, as given.
+    #[getter]
+    fn spec(&self) -> &str {
+        self.inner.as_str()
+    }
+
+    fn __str__(&self) -> &str {
+        self.inner.as_str()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("wurl.Rules({:?})", self.inner.as_str())
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<PyRules>()
+            .is_ok_and(|o| o.get().inner.as_str() == self.inner.as_str())
+    }
+
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.inner.as_str().hash(&mut h);
+        h.finish()
+    }
+
+    /// Pickles as its specification.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let cls = slf.get_type().into_any();
+        Ok((cls, (slf.get().inner.as_str().to_owned(),)))
+    }
+}
+
+/// The `rules=` argument: a `Rules`, a specification string, or none.
+enum RulesArg<'py> {
+    None,
+    Obj(Bound<'py, PyRules>),
+    Owned(Rules),
+}
+
+impl<'py> RulesArg<'py> {
+    fn from_py(obj: Option<&Bound<'py, PyAny>>) -> PyResult<RulesArg<'py>> {
+        let Some(obj) = obj.filter(|o| !o.is_none()) else {
+            return Ok(RulesArg::None);
+        };
+        if let Ok(r) = obj.cast::<PyRules>() {
+            return Ok(RulesArg::Obj(r.clone()));
+        }
+        if !obj.is_instance_of::<PyString>() {
+            return Err(type_error("rules", obj, "a wurl.Rules or a str"));
+        }
+        let spec = text(obj, "rules")?;
+        Rules::parse(&spec)
+            .map(RulesArg::Owned)
+            .map_err(|e| PyValueError::new_err(e.to_string()))
+    }
+
+    fn get(&self) -> Option<&Rules> {
+        match self {
+            RulesArg::None => None,
+            RulesArg::Obj(r) => Some(&r.get().inner),
+            RulesArg::Owned(r) => Some(r),
+        }
+    }
+}
+
+/// The key of `rules=`, `surt=` and `surt_scheme=`.
+fn key_options(rules: Option<&Rules>, surt: bool, surt_scheme: bool) -> KeyOptions<'_> {
+    KeyOptions {
+        rules,
+        surt: (surt || surt_scheme).then_some(wurl::surt::SurtOptions {
+            with_scheme: surt_scheme,
+        }),
+    }
 }
 
 /// The wurl library version.
@@ -784,6 +912,7 @@ const VERSION: &str = wurl::VERSION;
 fn _wurl(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyUrl>()?;
     m.add_class::<ArrowOut>()?;
+    m.add_class::<PyRules>()?;
     m.add_function(wrap_pyfunction!(parse, m)?)?;
     m.add_function(wrap_pyfunction!(resolve, m)?)?;
     m.add_function(wrap_pyfunction!(canonicalize, m)?)?;

@@ -14,6 +14,15 @@ Scalar functions::
     >>> (u.password, u.query, u.fragment)              # "" = empty, None = absent
     ('', '', None)
 
+Keys for crawlers and web archives (docs/keys.md): opt-in rules applied
+after canonicalization, and the SURT form::
+
+    >>> wurl.canonicalize("http://www.A.com/?b=1&utm_x=2&a=3#f",
+    ...                   rules="drop-fragment,strip-www,sort-query,drop-params=utm_*")
+    'http://a.com/?a=3&b=1'
+    >>> wurl.canonicalize("http://www.Example.com/a/b?z=1&a=2", surt=True)
+    'com,example,www)/a/b?z=1&a=2'
+
 Batch functions (the GIL is released while they run)::
 
     >>> wurl.canonicalize_many(["http://A/", "mailto:x", None, "//nope"])
@@ -37,6 +46,7 @@ from . import _wurl
 from ._wurl import (
     URL,
     ArrowStringArray,
+    Rules,
     canonical_url,
     canonicalize,
     canonicalize_many,
@@ -47,6 +57,7 @@ from ._wurl import (
 __all__ = [
     "URL",
     "ArrowStringArray",
+    "Rules",
     "canonical_url",
     "canonicalize",
     "canonicalize_arrow",
@@ -66,6 +77,9 @@ def canonicalize_arrow(
     bases: Any = None,
     charset: Optional[str] = None,
     strict: bool = False,
+    rules: Union[Rules, str, None] = None,
+    surt: bool = False,
+    surt_scheme: bool = False,
 ) -> Any:
     """Canonicalize an Arrow string array; return an array of the same length.
 
@@ -86,7 +100,13 @@ def canonicalize_arrow(
     ``pyarrow.Array`` when pyarrow is installed, else a
     :class:`ArrowStringArray` that any Arrow library can import through
     ``__arrow_c_array__``.
+
+    ``rules``, ``surt`` and ``surt_scheme`` make keys as in
+    :func:`canonicalize` (see docs/keys.md).
     """
+    if isinstance(rules, str):
+        rules = Rules(rules)
+    keys = dict(rules=rules, surt=surt, surt_scheme=surt_scheme)
     try:
         import pyarrow as pa
     except ImportError:  # pragma: no cover - exercised only without pyarrow
@@ -100,14 +120,14 @@ def canonicalize_arrow(
             start = 0
             for c in urls.chunks:
                 b = bases.slice(start, len(c)).combine_chunks()
-                chunks.append(canonicalize_arrow(c, b, charset, strict))
+                chunks.append(canonicalize_arrow(c, b, charset, strict, **keys))
                 start += len(c)
         else:
-            chunks = [canonicalize_arrow(c, bases, charset, strict) for c in urls.chunks]
+            chunks = [canonicalize_arrow(c, bases, charset, strict, **keys) for c in urls.chunks]
         return pa.chunked_array(chunks, type=urls.type)
     if pa is not None and isinstance(bases, pa.ChunkedArray):
         bases = bases.combine_chunks()
-    out = _wurl.canonicalize_arrow(urls, bases, charset, strict)
+    out = _wurl.canonicalize_arrow(urls, bases, charset, strict, **keys)
     if pa is None:
         return out
     return pa.array(out)

@@ -1,10 +1,11 @@
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 from ._wurl import (
     LIBRARY_VERSION as LIBRARY_VERSION,
     MAX_INPUT_LEN as MAX_INPUT_LEN,
     URL as URL,
     ArrowStringArray as ArrowStringArray,
+    Rules as Rules,
     canonical_url as canonical_url,
     canonicalize as canonicalize,
     canonicalize_many as canonicalize_many,
@@ -17,6 +18,9 @@ def canonicalize_arrow(
     bases: Any = None,
     charset: Optional[str] = None,
     strict: bool = False,
+    rules: Union[Rules, str, None] = None,
+    surt: bool = False,
+    surt_scheme: bool = False,
 ) -> Any:
     """Canonicalize an Arrow string array (pyarrow.Array / ChunkedArray or
     any object with __arrow_c_array__); returns a pyarrow array of the same

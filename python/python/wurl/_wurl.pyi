@@ -55,6 +55,16 @@ class ArrowStringArray:
     @property
     def type_name(self) -> str: ...
 
+class Rules:
+    """A compiled rules specification (docs/keys.md); ValueError for a bad
+    one, naming the bad part."""
+    def __init__(self, spec: str) -> None: ...
+    @property
+    def spec(self) -> str: ...
+    def __str__(self) -> str: ...
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+
 def parse(url: str) -> URL:
     """Parses `url` (no resolution, no canonicalization)."""
 
@@ -66,9 +76,13 @@ def canonicalize(
     base: Union[str, URL, None] = None,
     charset: Optional[str] = None,
     strict: bool = False,
+    rules: Union[Rules, str, None] = None,
+    surt: bool = False,
+    surt_scheme: bool = False,
 ) -> Optional[str]:
     """The canonical serialization of `url` resolved against `base` (or
-    itself), or None when invalid."""
+    itself), or None when invalid; with `rules` applied and, with `surt`
+    (`surt_scheme` keeps the scheme), in SURT form."""
 
 def canonical_url(
     url: str,
@@ -83,6 +97,9 @@ def canonicalize_many(
     base: Union[str, URL, Sequence[Optional[str]], None] = None,
     charset: Optional[str] = None,
     strict: bool = False,
+    rules: Union[Rules, str, None] = None,
+    surt: bool = False,
+    surt_scheme: bool = False,
 ) -> list[Optional[str]]:
     """canonicalize over a batch, with the GIL released; None in, None out."""
 
@@ -91,4 +108,7 @@ def canonicalize_arrow(
     bases: Any = None,
     charset: Optional[str] = None,
     strict: bool = False,
+    rules: Union[Rules, str, None] = None,
+    surt: bool = False,
+    surt_scheme: bool = False,
 ) -> ArrowStringArray: ...
