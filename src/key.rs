@@ -1,6 +1,6 @@
 //! Keys: the canonical serialization with the opt-in [`Rules`] applied and,
 //! optionally, in [SURT](crate::surt) form — one call for crawler loops,
-//! on top of [`canon_into`](crate::canon_into).
+//! on top of [`canon_into`].
 
 use std::cell::RefCell;
 

@@ -248,15 +248,17 @@ fn bulk_and_handle_paths_equal_rules_then_surt_on_the_datasets() {
             for name in DATASETS {
                 let mut page_h: Option<(String, *mut wurl_url, Url)> = None;
                 for (page, input) in dataset_lines(name).iter().step_by(3) {
-                    if let Some(p) = page {
-                        if page_h.as_ref().is_none_or(|(s, _, _)| s != p) {
-                            if let Some((_, h, _)) = page_h.take() {
-                                wurl_free(h);
-                            }
-                            let mut h = ptr::null_mut();
-                            assert_eq!(wurl_parse(p.as_ptr().cast(), p.len(), 0, &mut h), WURL_OK);
-                            page_h = Some((p.clone(), h, wurl::parse(p)));
+                    // A new page: its handle and record replace the last.
+                    let new_page = page
+                        .as_ref()
+                        .filter(|p| page_h.as_ref().is_none_or(|(s, _, _)| s != *p));
+                    if let Some(p) = new_page {
+                        if let Some((_, h, _)) = page_h.take() {
+                            wurl_free(h);
                         }
+                        let mut h = ptr::null_mut();
+                        assert_eq!(wurl_parse(p.as_ptr().cast(), p.len(), 0, &mut h), WURL_OK);
+                        page_h = Some((p.clone(), h, wurl::parse(p)));
                     }
                     let (bh, bu) = match &page_h {
                         Some((_, h, u)) if page.is_some() => (*h as *const wurl_url, Some(u)),
@@ -678,4 +680,134 @@ fn the_examples_of_docs_keys_md_hold() {
         rows += 1;
     }
     assert!(rows >= 20, "{rows} rows");
+}
+
+// ---------------------------------------------------------------------------
+// Generated inputs: URL-like strings made of the pieces the rules and SURT
+// look for, and arbitrary specifications.
+
+use proptest::prelude::*;
+
+const PIECES: &[&str] = &[
+    "http://",
+    "https://",
+    "file://",
+    "mailto:",
+    "data:",
+    "foo:",
+    "//",
+    "www.",
+    "www1.",
+    "www",
+    "a",
+    "B",
+    ".",
+    ":",
+    "/",
+    "?",
+    "#",
+    "&",
+    "=",
+    "@",
+    ";",
+    "[::1]",
+    "1.2.3.4",
+    "%41",
+    "é",
+    "jsessionid=x",
+    "JSESSIONID",
+    "PHPSESSID=1",
+    "sid",
+    "aspsessionidAB=",
+    "cfid",
+    "utm_a=",
+    "fbclid",
+    ":8080",
+    "u:p@",
+];
+
+fn url_like() -> impl Strategy<Value = String> {
+    prop::collection::vec(
+        prop_oneof![
+            8 => prop::sample::select(PIECES).prop_map(str::to_owned),
+            1 => any::<char>().prop_map(String::from),
+        ],
+        0..16,
+    )
+    .prop_map(|v| v.concat())
+}
+
+const SPEC_PIECES: &[&str] = &[
+    "drop-fragment",
+    "strip-www",
+    "sort-query",
+    "strip-session-ids",
+    "drop-userinfo",
+    "drop-params=",
+    "utm_*",
+    "*id",
+    "|",
+    ",",
+    "=",
+    " ",
+    "*",
+    "a",
+    "é",
+    "\0",
+];
+
+fn spec_like() -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::sample::select(SPEC_PIECES), 0..8).prop_map(|v| v.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 600, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// On the canonical URL of a generated input: every rule and all of them
+    /// are fixed points; `key_into` is canonicalization, then the rules,
+    /// then SURT; the C call says the same.
+    #[test]
+    fn prop_rules_and_surt_on_canonical_urls(x in url_like()) {
+        let mut canon = String::new();
+        if wurl::canon_into(None, &x, &CanonOptions::default(), &mut canon).is_ok() {
+            for spec in SPECS {
+                let rules = Rules::parse(spec).unwrap();
+                let once = rules.apply(&canon);
+                prop_assert_eq!(rules.apply(&once), once.clone(), "{} on {:?}", spec, canon);
+                let s = surt(&once, &SurtOptions::default());
+                let key = KeyOptions { rules: Some(&rules), surt: Some(SurtOptions::default()) };
+                let mut got = String::new();
+                wurl::key_into(None, &x, &CanonOptions::default(), &key, &mut got).unwrap();
+                prop_assert_eq!(&got, &s);
+            }
+        }
+    }
+
+    /// Any string (canonical or not) through the rules and SURT: no panic.
+    #[test]
+    fn prop_any_string_is_safe(x in url_like()) {
+        let all = Rules::parse(SPECS[6]).unwrap();
+        let _ = all.apply(&x);
+        let _ = surt(&x, &SurtOptions { with_scheme: true });
+    }
+
+    /// Any specification: compiled, or refused with a message that quotes
+    /// the bad part; a compiled one compiles again from its text, and the C
+    /// ABI agrees.
+    #[test]
+    fn prop_any_specification(spec in spec_like()) {
+        match Rules::parse(&spec) {
+            Ok(r) => {
+                prop_assert_eq!(Rules::parse(r.as_str()).unwrap(), r);
+                let c = compile(&spec).expect("the C ABI compiles it too");
+                wurl_rules_free(c);
+            }
+            Err(e) => {
+                prop_assert!(e.part().is_empty() || e.message().contains(&format!("{:?}", e.part())), "{}", e);
+                let (st, msg) = compile(&spec).unwrap_err();
+                prop_assert_eq!(st, WURL_E_BAD_RULES);
+                prop_assert_eq!(msg, e.message());
+            }
+        }
+    }
 }
