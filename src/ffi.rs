@@ -638,16 +638,22 @@ thread_local! {
 }
 
 /// Runs `f` with this thread's buffer `cell`, or a fresh one when it is
-/// in use or gone (thread exit): no allocation once it has grown.
+/// in use or gone (thread exit): no allocation once it has grown. A buffer
+/// whose `size` grew beyond `key::KEEP` bytes is freed after the call.
 fn with_tls<T: Default + 'static, R>(
     cell: &'static std::thread::LocalKey<std::cell::RefCell<T>>,
+    size: impl Fn(&T) -> usize,
     f: impl FnOnce(&mut T) -> R,
 ) -> R {
     let mut f = Some(f);
     let r = cell.try_with(|c| {
-        c.try_borrow_mut()
-            .ok()
-            .map(|mut b| (f.take().expect("called once"))(&mut b))
+        c.try_borrow_mut().ok().map(|mut b| {
+            let r = (f.take().expect("called once"))(&mut b);
+            if size(&b) > crate::key::KEEP {
+                *b = T::default();
+            }
+            r
+        })
     });
     match (r, f) {
         (Ok(Some(r)), _) => r,
@@ -690,7 +696,7 @@ fn deliver_key(
     buf_cap: usize,
     out_len: *mut usize,
 ) -> wurl_status {
-    with_tls(&KEY_OUT, |out| {
+    with_tls(&KEY_OUT, String::capacity, |out| {
         out.clear();
         crate::key::key_of_into(canonical, key, out);
         deliver(out.as_bytes(), buf, buf_cap, out_len)
@@ -798,7 +804,7 @@ pub extern "C" fn wurl_canon_key_into(
             Ok(k) => k,
             Err(e) => return e,
         };
-        with_tls(&KEY_CANON, |canon| {
+        with_tls(&KEY_CANON, Vec::capacity, |canon| {
             // The canonical URL into this thread's buffer, grown once to
             // the size `wurl_canon_into` says it needs.
             let mut len = 0usize;

@@ -18,6 +18,11 @@ pub struct KeyOptions<'a> {
     pub surt: Option<SurtOptions>,
 }
 
+/// Per-thread buffers of the keys that grew beyond this many bytes are freed
+/// after the call (the bound of the canonicalization's own buffers), so that
+/// one huge URL does not pin its memory in every thread that saw it.
+pub(crate) const KEEP: usize = 64 * 1024;
+
 thread_local! {
     /// The canonical serialization, between canonicalization and the key.
     static CANON: RefCell<String> = const { RefCell::new(String::new()) };
@@ -35,7 +40,11 @@ fn with_buf<R>(
     let r = cell.try_with(|c| {
         c.try_borrow_mut().ok().map(|mut b| {
             b.clear();
-            (f.take().expect("called once"))(&mut b)
+            let r = (f.take().expect("called once"))(&mut b);
+            if b.capacity() > KEEP {
+                *b = String::new();
+            }
+            r
         })
     });
     match (r, f) {

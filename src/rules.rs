@@ -270,10 +270,8 @@ impl Rules {
         let mut done = sp.authority.as_ref().map_or(sp.path.start, |a| a.all.start);
         out.push_str(&s[..done]);
         if let Some(a) = &sp.authority {
-            if let Some(u) = &a.userinfo {
-                if !self.drop_userinfo {
-                    out.push_str(&s[u.start..a.host.start]);
-                }
+            if let Some(u) = a.userinfo.as_ref().filter(|_| !self.drop_userinfo) {
+                out.push_str(&s[u.start..a.host.start]);
             }
             let host = &s[a.host.clone()];
             out.push_str(if self.strip_www {
@@ -293,11 +291,9 @@ impl Rules {
         if let Some(q) = &sp.query {
             self.push_query(&s[q.clone()], out);
         }
-        if let Some(f) = &sp.fragment {
-            if !self.drop_fragment {
-                out.push('#');
-                out.push_str(&s[f.clone()]);
-            }
+        if let Some(f) = sp.fragment.as_ref().filter(|_| !self.drop_fragment) {
+            out.push('#');
+            out.push_str(&s[f.clone()]);
         }
     }
 
@@ -405,7 +401,12 @@ fn with_scratch<R>(f: impl FnOnce(&mut Spans, &mut Spans) -> R) -> R {
     let r = SCRATCH.try_with(|s| {
         s.try_borrow_mut().ok().map(|mut s| {
             let (a, b) = &mut *s;
-            (f.take().expect("called once"))(a, b)
+            let r = (f.take().expect("called once"))(a, b);
+            // A huge query's buffers are not kept (see `key::KEEP`).
+            if (a.capacity() + b.capacity()) * size_of::<Range<usize>>() > crate::key::KEEP {
+                *s = (Vec::new(), Vec::new());
+            }
+            r
         })
     });
     match (r, f) {
