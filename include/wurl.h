@@ -29,6 +29,11 @@
  *   false. wurl_serialize never allocates; the first wurl_get of a handle
  *   may make its NUL-terminated component copies (one allocation, freed by
  *   wurl_free), so that building a handle does not pay for them.
+ * - Keys (docs/keys.md). A `wurl_rules` from wurl_rules_compile() is opaque
+ *   and immutable too; the caller frees it with wurl_rules_free(), and any
+ *   number of threads may use one at once. wurl_canon_key_into() and
+ *   wurl_url_key_into() borrow it (NULL: no rules) and take `key_flags` 0,
+ *   WURL_KEY_SURT or WURL_KEY_SURT_SCHEME (other bits: WURL_E_BAD_ARG).
  * - Safety. Every function checks its pointer arguments and catches internal
  *   panics (WURL_E_PANIC, or false/NULL for functions without a status).
  *   wurl_status_str, wurl_invalid_reason and wurl_version return static
