@@ -22,7 +22,7 @@
 
 use std::ops::Range;
 
-use memchr::{memchr, memchr2, memchr3};
+use memchr::{memchr, memchr2, memchr3, memrchr3};
 
 /// The components of a serialization, as ranges of it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -127,21 +127,33 @@ pub(crate) fn split(s: &str) -> Split {
 /// brackets.
 fn authority(b: &[u8], all: Range<usize>) -> Authority {
     let a = &b[all.clone()];
-    // Authorities are short: plain backward scans.
-    let (userinfo, host_start) = match a.iter().rposition(|&c| c == b'@') {
-        Some(i) => (Some(all.start..all.start + i), all.start + i + 1),
-        None => (None, all.start),
+    // One backward search: the last `@`, and the last `:` and `]` after it
+    // (most authorities have none of them: one call).
+    let (mut at, mut colon, mut close) = (None, None, None);
+    let mut end = a.len();
+    while let Some(i) = memrchr3(b'@', b':', b']', &a[..end]) {
+        match a[i] {
+            b'@' => {
+                at = Some(i);
+                break;
+            }
+            b':' => colon = colon.or(Some(i)),
+            _ => close = close.or(Some(i)),
+        }
+        end = i;
+    }
+    let (userinfo, host_start) = match at {
+        Some(i) => (Some(all.start..all.start + i), i + 1),
+        None => (None, 0),
     };
-    let hp = &b[host_start..all.end];
-    let colon = hp.iter().rposition(|&c| c == b':');
-    let close = hp.iter().rposition(|&c| c == b']');
-    let bracketed = hp.first() == Some(&b'[') && close.is_some_and(|c| colon.is_none_or(|k| k < c));
+    let bracketed =
+        a.get(host_start) == Some(&b'[') && close.is_some_and(|c| colon.is_none_or(|k| k < c));
     let (host, port) = match colon {
         Some(k) if !bracketed => (
-            host_start..host_start + k,
-            Some(host_start + k + 1..all.end),
+            all.start + host_start..all.start + k,
+            Some(all.start + k + 1..all.end),
         ),
-        _ => (host_start..all.end, None),
+        _ => (all.start + host_start..all.end, None),
     };
     Authority {
         all,
