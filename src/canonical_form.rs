@@ -49,6 +49,46 @@ const SCHEME_OK: u8 = 8;
 /// A host octet CanonicalizeHost's fast path copies as it is.
 const HOST_OK: u8 = 16;
 
+/// Whether the fast exits ([`layout`], [`is_canonical`], [`merge`]) may
+/// answer. Tests and the `differential` feature (for the fuzz target that
+/// compares the two roads) can turn them off on a thread, so that every
+/// input takes the stages; in other builds they are always on and the test
+/// costs nothing.
+#[cfg(any(test, feature = "differential"))]
+mod switch {
+    use std::cell::Cell;
+
+    thread_local! {
+        static ON: Cell<bool> = const { Cell::new(true) };
+    }
+
+    pub(crate) fn on() -> bool {
+        ON.with(Cell::get)
+    }
+
+    pub(crate) fn set(on: bool) -> bool {
+        ON.with(|c| c.replace(on))
+    }
+}
+
+#[cfg(not(any(test, feature = "differential")))]
+mod switch {
+    #[inline(always)]
+    pub(crate) const fn on() -> bool {
+        true
+    }
+}
+
+/// Turns the fast exits on or off on the calling thread and returns the
+/// previous setting. For the differential of the fast exits against the
+/// stages only (test builds and the `differential` feature): with them
+/// off, every input takes the stages, and no record is marked canonical.
+#[cfg(any(test, feature = "differential"))]
+#[doc(hidden)]
+pub fn set_fast_exits(on: bool) -> bool {
+    switch::set(on)
+}
+
 /// The classes of each octet. Only printable ASCII other than space has any:
 /// preprocessing removes or strips the others (tab, line breaks, leading
 /// and trailing controls and spaces), and the sets encode the rest.
@@ -128,6 +168,9 @@ pub(crate) fn layout_of_ascii(s: &[u8]) -> Option<[Span; 8]> {
 /// The pass of [`layout`] and [`is_canonical`] over ASCII `s`.
 #[inline(always)]
 fn layout_in(s: &[u8]) -> Option<[Span; 8]> {
+    if !switch::on() {
+        return None;
+    }
     let mut at = [Span::NONE; 8];
     // Scheme: lowercase, then `://` (parse's `find_scheme`: the scheme
     // octets up to the first other, which must be `:`). `http`, `https` and
@@ -203,9 +246,15 @@ fn authority_on(s: &[u8], h: usize, scheme: &[u8], file: bool, at: &mut [Span; 8
         return None;
     }
     // `file:`: HOSTPATH rewrites a drive specification at the start of the
-    // path (`/c:` and `/c|` become `/c:/`; `/c:/` stays, rare enough to
-    // leave to the stages too).
-    if file && s.get(i + 1).is_some_and(u8::is_ascii_alphabetic) && s.get(i + 2) == Some(&b':') {
+    // path: a letter, then `:`, `|` or an escape of either (`/c:`, `/c|`,
+    // `/c%3A`, `/c%7c` become `/c:/`; `/c:/` stays, rare enough to leave to
+    // the stages too). An escaped letter is an unreserved escape, which
+    // `path_rest` rejects; `|` is not a path octet it copies. So a letter
+    // followed by `:` or by any escape goes to the stages.
+    if file
+        && s.get(i + 1).is_some_and(u8::is_ascii_alphabetic)
+        && matches!(s.get(i + 2), Some(b':' | b'%'))
+    {
         return None;
     }
     let p = i;
@@ -322,6 +371,9 @@ impl Merge {
 /// it, never the root). A segment that starts with `.` after those is left
 /// to the stages.
 pub(crate) fn merge(base: &str, bat: &[Span; 8], r: &[u8]) -> Option<Merge> {
+    if !switch::on() {
+        return None;
+    }
     let b = base.as_bytes();
     let path = bat[5].range()?;
     // The base without its fragment: where a fragment-only reference's

@@ -554,8 +554,8 @@ fn dot_segment(seg: &[u8]) -> Option<bool> {
 /// The path of a hierarchical URL in its canonical form (see
 /// [`hierarchical_path`]), appended to `out`: a leading `/` when it has
 /// none (an empty path is `/`), then the path itself. One pass over the
-/// path when it has no `\`, no escape whose decoding could form a new
-/// escape with what precedes it and (in `file:`) no `%2F`/`%5C`: then one
+/// path when it has no escape whose decoding could form a new escape with
+/// what precedes it and (in `file:`) no `\`, `%2F` or `%5C`: then one
 /// decoding is the fixed point, and dot segments (which only `.`, `..` and
 /// their `%2E` spellings form, before or after decoding) can be removed as
 /// the segments are written. Anything else takes the full steps.
@@ -628,7 +628,10 @@ fn path_one_pass(p: &str, file: bool, out: &mut String, root: usize) -> bool {
         }
         match c {
             b'.' => i += 1,
-            b'\\' => return false,
+            // In `file:` a `\` is a separator (resolving the serialization
+            // again decodes its `%5C` into one): the full steps. Elsewhere
+            // it is an octet the path set escapes, below.
+            b'\\' if file => return false,
             b'%' => match escape_at(b, i) {
                 Some(v) if is_unreserved(v) => {
                     out.push_str(&p[last..i]);
@@ -703,6 +706,21 @@ const MAX_PATH_ROUNDS: usize = 4;
 /// The steps before encoding, on `a` in place (`b` is working space): the
 /// slow path of [`hierarchical_path_into`], which encodes `a` afterwards.
 fn hierarchical_path(a: &mut String, b: &mut String, file: bool) {
+    // Outside `file:`, a `\` here was copied from a base's path without
+    // resolution's steps (an empty, `?…` or `#…` reference): the
+    // serialization has it as `%5C`, which resolving it again leaves as it
+    // is (only `file:` decodes `%5C`). Escaped first, it is no separator to
+    // the steps below, as it is not to the 2012 module.
+    if !file && a.contains('\\') {
+        b.clear();
+        for (k, piece) in a.split('\\').enumerate() {
+            if k > 0 {
+                b.push_str("%5C");
+            }
+            b.push_str(piece);
+        }
+        std::mem::swap(a, b);
+    }
     for _ in 0..MAX_PATH_ROUNDS {
         if file && has_slash_escape(a.as_bytes()) {
             b.clear();

@@ -169,8 +169,8 @@ pub(crate) fn resolve_parts<'a>(
 /// itself). The common case needs no step run: for a URL with an
 /// authority, step 9 sends it to the relative steps, and step 2 keeps every
 /// component but the path, which merge-only resolution (`for_canon`)
-/// leaves as it is unless the URL is a `file:` URL or the path starts with
-/// `\` (see [`Norm::path`]). So such a URL is its own resolution, and so
+/// leaves as it is unless the URL is a `file:` URL or the path has a `\`
+/// (see [`Norm::path`]). So such a URL is its own resolution, and so
 /// is a `file:` URL whose path has no `%2F`/`%5C` to decode and no dot
 /// segment or `\` (its host is already its whole authority). In place:
 /// `own` becomes the result.
@@ -179,7 +179,7 @@ pub(crate) fn resolve_own<'a>(own: &mut Parts<'a>, bufs: (&'a mut String, &'a mu
         let unchanged = match own.path {
             None => true,
             Some(p) if is_file(own) => !file_path_changes(p.as_bytes()),
-            Some(p) => !p.starts_with('\\'),
+            Some(p) => find1(p.as_bytes(), b'\\').is_none(),
         };
         if unchanged {
             return;
@@ -277,14 +277,15 @@ impl Norm {
         // `file:` paths are normalized here whatever the caller: the
         // `file:` HOSTPATH steps of canonicalization look at the path
         // before its path steps do (`///h/../x` moves `h` into the host).
-        // A path starting with `\` too: normalized, it starts with `/`,
-        // which decides whether canonicalization prepends one.
-        let first = if merge_slash {
-            Some(b'/')
-        } else {
-            prefix.bytes().chain(p.bytes()).next()
-        };
-        if !self.merge_only || file || first == Some(b'\\') {
+        // A path with a `\` too: "remove dot-segments" reads it as `/`,
+        // and canonicalization reads it as an octet to escape (outside
+        // `file:`, a `\` reaches it only from a base's path copied as it
+        // is).
+        if !self.merge_only
+            || file
+            || find1(prefix.as_bytes(), b'\\').is_some()
+            || find1(p.as_bytes(), b'\\').is_some()
+        {
             return normalize_path(prefix, p, merge_slash, file, a, b);
         }
         if prefix.is_empty() && !merge_slash {

@@ -15,7 +15,9 @@
 //! WURL_BLESS=1 cargo test --release -p wurl-canon --test golden_keys
 //! ```
 //!
-//! and listing the change in `CHANGELOG.md` under "Canonical output".
+//! (which keeps the rows' inputs and writes their keys anew; a diff of
+//! `xz -dc` of the two versions lists the keys that changed) and listing
+//! the change in `CHANGELOG.md` under "Canonical output".
 //!
 //! The file (after `xz -dc`): a header line, then one row per line of five
 //! TAB-separated fields: input, base, charset, `ok` or `invalid`, and the
@@ -170,10 +172,23 @@ fn row_inputs() -> Vec<(String, Option<String>, Option<String>)> {
     rows
 }
 
+/// Writes the file: the keys of today's code for the rows' inputs. The
+/// inputs stay those of the file when there is one (so that a diff of two
+/// versions shows only keys that changed); `WURL_BLESS=new` makes them
+/// anew.
 fn bless() {
+    let path = golden_path();
+    let inputs = if path.exists() && std::env::var("WURL_BLESS").as_deref() != Ok("new") {
+        parse_rows(&path)
+            .into_iter()
+            .map(|r| (r.input, r.base, r.charset))
+            .collect()
+    } else {
+        row_inputs()
+    };
     let mut text = String::from(HEADER);
     text.push('\n');
-    for (input, base, charset) in row_inputs() {
+    for (input, base, charset) in inputs {
         let key = rust_bulk(&input, base.as_deref(), charset.as_deref());
         write_row(
             &mut text,
