@@ -11,7 +11,7 @@
 # judged by `wurl-bench` too (see README.md).
 #
 # usage: bench/callgrind.sh [DATASETS] [LIBS]
-#   DATASETS  space-separated, default
+#   DATASETS  space-separated names or paths of files, default
 #             "kasztp node_files idn_synth pagewritten links_synth"
 #   LIBS      space-separated rows of `wurl-bench --list`, default
 #             "wurl-into wurl-handle wurl-rust ada url"
@@ -43,7 +43,8 @@ printf '\n'
 for d in $datasets; do
     printf '| %s |' "$d"
     for l in $libs; do
-        out="$dir/callgrind.$d.$l"
+        # A dataset may be a path: its file name names the output.
+        out="$dir/callgrind.${d##*/}.$l"
         # The URL count as wurl-profile reads the dataset.
         n=$(valgrind --tool=callgrind --callgrind-out-file="$out" \
             "$profile" --lib "$l" --dataset "$d" --iters 1 2>/dev/null |

@@ -60,7 +60,10 @@
 //! spaces and non-ASCII characters as they are, so this kind rides on a
 //! primary kind and does not count towards making a line non-canonical.
 //!
-//! The standard error output lists how many lines got each kind.
+//! The standard error output lists how many lines got each kind. With
+//! `--kinds FILE`, FILE gets one line per output line: its kinds, primary
+//! first, comma-separated (`fragment` for the fragment with spaces), to
+//! split the dataset by kind.
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
@@ -592,9 +595,13 @@ fn lowercase_escapes(s: &mut String) {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let [input] = args.as_slice() else {
-        eprintln!("usage: wurl-gen-pagewritten KASZTP_TXT > pagewritten.txt");
-        return ExitCode::FAILURE;
+    let (input, kinds_file) = match args.as_slice() {
+        [input] => (input, None),
+        [input, flag, file] if flag == "--kinds" => (input, Some(file)),
+        _ => {
+            eprintln!("usage: wurl-gen-pagewritten KASZTP_TXT [--kinds FILE] > pagewritten.txt");
+            return ExitCode::FAILURE;
+        }
     };
     let raw = match std::fs::read(input) {
         Ok(r) => r,
@@ -632,6 +639,7 @@ fn main() -> ExitCode {
     let (mut to_http, mut fragments) = (0, 0);
     let mut out = String::new();
     let mut lines = Vec::with_capacity(LINES);
+    let mut labels = String::new();
     for src in &sources[..LINES] {
         let mut u = src.clone();
         if g.rng.one_in(4) {
@@ -690,6 +698,12 @@ fn main() -> ExitCode {
             u.write(&mut out);
         }
         lines.push(out.clone());
+        let names: Vec<&str> = kinds.iter().map(|&i| KINDS[i].name()).collect();
+        labels.push_str(&names.join(","));
+        if fragment {
+            labels.push_str(",fragment");
+        }
+        labels.push('\n');
     }
 
     let mut file = String::with_capacity(lines.iter().map(|l| l.len() + 1).sum());
@@ -699,6 +713,12 @@ fn main() -> ExitCode {
     }
     if std::io::stdout().write_all(file.as_bytes()).is_err() {
         eprintln!("wurl-gen-pagewritten: cannot write the output");
+        return ExitCode::FAILURE;
+    }
+    if let Some(k) = kinds_file
+        && let Err(e) = std::fs::write(k, &labels)
+    {
+        eprintln!("wurl-gen-pagewritten: {k}: {e}");
         return ExitCode::FAILURE;
     }
 
