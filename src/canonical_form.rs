@@ -228,7 +228,7 @@ fn authority_on(s: &[u8], h: usize, scheme: &[u8], file: bool, at: &mut [Span; 8
         let p = i + 1;
         let len = s[p..].iter().take_while(|c| c.is_ascii_digit()).count();
         let port = &s[p..p + len];
-        let default = Scheme::of_lowercase(scheme).default_port;
+        let default = Scheme::of(scheme).default_port;
         // ASCII digits, so `from_utf8` cannot fail.
         let v = canonical_port(std::str::from_utf8(port).ok(), default);
         if !matches!(v, Ok(Some(_))) || (len > 1 && port[0] == b'0') {

@@ -174,9 +174,9 @@ fn write_canonical(
                 out[start..].make_ascii_lowercase();
             }
             at[0] = Span::new(start, out.len());
-            Scheme::of_lowercase(&out.as_bytes()[start..])
+            Scheme::of(&out.as_bytes()[start..])
         }
-        None => Scheme::of_lowercase(b""),
+        None => Scheme::of(b""),
     };
     out.push(':');
     // User and password: an empty password is removed, then an empty user

@@ -49,39 +49,28 @@ pub(crate) struct Scheme {
     pub(crate) default_port: Option<u32>,
 }
 
-/// The longest scheme with a kind or a default port (`javascript`).
-const LONGEST: usize = 10;
-
 impl Scheme {
-    /// The scheme `b`, compared ASCII case-insensitively.
-    #[inline]
-    pub(crate) fn of(b: &[u8]) -> Scheme {
-        let mut lower = [0u8; LONGEST];
-        match lower.get_mut(..b.len()) {
-            Some(l) => {
-                l.copy_from_slice(b);
-                l.make_ascii_lowercase();
-                Scheme::of_lowercase(l)
-            }
-            None => Scheme::of_lowercase(b""),
-        }
-    }
-
-    /// The scheme `b`, already in lowercase (as canonicalization writes
-    /// it): one match on its octets.
+    /// The scheme `b`, compared ASCII case-insensitively: one match on its
+    /// length, then a comparison with each name of that length.
     #[inline(always)]
-    pub(crate) fn of_lowercase(b: &[u8]) -> Scheme {
-        let (kind, port) = match b {
-            [c] if c.is_ascii_alphabetic() => (SchemeKind::Drive, None),
-            b"http" | b"ws" => (SchemeKind::Other, Some(80)),
-            b"https" | b"wss" => (SchemeKind::Other, Some(443)),
-            b"file" => (SchemeKind::File, None),
-            b"ftp" => (SchemeKind::Other, Some(21)),
-            b"gopher" => (SchemeKind::Other, Some(70)),
-            b"telnet" | b"tn3270" => (SchemeKind::Other, Some(23)),
-            b"rlogin" => (SchemeKind::Other, Some(513)),
-            b"mailto" => (SchemeKind::Mailto, None),
-            b"about" | b"data" | b"javascript" | b"vbscript" => (SchemeKind::NonHierarchical, None),
+    pub(crate) fn of(b: &[u8]) -> Scheme {
+        let is = |name: &[u8]| b.eq_ignore_ascii_case(name);
+        let (kind, port) = match b.len() {
+            1 if b[0].is_ascii_alphabetic() => (SchemeKind::Drive, None),
+            2 if is(b"ws") => (SchemeKind::Other, Some(80)),
+            3 if is(b"wss") => (SchemeKind::Other, Some(443)),
+            3 if is(b"ftp") => (SchemeKind::Other, Some(21)),
+            4 if is(b"http") => (SchemeKind::Other, Some(80)),
+            4 if is(b"file") => (SchemeKind::File, None),
+            4 if is(b"data") => (SchemeKind::NonHierarchical, None),
+            5 if is(b"https") => (SchemeKind::Other, Some(443)),
+            5 if is(b"about") => (SchemeKind::NonHierarchical, None),
+            6 if is(b"gopher") => (SchemeKind::Other, Some(70)),
+            6 if is(b"telnet") || is(b"tn3270") => (SchemeKind::Other, Some(23)),
+            6 if is(b"rlogin") => (SchemeKind::Other, Some(513)),
+            6 if is(b"mailto") => (SchemeKind::Mailto, None),
+            8 if is(b"vbscript") => (SchemeKind::NonHierarchical, None),
+            10 if is(b"javascript") => (SchemeKind::NonHierarchical, None),
             _ => (SchemeKind::Other, None),
         };
         Scheme {
