@@ -150,8 +150,8 @@ struct CanonArgs {
     /// its own base).
     #[arg(long, value_name = "URL")]
     base: Option<OsString>,
-    /// Each input is base<TAB>reference: resolve the reference against the
-    /// base of its own record.
+    /// Each input is a base URL and a reference separated by a TAB: resolve
+    /// the reference against the base of its own record.
     #[arg(long, conflicts_with = "base")]
     pairs: bool,
     /// Encoding label for the query (the document's encoding; default
@@ -177,8 +177,8 @@ struct ResolveArgs {
     /// The base URL to resolve each input against.
     #[arg(long, value_name = "URL", required_unless_present = "pairs")]
     base: Option<OsString>,
-    /// Each input is base<TAB>reference: resolve the reference against the
-    /// base of its own record.
+    /// Each input is a base URL and a reference separated by a TAB: resolve
+    /// the reference against the base of its own record.
     #[arg(long, conflicts_with = "base")]
     pairs: bool,
     #[command(flatten)]

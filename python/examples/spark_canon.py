@@ -174,9 +174,6 @@ def session(master: str = "local[2]"):
         .config("spark.ui.showConsoleProgress", "false")
         .config("spark.sql.shuffle.partitions", "4")
         .config("spark.driver.memory", "1g")
-        # Input files split into 512 KiB partitions (links_synth.tsv: 4), so
-        # that local[2] runs tasks in parallel.
-        .config("spark.sql.files.maxPartitionBytes", str(512 * 1024))
         .getOrCreate()
     )
     # The functions above run on the executors: ship this module to them.
@@ -186,8 +183,8 @@ def session(master: str = "local[2]"):
 
 def read_pairs(spark, path: str):
     """A file of ``page<TAB>link`` lines as a DataFrame (i, page, link), read
-    by the executors (``spark.read.text``, split by
-    ``spark.sql.files.maxPartitionBytes``), not on the driver. ``i`` grows
+    by the executors (``spark.read.text``; Spark splits a file into at
+    least as many partitions as it has cores), not on the driver. ``i`` grows
     with the line's position in the input (to check that order is kept); a
     line without a TAB has a null link."""
     from pyspark.sql import functions as F
