@@ -183,8 +183,8 @@ def session(master: str = "local[2]"):
 
 def read_pairs(spark, path: str):
     """A file of ``page<TAB>link`` lines as a DataFrame (i, page, link), read
-    by the executors (``spark.read.text``; Spark splits a file into at
-    least as many partitions as it has cores), not on the driver. ``i`` grows
+    by the executors (``spark.read.text``, which splits large files into
+    partitions: ``spark.sql.files.maxPartitionBytes``), not on the driver. ``i`` grows
     with the line's position in the input (to check that order is kept); a
     line without a TAB has a null link."""
     from pyspark.sql import functions as F
