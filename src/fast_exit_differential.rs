@@ -137,6 +137,7 @@ fn canonical_seeds() -> Vec<String> {
         "kasztp.txt",
         "node_files.txt",
         "idn_synth.txt",
+        "pagewritten.txt",
         "links_synth.tsv",
     ] {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/bench/data/").to_owned() + f;
