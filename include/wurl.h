@@ -73,8 +73,8 @@
  *    fails, the other parser refuses the URL, so it is not rejected.
  *
  * Never rejected: IPv4 and IPv6 addresses as canonicalization writes
- * them, and every URL of another scheme. Without the flag the output is
- * exactly the 2012 algorithm's.
+ * them, and every URL of another scheme. Without the flag these hosts
+ * are kept as the 2012 algorithm gives them.
  */
 #define WURL_FLAG_NETWORK_STRICT 1
 

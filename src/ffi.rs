@@ -123,8 +123,8 @@ pub const WURL_COMPONENT_FRAGMENT: wurl_component = 7;
 ///    fails, the other parser refuses the URL, so it is not rejected.
 ///
 /// Never rejected: IPv4 and IPv6 addresses as canonicalization writes
-/// them, and every URL of another scheme. Without the flag the output is
-/// exactly the 2012 algorithm's.
+/// them, and every URL of another scheme. Without the flag these hosts
+/// are kept as the 2012 algorithm gives them.
 pub const WURL_FLAG_NETWORK_STRICT: u32 = 1;
 
 /// `wurl_host_kind`: the URL has no host component.
