@@ -245,8 +245,18 @@ fn with_scratch<R>(mut f: impl FnMut(&mut Scratch) -> R) -> R {
 /// or why it failed.
 pub fn canonicalize_host(host: &str, scheme: &str) -> Result<String, InvalidReason> {
     let mut out = String::with_capacity(host.len());
-    canonicalize_host_into(host, scheme.eq_ignore_ascii_case("file"), &mut out)?;
+    canonicalize_host_into(host, crate::scheme::is_file(scheme), &mut out)?;
     Ok(out)
+}
+
+/// [`canonicalize_host_into`], with nothing appended to `out` on failure.
+pub(crate) fn host_into(h: &str, is_file: bool, out: &mut String) -> Result<(), InvalidReason> {
+    let start = out.len();
+    let r = canonicalize_host_into(h, is_file, out);
+    if r.is_err() {
+        out.truncate(start);
+    }
+    r
 }
 
 /// CanonicalizeHost of `host` (spec section "The CanonicalizeHost

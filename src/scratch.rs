@@ -1,7 +1,7 @@
 //! Per-thread buffers the stages write into, reused between calls so that
 //! a call allocates nothing in steady state (issue 11). A stage never
 //! keeps a buffer beyond a call: the records it returns are built by
-//! copying out of them ([`Url::build`](crate::Url)).
+//! copying out of them (`serialize::build`).
 
 use std::cell::RefCell;
 
@@ -20,7 +20,23 @@ pub(crate) struct Scratch {
     /// The bulk path's output for the C ABI.
     pub(crate) out: String,
     /// Canonicalization's working buffers.
-    pub(crate) work: crate::canonicalize::Work,
+    pub(crate) work: Work,
+}
+
+/// Canonicalization's working buffers: the `file:` HOSTPATH loop's host and
+/// path, and two for the full path steps (the rare slow path).
+#[derive(Default)]
+pub(crate) struct Work {
+    pub(crate) host: String,
+    pub(crate) path: String,
+    pub(crate) a: String,
+    pub(crate) b: String,
+}
+
+impl Work {
+    pub(crate) fn bufs(&mut self) -> [&mut String; 4] {
+        [&mut self.host, &mut self.path, &mut self.a, &mut self.b]
+    }
 }
 
 /// Buffers that grew beyond this are freed after the call, so that one
