@@ -2,7 +2,7 @@
 //!
 //! Canonicalization reads a record's parts and writes the canonical
 //! serialization in one pass, component by component, into one buffer,
-//! noting where each component starts and ends (issue 11). Each component
+//! noting where each component starts and ends. Each component
 //! has a fast path for the common case (an ASCII host that only needs
 //! lowercasing, a path without dot segments or escapes to decode again) that
 //! is exact by construction, and falls back to the full steps only for the

@@ -64,10 +64,9 @@ pub(crate) fn parse_parts<'a>(s: &'a str, side: &'a mut String) -> Parts<'a> {
 /// are slices of `s`, or of `side` for a path parsing had to write.
 ///
 /// The parts are written where the caller keeps them rather than returned:
-/// `Parts` is 184 bytes, and returning it (or passing it on by value) cost
+/// `Parts` is 184 bytes, and returning it (or passing it on by value) costs
 /// a `memcpy` of the struct just written field by field, which stalls on
-/// store forwarding (a sampling profile of the bulk call on links_synth had
-/// these copies at ~5 % of the time).
+/// store forwarding.
 pub(crate) fn parse_parts_into<'a>(s: &'a str, side: &'a mut String, url: &mut Parts<'a>) {
     *url = Parts::default();
     // "If /s/ begins with two or more U+005C REVERSE SOLIDUS characters".

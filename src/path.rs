@@ -14,8 +14,9 @@ use crate::scan::{find1, find2};
 /// percent-encode set, and not `\`, `%` or `.`, which the path rules look
 /// at. `/` is copied too: a segment is looked at where it starts, and only
 /// when it starts with `.` or `%` can it be a dot segment. (Stopping at
-/// every `/` to look at the segment before it was a branch taken at
-/// irregular intervals, mispredicted several times per URL.)
+/// every `/` to look at the segment before it would be a branch taken at
+/// irregular intervals, which the processor mispredicts several times per
+/// URL.)
 pub(crate) static PATH_COPY: [bool; 256] = {
     let mut t = [false; 256];
     let mut i = 0;
@@ -73,8 +74,7 @@ pub(crate) fn decode_file_slashes_into(path: &str, out: &mut String) {
 /// Whether `file:` resolution changes a path: [`needs_dot_removal`] or
 /// [`has_slash_escape`]. One prefilter scan for both (a `%` anywhere, a
 /// `\`, or a segment starting with `.`) rules out most paths, instead of
-/// a scan for each (node_files: 51 instructions per URL fewer in the bulk
-/// call, 84 on the handle path).
+/// a scan for each: most paths pay for one pass, not two.
 pub(crate) fn file_path_changes(p: &[u8]) -> bool {
     may_change::<true>(p) && (needs_dot_removal(p) || has_slash_escape(p))
 }
@@ -177,8 +177,8 @@ pub(crate) fn needs_dot_removal(p: &[u8]) -> bool {
 /// The prefilter of [`needs_dot_removal`] (and, with `PCT`, of
 /// [`file_path_changes`]): whether the path starts with `.`, `%` or `\`,
 /// or some byte pair is [`pair_scan`]'s. False rules the path out.
-/// Always inlined: left to itself the compiler made it a call, which cost
-/// ~60 instructions per node_files URL.
+/// Always inlined: left to itself the compiler makes it a call, whose
+/// overhead every path would pay for a test that is usually false.
 #[inline(always)]
 pub(crate) fn may_change<const PCT: bool>(p: &[u8]) -> bool {
     let Some((&first, rest)) = p.split_first() else {
@@ -196,8 +196,8 @@ fn dot_start(c: u8) -> bool {
 /// (or, with `PCT`, a `%` second). In blocks of 16 pairs, the last one
 /// overlapping the one before, which the compiler turns into vector
 /// compares; the pairs of a shorter path one by one. Always inlined, like
-/// `may_change`: as a call (once it had three callers) it cost ~60
-/// instructions more per kasztp URL on the handle path.
+/// `may_change`: with several callers the compiler would make it a call,
+/// whose overhead every path would pay.
 #[inline(always)]
 fn pair_scan<const PCT: bool>(p: &[u8], rest: &[u8]) -> bool {
     let hit = |x: u8, y: u8| (y == b'\\') | ((x == b'/') & dot_start(y)) | (PCT & (y == b'%'));
@@ -240,9 +240,8 @@ pub fn remove_dot_segments(path: &str) -> String {
 /// The segments between two dot segments are appended in one piece, and
 /// only a segment that starts with `.` or `%` is looked at. The searches
 /// are the word-at-a-time ones of `scan`: each runs over a segment or two
-/// of a path of a few dozen octets, where a `memchr` call's setup cost
-/// more than the search (a resolved link's path took ~770 instructions
-/// here with `memchr`; see the commit that made this change).
+/// of a path of a few dozen octets, where a `memchr` call's setup costs
+/// more than the search itself.
 pub(crate) fn remove_dot_segments_into(input: &str, out: &mut String) {
     let base = out.len();
     let b = input.as_bytes();

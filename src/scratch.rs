@@ -1,5 +1,5 @@
 //! Per-thread buffers the stages write into, reused between calls so that
-//! a call allocates nothing in steady state (issue 11). A stage never
+//! a call allocates nothing in steady state. A stage never
 //! keeps a buffer beyond a call: the records it returns are built by
 //! copying out of them (`serialize::build`).
 
@@ -44,9 +44,9 @@ impl Work {
 pub(crate) const KEEP: usize = 64 * 1024;
 
 /// Which of a [`Scratch`]'s buffers a call may write, hence which its trim
-/// looks at: checking the ten capacities after every call cost ~35
-/// instructions, paid up to three times per URL on the handle path (parse,
-/// resolve, canonicalize), each of which writes only a few of them. A
+/// looks at: checking all ten capacities after every call would be paid
+/// up to three times per URL on the handle path (parse, resolve,
+/// canonicalize), each of which writes only a few of them. A
 /// constant at each call site, so the trim of the others compiles away.
 #[derive(Clone, Copy)]
 pub(crate) struct Used(u16);
@@ -105,8 +105,8 @@ impl Scratch {
             // stage panicked skipped its trim; what it wrote is emptied,
             // and freed if large, by the next call that uses the buffer,
             // every stage clearing a buffer before writing it. A drop
-            // guard that trims while unwinding cost 20 to 50 instructions
-            // per URL in landing pads, and a "call running" flag 5 per
+            // guard that trims while unwinding would put landing pads on
+            // every URL's path, and a "call running" flag a store on every
             // call, for a case that is a bug already.)
             debug_assert!(s.is_empty(), "a scratch buffer outside `Used`");
         }

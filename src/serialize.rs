@@ -109,7 +109,7 @@ pub(crate) fn serialize_parts(u: &Parts, s: &mut String, at: &mut [Span; 8]) {
 /// finds the record's serialization without writing it.
 ///
 /// The spans are written into `at` (meaningful when the answer is true)
-/// rather than returned: 128 bytes returned by value were copied out with
+/// rather than returned: 128 bytes returned by value are copied out with
 /// loads that stall on the stores just made (store forwarding).
 pub(crate) fn layout_in(u: &Parts, s: &str, at: &mut [Span; 8]) -> bool {
     *at = [Span::NONE; 8];
