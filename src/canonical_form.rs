@@ -515,7 +515,7 @@ mod tests {
             "kasztp.txt",
             "node_files.txt",
             "idn_synth.txt",
-        "pagewritten.txt",
+            "pagewritten.txt",
             "links_synth.tsv",
         ] {
             inputs.extend(lines(f));
