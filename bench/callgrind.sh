@@ -11,7 +11,8 @@
 # judged by `wurl-bench` too (see README.md).
 #
 # usage: bench/callgrind.sh [DATASETS] [LIBS]
-#   DATASETS  space-separated, default "kasztp node_files idn_synth links_synth"
+#   DATASETS  space-separated names or paths of files, default
+#             "kasztp node_files idn_synth pagewritten links_synth"
 #   LIBS      space-separated rows of `wurl-bench --list`, default
 #             "wurl-into wurl-handle wurl-rust ada url"
 # Needs valgrind. Prints a Markdown table; the callgrind files stay in
@@ -19,7 +20,7 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-datasets=${1:-"kasztp node_files idn_synth links_synth"}
+datasets=${1:-"kasztp node_files idn_synth pagewritten links_synth"}
 libs=${2:-"wurl-into wurl-handle wurl-rust ada url"}
 dir=${CALLGRIND_DIR:-$(mktemp -d)}
 
@@ -42,7 +43,8 @@ printf '\n'
 for d in $datasets; do
     printf '| %s |' "$d"
     for l in $libs; do
-        out="$dir/callgrind.$d.$l"
+        # A dataset may be a path: its file name names the output.
+        out="$dir/callgrind.${d##*/}.$l"
         # The URL count as wurl-profile reads the dataset.
         n=$(valgrind --tool=callgrind --callgrind-out-file="$out" \
             "$profile" --lib "$l" --dataset "$d" --iters 1 2>/dev/null |

@@ -54,9 +54,32 @@
 
 
 /**
- * `wurl_canonicalize` / `wurl_canon_into` flag: mark the result invalid when
- * its host would be read differently by a WHATWG parser or curl (for http,
- * https, ws, wss and ftp). See the README for exactly what it rejects.
+ * `wurl_canonicalize` / `wurl_canon_into` flag (network-strict mode): mark
+ * the result invalid when another parser (a WHATWG URL parser, curl) would
+ * read another host from it. Applies only to a URL whose canonical scheme
+ * is `http`, `https`, `ws`, `wss` or `ftp`, and only to one that is valid
+ * without the flag; the rules are tried in this order, and the first that
+ * holds gives the `wurl_invalid_reason` shown:
+ *
+ * 1. The host is empty or absent (`http:///evil.com/x`, `http:/x`):
+ *    "network-strict: empty host".
+ * 2. The host holds `[` or `]` but is not an IPv6 literal (`http://[]/`,
+ *    `http://a［b］/`): "network-strict: brackets in a non-IPv6 host".
+ * 3. The host is a domain whose last label, after one trailing dot is
+ *    dropped, is a number to the WHATWG "ends in a number" check (ASCII
+ *    digits, `0x` and hex digits, or `0` and octal digits: `10.0.0.1.`,
+ *    `4294967296`, `256.0.0.0`, `example.123`), or whose WHATWG reading is
+ *    another IPv4 address: "network-strict: domain that other parsers
+ *    read as an IPv4 address".
+ * 4. The host as written, processed by UTS #46 non-transitional processing
+ *    as WHATWG parsers do, succeeds but differs from the IDNA 2003 result
+ *    (`faß.de`: `fass.de` here, `xn--fa-hia.de` there; `σς.gr`):
+ *    "network-strict: host differs under UTS-46 processing". When UTS #46
+ *    fails, the other parser refuses the URL, so it is not rejected.
+ *
+ * Never rejected: IPv4 and IPv6 addresses as canonicalization writes
+ * them, and every URL of another scheme. Without the flag these hosts
+ * are kept as the 2012 algorithm gives them.
  */
 #define WURL_FLAG_NETWORK_STRICT 1
 
@@ -152,12 +175,15 @@ typedef uint32_t wurl_component;
 #define WURL_OK 0
 
 /**
- * A required pointer argument was NULL (or `(NULL, n > 0)` was passed).
+ * A required pointer argument was NULL (a handle, `out`, `out_len`, or
+ * `buf` with `buf_cap > 0`), or an input was `(NULL, n > 0)`.
  */
 #define WURL_E_NULL_ARG 1
 
 /**
- * An argument was out of range: unknown flag bits, for example.
+ * An argument was out of range: a bit in `flags` that the function does
+ * not take (any bit for `wurl_parse` and `wurl_resolve`; any but
+ * `WURL_FLAG_NETWORK_STRICT` for `wurl_canonicalize` and `wurl_canon_into`).
  */
 #define WURL_E_BAD_ARG 2
 
@@ -183,20 +209,54 @@ typedef uint32_t wurl_component;
  */
 #define WURL_INVALID_URL 6
 
+/**
+ * `wurl_get`: the scheme, without its `:` (`http`; as written until
+ * canonicalization lowercases it). Absent for a reference without one
+ * (`foo`, `//a/b`).
+ */
 #define WURL_COMPONENT_SCHEME 0
 
+/**
+ * `wurl_get`: the user name, before `:` or `@` in the authority. Absent
+ * when there is no `@`; empty for `http://@a/` and `http://:p@a/`.
+ */
 #define WURL_COMPONENT_USER 1
 
+/**
+ * `wurl_get`: the password, after the first `:` of the user information.
+ * Absent without that `:` (`http://u@a/`); empty for `http://u:@a/`.
+ */
 #define WURL_COMPONENT_PASSWORD 2
 
+/**
+ * `wurl_get`: the host, an IPv6 address with its brackets. Absent when the
+ * URL has no authority (`mailto:x`); empty for `http:///x` and `file:///x`.
+ */
 #define WURL_COMPONENT_HOST 3
 
+/**
+ * `wurl_get`: the port, without its `:`. Absent without a `:` after the
+ * host; empty for `http://a:/`. Canonicalization removes a scheme's
+ * default port (the component is then absent).
+ */
 #define WURL_COMPONENT_PORT 4
 
+/**
+ * `wurl_get`: the path, with its leading `/` when it has one; empty for
+ * `http://a` before canonicalization (which writes `/`) and for `http://a?q`.
+ */
 #define WURL_COMPONENT_PATH 5
 
+/**
+ * `wurl_get`: the query, without its `?`. Absent without a `?`; empty for
+ * `http://a/?`.
+ */
 #define WURL_COMPONENT_QUERY 6
 
+/**
+ * `wurl_get`: the fragment, without its `#`. Absent without a `#`; empty
+ * for `http://a/#`.
+ */
 #define WURL_COMPONENT_FRAGMENT 7
 
 /**
@@ -214,14 +274,20 @@ extern "C" {
 /**
  * Parses `input` ("steps to parse a URL"), without resolution or
  * canonicalization. `flags` must be 0. On `WURL_OK`, `*out` is a new handle
- * to free with `wurl_free`; otherwise `*out` is untouched.
+ * that the caller owns and frees with `wurl_free`; otherwise `*out` is
+ * untouched and there is nothing to free. `input` is read only during the
+ * call and stays the caller's. Input without a scheme (`foo`) is not an
+ * error: it gives `WURL_OK` and an invalid URL.
  */
 wurl_status wurl_parse(const char *input, size_t input_len, uint32_t flags, wurl_url **out);
 
 /**
  * Resolves `input` against `base` ("steps to resolve a URL"), without
- * canonicalization. `flags` must be 0. On `WURL_OK`, `*out` is a new handle;
- * otherwise `*out` is untouched. An invalid base gives an invalid result.
+ * canonicalization. `flags` must be 0. On `WURL_OK`, `*out` is a new handle
+ * that the caller owns and frees with `wurl_free`; otherwise `*out` is
+ * untouched. `base` is only read: it stays the caller's, and may be freed
+ * before or after the result (they may share memory, reference counted).
+ * An invalid base gives an invalid result.
  */
 wurl_status wurl_resolve(const wurl_url *base,
                          const char *input,
@@ -234,7 +300,11 @@ wurl_status wurl_resolve(const wurl_url *base,
  * `url` is untouched. `charset` is the encoding label for the query (the
  * document's encoding); `(NULL, 0)` means UTF-8, and an unknown label,
  * UTF-16 or replacement mean UTF-8. `flags` is 0 or
- * `WURL_FLAG_NETWORK_STRICT`. On `WURL_OK`, `*out` is a new handle.
+ * `WURL_FLAG_NETWORK_STRICT`. On `WURL_OK`, `*out` is a new handle that the
+ * caller owns and frees with `wurl_free`; otherwise `*out` is untouched.
+ * `url` stays the caller's and may be freed before or after the result.
+ * An invalid result is `WURL_OK` with `wurl_is_invalid` true; its
+ * components are those of `url`.
  */
 wurl_status wurl_canonicalize(const wurl_url *url,
                               const char *charset,
@@ -251,9 +321,11 @@ wurl_status wurl_canonicalize(const wurl_url *url,
  * `*out_len`); `WURL_E_BUFFER_TOO_SMALL` when `buf_cap` cannot hold the
  * result and its NUL (then only `*out_len`, the length needed without the
  * NUL, is written, and `buf` is untouched). `buf` is written only when the
- * call returns `WURL_OK`. `buf` may be NULL when `buf_cap` is 0. Allocates nothing per call
- * in steady state for URLs of up to 64 KiB (valid UTF-8). The result is exactly
- * `wurl_resolve` + `wurl_canonicalize` + `wurl_serialize`.
+ * call returns `WURL_OK`. `buf` may be NULL when `buf_cap` is 0. Makes no
+ * handle: `buf` and `base` stay the caller's and there is nothing to free.
+ * Allocates nothing per call in steady state for URLs of up to 64 KiB
+ * (valid UTF-8). The result is exactly `wurl_resolve` +
+ * `wurl_canonicalize` + `wurl_serialize`.
  */
 wurl_status wurl_canon_into(const wurl_url *base,
                             const char *input,
@@ -269,16 +341,19 @@ wurl_status wurl_canon_into(const wurl_url *base,
  * Serializes `url` ("steps to serialize a parsed URL"): true and a view for
  * a valid URL; false and `(NULL, 0)` for an invalid URL (which cannot be
  * serialized) or a NULL handle. The view lives until `wurl_free(url)` and is
- * followed by a NUL byte not counted in `*out_len`. Either out pointer may be
- * NULL when its value is not wanted.
+ * followed by a NUL byte not counted in `*out_len`; it belongs to the
+ * handle and is never freed by the caller. Either out pointer may be NULL
+ * when its value is not wanted.
  */
 bool wurl_serialize(const wurl_url *url, const char **out_ptr, size_t *out_len);
 
 /**
  * Reads one component: true and a view for a present component (length 0
  * when present and empty); false and `(NULL, 0)` for an absent component, a
- * NULL handle or an unknown `which`. Views live until `wurl_free(url)` and
- * are followed by a NUL byte not counted in `*out_len`. Either out pointer
+ * NULL handle or an unknown `which` (one of the `WURL_COMPONENT_*`
+ * values). Views belong to the handle (never freed by the caller), live
+ * until `wurl_free(url)` and are followed by a NUL byte not counted in
+ * `*out_len`. Either out pointer
  * may be NULL when its value is not wanted. The first call on a valid
  * handle may allocate the handle's NUL-terminated copies of its
  * components, once; any number of threads may call it on one handle.
@@ -292,7 +367,9 @@ bool wurl_is_invalid(const wurl_url *url);
 
 /**
  * Why `url` is invalid: NULL for a valid URL (or a NULL handle), otherwise a
- * static NUL-terminated string naming the rule that failed.
+ * static NUL-terminated English string naming the rule that failed ("port
+ * out of range", "network-strict: empty host", ...). Never freed; valid
+ * for the life of the process.
  */
 const char *wurl_invalid_reason(const wurl_url *url);
 
@@ -305,19 +382,22 @@ const char *wurl_invalid_reason(const wurl_url *url);
 uint32_t wurl_host_kind(const wurl_url *url);
 
 /**
- * Frees a handle. `wurl_free(NULL)` does nothing. Views into the handle end.
+ * Frees a handle that a constructor returned. `wurl_free(NULL)` does
+ * nothing. Free each handle exactly once, even when it shares memory with
+ * another; afterwards the handle and every view from it are invalid, and
+ * other handles are unaffected.
  */
 void wurl_free(wurl_url *url);
 
 /**
  * A static, NUL-terminated English description of `status`
- * ("unknown status" for values wurl never returns).
+ * ("unknown status" for values wurl never returns). Never freed.
  */
 const char *wurl_status_str(wurl_status status);
 
 /**
  * The library version, a static NUL-terminated string equal to the header's
- * `WURL_VERSION`.
+ * `WURL_VERSION` when header and library match. Never freed.
  */
 const char *wurl_version(void);
 

@@ -11,7 +11,7 @@
 #    (fuzz/corpus/*, fuzz/seeds, fuzz/regressions) through every invariant:
 #    `cargo test --test invariants corpus_replay`, on the stable toolchain.
 # 2. Installs cargo-fuzz when it is missing.
-# 3. Fuzzes each target (parse, resolve, canonicalize, c_abi) for
+# 3. Fuzzes each target (parse, resolve, canonicalize, c_abi, differential) for
 #    FUZZ_SECONDS, two at a time (one per core): with AddressSanitizer when a
 #    nightly toolchain is installed, otherwise on stable without a sanitizer
 #    (`cargo fuzz run -s none` builds on stable). `-len_control=0` lets
@@ -28,7 +28,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 FUZZ_SECONDS="${FUZZ_SECONDS:-90}"
-TARGETS=(parse resolve canonicalize c_abi)
+TARGETS=(parse resolve canonicalize c_abi differential)
 
 LOGS=fuzz/artifacts/logs
 mkdir -p "$LOGS" fuzz/seeds fuzz/regressions

@@ -2,7 +2,7 @@
 //!
 //! Canonicalization reads a record's parts and writes the canonical
 //! serialization in one pass, component by component, into one buffer,
-//! noting where each component starts and ends (issue 11). Each component
+//! noting where each component starts and ends. Each component
 //! has a fast path for the common case (an ASCII host that only needs
 //! lowercasing, a path without dot segments or escapes to decode again) that
 //! is exact by construction, and falls back to the full steps only for the
@@ -12,16 +12,17 @@
 use std::borrow::Cow;
 
 use crate::charset::{encode_query_into, query_encoding};
+use crate::path::{
+    PATH_COPY, decode_file_slashes_into, dot_segment, drive_spec_len, has_slash_escape,
+    needs_dot_removal, remove_dot_segments_into, starts_with_slash,
+};
 use crate::percent::{
     self, FRAGMENT, OPAQUE_PATH, PATH, QUERY, USERINFO, decode_unreserved_into, encode_utf8_into,
     escape_at, is_unreserved,
 };
 use crate::record::{InvalidReason, Known, Parts, Span, Url};
-use crate::resolve::{
-    decode_file_slashes_into, drive_spec_len, has_slash_escape, is_dot, is_dot_dot,
-    needs_dot_removal, remove_dot_segments_into, starts_with_slash,
-};
-use crate::scratch::Scratch;
+use crate::scheme::{Scheme, canonical_port};
+use crate::scratch::{Scratch, Work};
 
 /// Options of canonicalization.
 #[derive(Clone, Copy, Debug, Default)]
@@ -52,25 +53,7 @@ pub fn canonicalize(url: &Url, charset: Option<&str>) -> Url {
     )
 }
 
-/// The default port of a scheme (section "Port numbers"), compared ASCII
-/// case-insensitively.
-pub fn default_port(scheme: &str) -> Option<u32> {
-    let mut lower = [0u8; 8];
-    let l = lower.get_mut(..scheme.len())?;
-    l.copy_from_slice(scheme.as_bytes());
-    l.make_ascii_lowercase();
-    SchemeInfo::of_lowercase(l).default_port
-}
-
-/// CanonicalizeHost of `h`, appended to `out`; nothing appended on failure.
-pub(crate) fn host_into(h: &str, is_file: bool, out: &mut String) -> Result<(), InvalidReason> {
-    let start = out.len();
-    let r = crate::host::canonicalize_host_into(h, is_file, out);
-    if r.is_err() {
-        out.truncate(start);
-    }
-    r
-}
+pub use crate::scheme::default_port;
 
 /// Canonicalizes `url` with `opts`; the input is untouched. An invalid
 /// result keeps the components of its input.
@@ -94,7 +77,7 @@ pub fn canonicalize_with(url: &Url, opts: &CanonOptions) -> Url {
             let mut q = p;
             q.set_invalid(why);
             q.known = Known::default();
-            return Url::build(&q);
+            return crate::serialize::build(&q);
         }
         // Already canonical: share the input's record. (The canonical
         // parts have the input's raw authority and flag, and are valid.)
@@ -103,88 +86,6 @@ pub fn canonicalize_with(url: &Url, opts: &CanonOptions) -> Url {
         }
         Url::build_serialized(canon, &at, p.authority, p.hierarchical)
     })
-}
-
-/// Canonicalization's working buffers: the `file:` HOSTPATH loop's host and
-/// path, and two for the full path steps (the rare slow path).
-#[derive(Default)]
-pub(crate) struct Work {
-    host: String,
-    path: String,
-    a: String,
-    b: String,
-}
-
-impl Work {
-    pub(crate) fn bufs(&mut self) -> [&mut String; 4] {
-        [&mut self.host, &mut self.path, &mut self.a, &mut self.b]
-    }
-}
-
-/// What canonicalization needs to know of a scheme, found once.
-pub(crate) struct SchemeInfo {
-    file: bool,
-    mailto: bool,
-    non_hierarchical: bool,
-    pub(crate) default_port: Option<u32>,
-}
-
-impl SchemeInfo {
-    /// From the scheme in lowercase (as canonicalization has just written
-    /// it): one match on its bytes. Section "Port numbers" for the ports,
-    /// section "Hierarchicalness" for the rest.
-    #[inline(always)]
-    pub(crate) fn of_lowercase(scheme: &[u8]) -> SchemeInfo {
-        let mut i = SchemeInfo {
-            file: false,
-            mailto: false,
-            non_hierarchical: false,
-            default_port: None,
-        };
-        match scheme {
-            b"http" | b"ws" => i.default_port = Some(80),
-            b"https" | b"wss" => i.default_port = Some(443),
-            b"file" => i.file = true,
-            b"ftp" => i.default_port = Some(21),
-            b"gopher" => i.default_port = Some(70),
-            b"telnet" | b"tn3270" => i.default_port = Some(23),
-            b"rlogin" => i.default_port = Some(513),
-            b"mailto" => {
-                i.mailto = true;
-                i.non_hierarchical = true;
-            }
-            // The rest of `NON_HIERARCHICAL` (a unit test keeps the two
-            // lists equal).
-            b"about" | b"data" | b"javascript" | b"vbscript" => i.non_hierarchical = true,
-            _ => {}
-        }
-        i
-    }
-}
-
-/// The port rules: `Ok(None)` when the port is absent, empty or the
-/// scheme's default.
-pub(crate) fn canonical_port(
-    port: Option<&str>,
-    default: Option<u32>,
-) -> Result<Option<u32>, InvalidReason> {
-    let Some(port) = port.filter(|p| !p.is_empty()) else {
-        return Ok(None);
-    };
-    if !port.bytes().all(|c| c.is_ascii_digit()) {
-        return Err(InvalidReason::PortNotNumeric);
-    }
-    // Saturate: a port of a million digits is simply out of range.
-    let p = port.bytes().fold(0u32, |v, c| {
-        v.saturating_mul(10).saturating_add(u32::from(c - b'0'))
-    });
-    if default == Some(p) {
-        Ok(None)
-    } else if p <= 65535 {
-        Ok(Some(p))
-    } else {
-        Err(InvalidReason::PortOutOfRange)
-    }
 }
 
 fn push_port(out: &mut String, mut v: u32) {
@@ -219,7 +120,8 @@ pub(crate) fn canonicalize_into(
     *at = [Span::NONE; 8];
     write_canonical(u, opts, out, at, work)?;
     if opts.network_strict
-        && let Some(why) = crate::strict::check(&Url::build(&canonical_parts(u, out, at)))
+        && let Some(why) =
+            crate::strict::check(&crate::serialize::build(&canonical_parts(u, out, at)))
     {
         return Err(why);
     }
@@ -272,9 +174,9 @@ fn write_canonical(
                 out[start..].make_ascii_lowercase();
             }
             at[0] = Span::new(start, out.len());
-            SchemeInfo::of_lowercase(&out.as_bytes()[start..])
+            Scheme::of(&out.as_bytes()[start..])
         }
-        None => SchemeInfo::of_lowercase(b""),
+        None => Scheme::of(b""),
     };
     out.push(':');
     // User and password: an empty password is removed, then an empty user
@@ -284,7 +186,7 @@ fn write_canonical(
     let port = canonical_port(u.port, info.default_port);
     // HOSTPATH for `file:` URLs runs first, into `work.host` and
     // `work.path`: it may move a host into the path and back.
-    let file_host = if info.file {
+    let file_host = if info.is_file() {
         file_hostpath(u.host, u.path, work)?;
         true
     } else {
@@ -313,7 +215,7 @@ fn write_canonical(
             match (u.known.host, u.known.err) {
                 (Some(k), _) => out.push_str(k),
                 (None, Some(e)) => return Err(e),
-                (None, None) => host_into(h, false, out)?,
+                (None, None) => crate::host::host_into(h, false, out)?,
             }
             at[3] = Span::new(start, out.len());
         }
@@ -332,7 +234,7 @@ fn write_canonical(
     } else if let Some(p) = u.path {
         if u.hierarchical {
             hierarchical_path_into(p, false, out, &mut work.a, &mut work.b);
-        } else if info.mailto {
+        } else if info.is_mailto() {
             // Not hierarchical, so resolution never touches its path again:
             // only the escape decoding (to a fixed point) and encoding.
             work.a.clear();
@@ -350,7 +252,7 @@ fn write_canonical(
         // non-empty host): without it, the path would read as an authority.
         // (The spans first: most URLs have a host, and then `out` is not
         // read back right after the path was written into it.)
-        if !info.non_hierarchical
+        if !info.is_non_hierarchical()
             && at[1] == Span::NONE
             && at[2] == Span::NONE
             && at[4] == Span::NONE
@@ -498,7 +400,7 @@ fn file_hostpath(
     loop {
         rounds += 1;
         host_out.clear();
-        host_into(&h, true, host_out)?;
+        crate::host::host_into(&h, true, host_out)?;
         path_out.clear();
         match p.as_deref() {
             Some(p) => hierarchical_path_into(p, true, path_out, a, b),
@@ -519,43 +421,11 @@ fn file_hostpath(
     }
 }
 
-/// Octets [`path_one_pass`] copies without a second look: not in the path
-/// percent-encode set, and not `\`, `%` or `.`, which the path rules look
-/// at. `/` is copied too: a segment is looked at where it starts, and only
-/// when it starts with `.` or `%` can it be a dot segment. (Stopping at
-/// every `/` to look at the segment before it was a branch taken at
-/// irregular intervals, mispredicted several times per URL.)
-pub(crate) static PATH_COPY: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut i = 0;
-    while i < 256 {
-        let c = i as u8;
-        t[i] = !PATH.contains(c) && c != b'\\' && c != b'%' && c != b'.';
-        i += 1;
-    }
-    t
-};
-
-/// What a segment is to "remove dot-segments": `Some(false)` for `.`,
-/// `Some(true)` for `..` (`%2E` counting as `.`), `None` for any other.
-fn dot_segment(seg: &[u8]) -> Option<bool> {
-    if seg.len() > 6 || !matches!(seg.first(), Some(b'.' | b'%')) {
-        return None;
-    }
-    if is_dot(seg) {
-        Some(false)
-    } else if is_dot_dot(seg) {
-        Some(true)
-    } else {
-        None
-    }
-}
-
 /// The path of a hierarchical URL in its canonical form (see
 /// [`hierarchical_path`]), appended to `out`: a leading `/` when it has
 /// none (an empty path is `/`), then the path itself. One pass over the
-/// path when it has no `\`, no escape whose decoding could form a new
-/// escape with what precedes it and (in `file:`) no `%2F`/`%5C`: then one
+/// path when it has no escape whose decoding could form a new escape with
+/// what precedes it and (in `file:`) no `\`, `%2F` or `%5C`: then one
 /// decoding is the fixed point, and dot segments (which only `.`, `..` and
 /// their `%2E` spellings form, before or after decoding) can be removed as
 /// the segments are written. Anything else takes the full steps.
@@ -628,7 +498,10 @@ fn path_one_pass(p: &str, file: bool, out: &mut String, root: usize) -> bool {
         }
         match c {
             b'.' => i += 1,
-            b'\\' => return false,
+            // In `file:` a `\` is a separator (resolving the serialization
+            // again decodes its `%5C` into one): the full steps. Elsewhere
+            // it is an octet the path set escapes, below.
+            b'\\' if file => return false,
             b'%' => match escape_at(b, i) {
                 Some(v) if is_unreserved(v) => {
                     out.push_str(&p[last..i]);
@@ -703,6 +576,21 @@ const MAX_PATH_ROUNDS: usize = 4;
 /// The steps before encoding, on `a` in place (`b` is working space): the
 /// slow path of [`hierarchical_path_into`], which encodes `a` afterwards.
 fn hierarchical_path(a: &mut String, b: &mut String, file: bool) {
+    // Outside `file:`, a `\` here was copied from a base's path without
+    // resolution's steps (an empty, `?…` or `#…` reference): the
+    // serialization has it as `%5C`, which resolving it again leaves as it
+    // is (only `file:` decodes `%5C`). Escaped first, it is no separator to
+    // the steps below, as it is not to the 2012 module.
+    if !file && a.contains('\\') {
+        b.clear();
+        for (k, piece) in a.split('\\').enumerate() {
+            if k > 0 {
+                b.push_str("%5C");
+            }
+            b.push_str(piece);
+        }
+        std::mem::swap(a, b);
+    }
     for _ in 0..MAX_PATH_ROUNDS {
         if file && has_slash_escape(a.as_bytes()) {
             b.clear();
@@ -863,7 +751,6 @@ pub fn with_canon_buffer<R>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::parse::NON_HIERARCHICAL;
 
     /// `canonicalize_with` recognises an already canonical record by its
     /// serialization (`Url::same_serialized`): on every conformance input,
@@ -928,24 +815,6 @@ mod tests {
                 "{input}"
             );
             assert_eq!((w2.host, w2.path), (h, p), "{input}");
-        }
-    }
-
-    /// `SchemeInfo` lists the same non-hierarchical schemes as
-    /// `NON_HIERARCHICAL`, and no other.
-    #[test]
-    fn scheme_info_knows_the_non_hierarchical_schemes() {
-        for s in NON_HIERARCHICAL {
-            assert!(
-                SchemeInfo::of_lowercase(s.as_bytes()).non_hierarchical,
-                "{s}"
-            );
-        }
-        for s in ["http", "https", "file", "ftp", "", "aboutx", "dat"] {
-            assert!(
-                !SchemeInfo::of_lowercase(s.as_bytes()).non_hierarchical,
-                "{s}"
-            );
         }
     }
 

@@ -54,9 +54,12 @@ pub type wurl_component = u32;
 
 /// The call succeeded (the URL it made may still be invalid).
 pub const WURL_OK: wurl_status = 0;
-/// A required pointer argument was NULL (or `(NULL, n > 0)` was passed).
+/// A required pointer argument was NULL (a handle, `out`, `out_len`, or
+/// `buf` with `buf_cap > 0`), or an input was `(NULL, n > 0)`.
 pub const WURL_E_NULL_ARG: wurl_status = 1;
-/// An argument was out of range: unknown flag bits, for example.
+/// An argument was out of range: a bit in `flags` that the function does
+/// not take (any bit for `wurl_parse` and `wurl_resolve`; any but
+/// `WURL_FLAG_NETWORK_STRICT` for `wurl_canonicalize` and `wurl_canon_into`).
 pub const WURL_E_BAD_ARG: wurl_status = 2;
 /// The input is longer than `WURL_MAX_INPUT_LEN` bytes.
 pub const WURL_E_TOO_LONG: wurl_status = 3;
@@ -69,18 +72,59 @@ pub const WURL_E_BUFFER_TOO_SMALL: wurl_status = 5;
 /// input was read and found invalid; nothing was written to `buf`.
 pub const WURL_INVALID_URL: wurl_status = 6;
 
+/// `wurl_get`: the scheme, without its `:` (`http`; as written until
+/// canonicalization lowercases it). Absent for a reference without one
+/// (`foo`, `//a/b`).
 pub const WURL_COMPONENT_SCHEME: wurl_component = 0;
+/// `wurl_get`: the user name, before `:` or `@` in the authority. Absent
+/// when there is no `@`; empty for `http://@a/` and `http://:p@a/`.
 pub const WURL_COMPONENT_USER: wurl_component = 1;
+/// `wurl_get`: the password, after the first `:` of the user information.
+/// Absent without that `:` (`http://u@a/`); empty for `http://u:@a/`.
 pub const WURL_COMPONENT_PASSWORD: wurl_component = 2;
+/// `wurl_get`: the host, an IPv6 address with its brackets. Absent when the
+/// URL has no authority (`mailto:x`); empty for `http:///x` and `file:///x`.
 pub const WURL_COMPONENT_HOST: wurl_component = 3;
+/// `wurl_get`: the port, without its `:`. Absent without a `:` after the
+/// host; empty for `http://a:/`. Canonicalization removes a scheme's
+/// default port (the component is then absent).
 pub const WURL_COMPONENT_PORT: wurl_component = 4;
+/// `wurl_get`: the path, with its leading `/` when it has one; empty for
+/// `http://a` before canonicalization (which writes `/`) and for `http://a?q`.
 pub const WURL_COMPONENT_PATH: wurl_component = 5;
+/// `wurl_get`: the query, without its `?`. Absent without a `?`; empty for
+/// `http://a/?`.
 pub const WURL_COMPONENT_QUERY: wurl_component = 6;
+/// `wurl_get`: the fragment, without its `#`. Absent without a `#`; empty
+/// for `http://a/#`.
 pub const WURL_COMPONENT_FRAGMENT: wurl_component = 7;
 
-/// `wurl_canonicalize` / `wurl_canon_into` flag: mark the result invalid when
-/// its host would be read differently by a WHATWG parser or curl (for http,
-/// https, ws, wss and ftp). See the README for exactly what it rejects.
+/// `wurl_canonicalize` / `wurl_canon_into` flag (network-strict mode): mark
+/// the result invalid when another parser (a WHATWG URL parser, curl) would
+/// read another host from it. Applies only to a URL whose canonical scheme
+/// is `http`, `https`, `ws`, `wss` or `ftp`, and only to one that is valid
+/// without the flag; the rules are tried in this order, and the first that
+/// holds gives the `wurl_invalid_reason` shown:
+///
+/// 1. The host is empty or absent (`http:///evil.com/x`, `http:/x`):
+///    "network-strict: empty host".
+/// 2. The host holds `[` or `]` but is not an IPv6 literal (`http://[]/`,
+///    `http://a［b］/`): "network-strict: brackets in a non-IPv6 host".
+/// 3. The host is a domain whose last label, after one trailing dot is
+///    dropped, is a number to the WHATWG "ends in a number" check (ASCII
+///    digits, `0x` and hex digits, or `0` and octal digits: `10.0.0.1.`,
+///    `4294967296`, `256.0.0.0`, `example.123`), or whose WHATWG reading is
+///    another IPv4 address: "network-strict: domain that other parsers
+///    read as an IPv4 address".
+/// 4. The host as written, processed by UTS #46 non-transitional processing
+///    as WHATWG parsers do, succeeds but differs from the IDNA 2003 result
+///    (`faß.de`: `fass.de` here, `xn--fa-hia.de` there; `σς.gr`):
+///    "network-strict: host differs under UTS-46 processing". When UTS #46
+///    fails, the other parser refuses the URL, so it is not rejected.
+///
+/// Never rejected: IPv4 and IPv6 addresses as canonicalization writes
+/// them, and every URL of another scheme. Without the flag these hosts
+/// are kept as the 2012 algorithm gives them.
 pub const WURL_FLAG_NETWORK_STRICT: u32 = 1;
 
 /// `wurl_host_kind`: the URL has no host component.
@@ -144,8 +188,9 @@ fn input_str<'a>(ptr: *const c_char, len: usize) -> Result<Cow<'a, str>, wurl_st
 #[inline]
 fn decode_utf8(bytes: &[u8]) -> Cow<'_, str> {
     // Most URLs are ASCII, which `scan::is_ascii` checks a word at a time
-    // with less fixed cost than any general validator (kasztp: ~45 octets
-    // per URL); inlined into the callers, the rest out of line.
+    // with less fixed cost than any general validator (on strings as short
+    // as URLs, the fixed cost is most of it); inlined into the callers, the
+    // rest out of line.
     if crate::scan::is_ascii(bytes) {
         // SAFETY: every octet is below 0x80, so `bytes` is valid UTF-8.
         return Cow::Borrowed(unsafe { std::str::from_utf8_unchecked(bytes) });
@@ -254,7 +299,10 @@ fn emit(out: *mut *mut wurl_url, url: Url) -> wurl_status {
 
 /// Parses `input` ("steps to parse a URL"), without resolution or
 /// canonicalization. `flags` must be 0. On `WURL_OK`, `*out` is a new handle
-/// to free with `wurl_free`; otherwise `*out` is untouched.
+/// that the caller owns and frees with `wurl_free`; otherwise `*out` is
+/// untouched and there is nothing to free. `input` is read only during the
+/// call and stays the caller's. Input without a scheme (`foo`) is not an
+/// error: it gives `WURL_OK` and an invalid URL.
 #[unsafe(no_mangle)]
 pub extern "C" fn wurl_parse(
     input: *const c_char,
@@ -286,8 +334,11 @@ pub extern "C" fn wurl_parse(
 }
 
 /// Resolves `input` against `base` ("steps to resolve a URL"), without
-/// canonicalization. `flags` must be 0. On `WURL_OK`, `*out` is a new handle;
-/// otherwise `*out` is untouched. An invalid base gives an invalid result.
+/// canonicalization. `flags` must be 0. On `WURL_OK`, `*out` is a new handle
+/// that the caller owns and frees with `wurl_free`; otherwise `*out` is
+/// untouched. `base` is only read: it stays the caller's, and may be freed
+/// before or after the result (they may share memory, reference counted).
+/// An invalid base gives an invalid result.
 #[unsafe(no_mangle)]
 pub extern "C" fn wurl_resolve(
     base: *const wurl_url,
@@ -324,7 +375,11 @@ pub extern "C" fn wurl_resolve(
 /// `url` is untouched. `charset` is the encoding label for the query (the
 /// document's encoding); `(NULL, 0)` means UTF-8, and an unknown label,
 /// UTF-16 or replacement mean UTF-8. `flags` is 0 or
-/// `WURL_FLAG_NETWORK_STRICT`. On `WURL_OK`, `*out` is a new handle.
+/// `WURL_FLAG_NETWORK_STRICT`. On `WURL_OK`, `*out` is a new handle that the
+/// caller owns and frees with `wurl_free`; otherwise `*out` is untouched.
+/// `url` stays the caller's and may be freed before or after the result.
+/// An invalid result is `WURL_OK` with `wurl_is_invalid` true; its
+/// components are those of `url`.
 #[unsafe(no_mangle)]
 pub extern "C" fn wurl_canonicalize(
     url: *const wurl_url,
@@ -406,9 +461,11 @@ fn deliver_raw(
 /// `*out_len`); `WURL_E_BUFFER_TOO_SMALL` when `buf_cap` cannot hold the
 /// result and its NUL (then only `*out_len`, the length needed without the
 /// NUL, is written, and `buf` is untouched). `buf` is written only when the
-/// call returns `WURL_OK`. `buf` may be NULL when `buf_cap` is 0. Allocates nothing per call
-/// in steady state for URLs of up to 64 KiB (valid UTF-8). The result is exactly
-/// `wurl_resolve` + `wurl_canonicalize` + `wurl_serialize`.
+/// call returns `WURL_OK`. `buf` may be NULL when `buf_cap` is 0. Makes no
+/// handle: `buf` and `base` stay the caller's and there is nothing to free.
+/// Allocates nothing per call in steady state for URLs of up to 64 KiB
+/// (valid UTF-8). The result is exactly `wurl_resolve` +
+/// `wurl_canonicalize` + `wurl_serialize`.
 #[unsafe(no_mangle)]
 pub extern "C" fn wurl_canon_into(
     base: *const wurl_url,
@@ -491,8 +548,9 @@ pub extern "C" fn wurl_canon_into(
 /// Serializes `url` ("steps to serialize a parsed URL"): true and a view for
 /// a valid URL; false and `(NULL, 0)` for an invalid URL (which cannot be
 /// serialized) or a NULL handle. The view lives until `wurl_free(url)` and is
-/// followed by a NUL byte not counted in `*out_len`. Either out pointer may be
-/// NULL when its value is not wanted.
+/// followed by a NUL byte not counted in `*out_len`; it belongs to the
+/// handle and is never freed by the caller. Either out pointer may be NULL
+/// when its value is not wanted.
 #[unsafe(no_mangle)]
 pub extern "C" fn wurl_serialize(
     url: *const wurl_url,
@@ -506,8 +564,10 @@ pub extern "C" fn wurl_serialize(
 
 /// Reads one component: true and a view for a present component (length 0
 /// when present and empty); false and `(NULL, 0)` for an absent component, a
-/// NULL handle or an unknown `which`. Views live until `wurl_free(url)` and
-/// are followed by a NUL byte not counted in `*out_len`. Either out pointer
+/// NULL handle or an unknown `which` (one of the `WURL_COMPONENT_*`
+/// values). Views belong to the handle (never freed by the caller), live
+/// until `wurl_free(url)` and are followed by a NUL byte not counted in
+/// `*out_len`. Either out pointer
 /// may be NULL when its value is not wanted. The first call on a valid
 /// handle may allocate the handle's NUL-terminated copies of its
 /// components, once; any number of threads may call it on one handle.
@@ -535,7 +595,9 @@ pub extern "C" fn wurl_is_invalid(url: *const wurl_url) -> bool {
 }
 
 /// Why `url` is invalid: NULL for a valid URL (or a NULL handle), otherwise a
-/// static NUL-terminated string naming the rule that failed.
+/// static NUL-terminated English string naming the rule that failed ("port
+/// out of range", "network-strict: empty host", ...). Never freed; valid
+/// for the life of the process.
 #[unsafe(no_mangle)]
 pub extern "C" fn wurl_invalid_reason(url: *const wurl_url) -> *const c_char {
     guard(std::ptr::null(), || {
@@ -563,7 +625,10 @@ pub extern "C" fn wurl_host_kind(url: *const wurl_url) -> u32 {
     })
 }
 
-/// Frees a handle. `wurl_free(NULL)` does nothing. Views into the handle end.
+/// Frees a handle that a constructor returned. `wurl_free(NULL)` does
+/// nothing. Free each handle exactly once, even when it shares memory with
+/// another; afterwards the handle and every view from it are invalid, and
+/// other handles are unaffected.
 #[unsafe(no_mangle)]
 pub extern "C" fn wurl_free(url: *mut wurl_url) {
     if url.is_null() {
@@ -577,7 +642,7 @@ pub extern "C" fn wurl_free(url: *mut wurl_url) {
 }
 
 /// A static, NUL-terminated English description of `status`
-/// ("unknown status" for values wurl never returns).
+/// ("unknown status" for values wurl never returns). Never freed.
 #[unsafe(no_mangle)]
 pub extern "C" fn wurl_status_str(status: wurl_status) -> *const c_char {
     let s: &'static std::ffi::CStr = match status {
@@ -595,7 +660,7 @@ pub extern "C" fn wurl_status_str(status: wurl_status) -> *const c_char {
 }
 
 /// The library version, a static NUL-terminated string equal to the header's
-/// `WURL_VERSION`.
+/// `WURL_VERSION` when header and library match. Never freed.
 #[unsafe(no_mangle)]
 pub extern "C" fn wurl_version() -> *const c_char {
     const V: &str = concat!(env!("CARGO_PKG_VERSION"), "\0");
@@ -639,7 +704,7 @@ thread_local! {
 
 /// Runs `f` with this thread's buffer `cell`, or a fresh one when it is
 /// in use or gone (thread exit): no allocation once it has grown. A buffer
-/// whose `size` grew beyond `key::KEEP` bytes is freed after the call.
+/// whose `size` grew beyond `scratch::KEEP` bytes is freed after the call.
 fn with_tls<T: Default + 'static, R>(
     cell: &'static std::thread::LocalKey<std::cell::RefCell<T>>,
     size: impl Fn(&T) -> usize,
@@ -649,7 +714,7 @@ fn with_tls<T: Default + 'static, R>(
     let r = cell.try_with(|c| {
         c.try_borrow_mut().ok().map(|mut b| {
             let r = (f.take().expect("called once"))(&mut b);
-            if size(&b) > crate::key::KEEP {
+            if size(&b) > crate::scratch::KEEP {
                 *b = T::default();
             }
             r

@@ -174,7 +174,7 @@ static OCTET_CLASS: [u8; 256] = octet_classes(false);
 static FINISH_CLASS: [u8; 256] = octet_classes(true);
 
 /// Intermediate strings of the slow path, kept per thread so that a warm
-/// thread allocates nothing (issue 11). Each is cleared before use.
+/// thread allocates nothing. Each is cleared before use.
 #[derive(Default)]
 struct Scratch {
     /// Step 2 output.
@@ -245,8 +245,18 @@ fn with_scratch<R>(mut f: impl FnMut(&mut Scratch) -> R) -> R {
 /// or why it failed.
 pub fn canonicalize_host(host: &str, scheme: &str) -> Result<String, InvalidReason> {
     let mut out = String::with_capacity(host.len());
-    canonicalize_host_into(host, scheme.eq_ignore_ascii_case("file"), &mut out)?;
+    canonicalize_host_into(host, crate::scheme::is_file(scheme), &mut out)?;
     Ok(out)
+}
+
+/// [`canonicalize_host_into`], with nothing appended to `out` on failure.
+pub(crate) fn host_into(h: &str, is_file: bool, out: &mut String) -> Result<(), InvalidReason> {
+    let start = out.len();
+    let r = canonicalize_host_into(h, is_file, out);
+    if r.is_err() {
+        out.truncate(start);
+    }
+    r
 }
 
 /// CanonicalizeHost of `host` (spec section "The CanonicalizeHost
@@ -257,7 +267,7 @@ pub fn canonicalize_host(host: &str, scheme: &str) -> Result<String, InvalidReas
 /// caller truncates.
 ///
 /// Allocates nothing but `out`'s growth once the thread's scratch buffers
-/// have grown (issue 11).
+/// have grown.
 pub fn canonicalize_host_into(
     host: &str,
     is_file: bool,
@@ -274,7 +284,7 @@ pub fn canonicalize_host_into(
     if all & PLAIN != 0 && all & INET == 0 {
         // Copied, then lowercased in place only when some octet is
         // uppercase (most hosts are already lowercase): a memcpy and a
-        // vectorizable pass beat pushing char by char.
+        // vectorizable pass beats pushing char by char.
         let start = out.len();
         out.push_str(host);
         if any & UPPER != 0 {

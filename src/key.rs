@@ -18,11 +18,6 @@ pub struct KeyOptions<'a> {
     pub surt: Option<SurtOptions>,
 }
 
-/// Per-thread buffers of the keys that grew beyond this many bytes are freed
-/// after the call (the bound of the canonicalization's own buffers), so that
-/// one huge URL does not pin its memory in every thread that saw it.
-pub(crate) const KEEP: usize = 64 * 1024;
-
 thread_local! {
     /// The canonical serialization, between canonicalization and the key.
     static CANON: RefCell<String> = const { RefCell::new(String::new()) };
@@ -41,7 +36,9 @@ fn with_buf<R>(
         c.try_borrow_mut().ok().map(|mut b| {
             b.clear();
             let r = (f.take().expect("called once"))(&mut b);
-            if b.capacity() > KEEP {
+            // Freed when it grew beyond canonicalization's own bound, so
+            // that one huge URL does not pin its memory in every thread.
+            if b.capacity() > crate::scratch::KEEP {
                 *b = String::new();
             }
             r

@@ -42,18 +42,22 @@
 pub mod canonical_form;
 pub mod canonicalize;
 pub mod charset;
+#[cfg(test)]
+mod fast_exit_differential;
 pub mod ffi;
 pub mod host;
 pub mod ipv4;
 pub mod ipv6;
 pub mod nameprep;
 pub mod parse;
+pub(crate) mod path;
 pub mod percent;
 pub mod preprocess;
 pub mod punycode;
 pub mod record;
 pub mod resolve;
 mod scan;
+pub(crate) mod scheme;
 mod scratch;
 pub mod serialize;
 pub mod strict;

@@ -148,8 +148,8 @@ fn map_nfkc_into(s: &str, mapped: &mut String, out: &mut String) -> u8 {
 /// before it (it neither combines with nor reorders around what precedes
 /// it), so NFKC of a string is the NFKC of its segments, each from one
 /// INERT character to the next, put together; and a segment of INERT
-/// characters only is in NFKC. Only the others need the normalizer, which
-/// costs thousands of instructions per call: an Indic host
+/// characters only is in NFKC. Only the others need the normalizer, whose
+/// call costs far more than the table lookups that find them: an Indic host
 /// (`বাংলা.com`) needs it for a vowel sign and the letter before it, not
 /// for the whole host.
 fn dirty_segments(s: &str, mut f: impl FnMut(usize, usize) -> bool) -> bool {

@@ -13,28 +13,7 @@ use memchr::{memrchr, memrchr2};
 use crate::preprocess::preprocess_into;
 use crate::record::{InvalidReason, Parts, Url};
 use crate::scan::{find1, find2, find4};
-
-/// A *valid scheme character*: `A-Z a-z 0-9 + - .` (NOTES.md: no `_`, and a
-/// scheme may start with a digit).
-pub(crate) const fn is_scheme_char(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')
-}
-
-/// Octet classes of the parser, one table lookup per byte.
-const SCHEME_CHAR: u8 = 1;
-
-static CLASS: [u8; 256] = {
-    let mut t = [0u8; 256];
-    let mut i = 0;
-    while i < 256 {
-        let c = i as u8;
-        if is_scheme_char(c) {
-            t[i] |= SCHEME_CHAR;
-        }
-        i += 1;
-    }
-    t
-};
+use crate::scheme::{Scheme, SchemeKind, scheme_len};
 
 fn is_slash(b: u8) -> bool {
     b == b'/' || b == b'\\'
@@ -69,7 +48,7 @@ pub fn parse_stages(input: &str) -> Url {
         let s = preprocess_into(input, &mut sc.pre);
         let mut p = Parts::default();
         parse_parts_into(s, &mut sc.side, &mut p);
-        Url::build_parsed(&p, s)
+        crate::serialize::build_parsed(&p, s)
     })
 }
 
@@ -85,10 +64,9 @@ pub(crate) fn parse_parts<'a>(s: &'a str, side: &'a mut String) -> Parts<'a> {
 /// are slices of `s`, or of `side` for a path parsing had to write.
 ///
 /// The parts are written where the caller keeps them rather than returned:
-/// `Parts` is 184 bytes, and returning it (or passing it on by value) cost
+/// `Parts` is 184 bytes, and returning it (or passing it on by value) costs
 /// a `memcpy` of the struct just written field by field, which stalls on
-/// store forwarding (a sampling profile of the bulk call on links_synth had
-/// these copies at ~5 % of the time).
+/// store forwarding.
 pub(crate) fn parse_parts_into<'a>(s: &'a str, side: &'a mut String, url: &mut Parts<'a>) {
     *url = Parts::default();
     // "If /s/ begins with two or more U+005C REVERSE SOLIDUS characters".
@@ -108,7 +86,7 @@ pub(crate) fn parse_parts_into<'a>(s: &'a str, side: &'a mut String, url: &mut P
         }
     };
     let scheme = url.scheme.unwrap_or("");
-    let kind = SchemeKind::of(scheme.as_bytes());
+    let kind = Scheme::of(scheme.as_bytes()).kind;
     if kind == SchemeKind::Drive {
         parse_drive(rest, url, side);
     } else if kind == SchemeKind::File {
@@ -135,54 +113,10 @@ pub(crate) fn parse_parts_into<'a>(s: &'a str, side: &'a mut String, url: &mut P
     }
 }
 
-/// What the parser does with a scheme: one match on its length and bytes.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum SchemeKind {
-    /// One letter: "parsing a drive URL".
-    Drive,
-    File,
-    Mailto,
-    /// Another scheme of the non-hierarchical list (section
-    /// "Hierarchicalness"; `mailto` is the list's fifth).
-    NonHierarchical,
-    Other,
-}
-
-impl SchemeKind {
-    pub(crate) fn of(b: &[u8]) -> SchemeKind {
-        let is = |name: &[u8]| b.eq_ignore_ascii_case(name);
-        match b.len() {
-            1 if b[0].is_ascii_alphabetic() => SchemeKind::Drive,
-            4 if is(b"file") => SchemeKind::File,
-            6 if is(b"mailto") => SchemeKind::Mailto,
-            4 if is(b"data") => SchemeKind::NonHierarchical,
-            5 if is(b"about") => SchemeKind::NonHierarchical,
-            8 if is(b"vbscript") => SchemeKind::NonHierarchical,
-            10 if is(b"javascript") => SchemeKind::NonHierarchical,
-            _ => SchemeKind::Other,
-        }
-    }
-}
-
-/// The schemes that are not hierarchical (section "Hierarchicalness"), in
-/// lowercase: what `SchemeKind` (here) and `SchemeInfo` (canonicalization)
-/// match, as their unit tests check.
-#[cfg(test)]
-pub(crate) const NON_HIERARCHICAL: [&str; 5] =
-    ["about", "data", "javascript", "mailto", "vbscript"];
-
 /// "Steps to find the scheme": the length of the scheme when `s` begins with
 /// one or more valid scheme characters followed by `:`.
 fn find_scheme(s: &str) -> Option<usize> {
     scheme_len(s.as_bytes())
-}
-
-/// The length of the scheme that `b` starts with (before its `:`), if any.
-pub(crate) fn scheme_len(b: &[u8]) -> Option<usize> {
-    let n = b
-        .iter()
-        .position(|&c| CLASS[c as usize] & SCHEME_CHAR == 0)?;
-    (n > 0 && b[n] == b':').then_some(n)
 }
 
 /// Splits off the fragment (after the first `#`) and then the query (after
@@ -383,34 +317,5 @@ pub(crate) fn split_authority<'a>(authority: &'a str, url: &mut Parts<'a>) {
                 url.port = Some(&authority[colon + 1..]);
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// `SchemeKind` knows the non-hierarchical schemes in any case, and no
-    /// others.
-    #[test]
-    fn scheme_kinds() {
-        for s in NON_HIERARCHICAL {
-            let want = if s == "mailto" {
-                SchemeKind::Mailto
-            } else {
-                SchemeKind::NonHierarchical
-            };
-            assert!(SchemeKind::of(s.as_bytes()) == want, "{s}");
-            assert!(
-                SchemeKind::of(s.to_ascii_uppercase().as_bytes()) == want,
-                "{s}"
-            );
-        }
-        for s in ["http", "datа", "abou", "javascripts", "vbscrip", "mail"] {
-            assert!(SchemeKind::of(s.as_bytes()) == SchemeKind::Other, "{s}");
-        }
-        assert!(SchemeKind::of(b"FiLe") == SchemeKind::File);
-        assert!(SchemeKind::of(b"c") == SchemeKind::Drive);
-        assert!(SchemeKind::of(b"1") == SchemeKind::Other);
     }
 }

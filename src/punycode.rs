@@ -5,7 +5,7 @@
 //!
 //! Written from the RFC's pseudocode and parameter values (section 5), not
 //! from another implementation. The output digits are lowercase, as the
-//! `idna` crate (used before) writes them.
+//! `idna` crate writes them.
 
 /// Section 5 parameter values for Punycode.
 const BASE: u32 = 36;

@@ -72,7 +72,7 @@ const KNOWN_HOST: usize = 10;
 /// A parsed, resolved or canonicalized URL. Immutable once built; the
 /// functions of this crate return new records.
 ///
-/// One buffer and offsets (issue 11): a valid record's buffer holds its
+/// One buffer and offsets: a valid record's buffer holds its
 /// serialization followed by a NUL, and each component is a span of that
 /// serialization; then come the raw authority and the known canonical
 /// host, each NUL-terminated unless it is the host itself (then it shares
@@ -226,23 +226,26 @@ impl<'a> Parts<'a> {
     }
 
     /// CanonicalizeHost of this record's host under its scheme, from the
-    /// known value or the record's cache (filled on first use; `work` is a
-    /// working buffer for that). Nothing is known for `file:` records
-    /// (their host goes through the HOSTPATH loop) and records without a
-    /// host or cache.
-    pub(crate) fn canonical_host(&self, work: &mut String) -> Known<'a> {
+    /// known value or the record's cache, which `compute` fills on first
+    /// use (appending the canonical host to `work`, which it is given
+    /// empty). The record holds the cache, not the algorithm: the caller
+    /// passes it (and does not ask for `file:` records, whose host goes
+    /// through the HOSTPATH loop first). Nothing is known for records
+    /// without a host or cache.
+    pub(crate) fn canonical_host(
+        &self,
+        work: &mut String,
+        compute: fn(&str, &mut String) -> Result<(), InvalidReason>,
+    ) -> Known<'a> {
         if self.known.host.is_some() || self.known.err.is_some() {
             return self.known;
         }
-        let (Some(h), Some(s), Some(cache)) = (self.host, self.scheme, self.cache) else {
+        let (Some(h), Some(cache)) = (self.host, self.cache) else {
             return Known::default();
         };
-        if s.eq_ignore_ascii_case("file") {
-            return Known::default();
-        }
         let r = cache.get_or_init(|| {
             work.clear();
-            crate::canonicalize::host_into(h, false, work).map(|()| CachedHost::new(work, h))
+            compute(h, work).map(|()| CachedHost::new(work, h))
         });
         match r {
             Ok(c) => Known {
@@ -283,8 +286,10 @@ impl fmt::Debug for Url {
 }
 
 impl Default for Url {
+    /// The record of no components: a valid URL whose serialization is
+    /// `:`.
     fn default() -> Url {
-        Url::build(&Parts::default())
+        Url::finish(String::from(":"), true, &[Span::NONE; 8], &Parts::default())
     }
 }
 
@@ -433,43 +438,13 @@ impl fmt::Display for InvalidReason {
 }
 
 impl Url {
-    /// Builds a record from its parts (see [`Url`]): the buffer is
-    /// allocated once, at its exact size.
-    pub(crate) fn build(p: &Parts) -> Url {
-        let valid = p.invalid.is_none();
-        let ser = if valid {
-            crate::serialize::serialized_len(p)
-        } else {
-            0
-        };
-        let mut buf = String::with_capacity(ser + 1 + Url::extra_len(p, valid));
-        let mut at = [Span::NONE; 8];
-        if valid {
-            crate::serialize::serialize_parts(p, &mut buf, &mut at);
-        }
-        Url::finish(buf, valid, &at, p)
-    }
-
-    /// [`Url::build`] for the parse of `source` (the preprocessed input):
-    /// the record notes whether its serialization is `source` itself.
-    pub(crate) fn build_parsed(p: &Parts, source: &str) -> Url {
-        let mut at = [Span::NONE; 8];
-        let (mut url, same) = if crate::serialize::layout_in(p, source, &mut at) {
-            // Most absolute URLs: the serialization is `source`, copied
-            // whole instead of written component by component.
-            let mut buf = String::with_capacity(source.len() + 1 + Url::extra_len(p, true));
-            buf.push_str(source);
-            (Url::finish(buf, true, &at, p), true)
-        } else {
-            let url = Url::build(p);
-            let same = url.as_str() == Some(source);
-            (url, same)
-        };
-        if let Some(r) = Arc::get_mut(&mut url.0) {
+    /// Notes whether this record (made just now, by a parse) is the parse
+    /// of its own serialization.
+    pub(crate) fn set_parse_of_serialization(&mut self, same: bool) {
+        if let Some(r) = Arc::get_mut(&mut self.0) {
             // Always reached: the record was made just now.
             r.parse_of_serialization = same;
         }
-        url
     }
 
     /// The record of `prefix` followed by `rest`, a URL that
@@ -482,8 +457,6 @@ impl Url {
         // `Parts` to build and read back, no known host, and the raw
         // authority is the host's own span unless there is a port (then a
         // NUL-terminated copy of host and port after the serialization).
-        // About 150 instructions less per handle than `finish` (kasztp's
-        // handle path: 1,452 -> 1,300 under callgrind).
         let len = prefix.len() + rest.len();
         let authority = match at[4] {
             Span::NONE => None,
@@ -559,7 +532,7 @@ impl Url {
         }
     }
 
-    /// [`Url::build`] for a valid record whose serialization canonicalization
+    /// [`serialize::build`](crate::serialize::build) for a valid record whose serialization canonicalization
     /// has written into `ser` (a reused buffer), with the spans of its
     /// components in `at`; the raw authority and the flag are given. A
     /// large buffer is taken as it is instead of copied (the caller would
@@ -593,7 +566,7 @@ impl Url {
 
     /// The length of what [`Url::finish`] appends after the serialization
     /// and its NUL.
-    fn extra_len(p: &Parts, valid: bool) -> usize {
+    pub(crate) fn extra_len(p: &Parts, valid: bool) -> usize {
         let mut n = 0;
         if !valid {
             let comps = [
@@ -618,7 +591,7 @@ impl Url {
     /// (components at `at`), or nothing. Appends its NUL (for a valid
     /// record) or a NUL-terminated copy of every component of `p` (for an
     /// invalid one), then the raw authority and the known canonical host.
-    fn finish(mut buf: String, valid: bool, at: &[Span; 8], p: &Parts) -> Url {
+    pub(crate) fn finish(mut buf: String, valid: bool, at: &[Span; 8], p: &Parts) -> Url {
         let mut spans = [Span::NONE; 11];
         let push = |buf: &mut String, s: &str| {
             let start = buf.len();

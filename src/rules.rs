@@ -402,8 +402,8 @@ fn with_scratch<R>(f: impl FnOnce(&mut Spans, &mut Spans) -> R) -> R {
         s.try_borrow_mut().ok().map(|mut s| {
             let (a, b) = &mut *s;
             let r = (f.take().expect("called once"))(a, b);
-            // A huge query's buffers are not kept (see `key::KEEP`).
-            if (a.capacity() + b.capacity()) * size_of::<Range<usize>>() > crate::key::KEEP {
+            // A huge query's buffers are not kept (see `scratch::KEEP`).
+            if (a.capacity() + b.capacity()) * size_of::<Range<usize>>() > crate::scratch::KEEP {
                 *s = (Vec::new(), Vec::new());
             }
             r

@@ -1,10 +1,10 @@
 //! Word-at-a-time byte searches for the short strings URLs are made of.
 //!
 //! A search call of the `memchr` crate pays a fixed setup cost that a
-//! 20-octet path or host never earns back, and a per-octet table loop costs
-//! about seven instructions an octet. These searches test eight octets at
-//! once with integer arithmetic (no `unsafe`, no SIMD intrinsics): about
-//! two instructions an octet for the sets the parser looks for.
+//! 20-octet path or host never earns back, and a per-octet table loop pays
+//! a load, a test and a branch for every octet. These searches test eight
+//! octets at once with integer arithmetic (no `unsafe`, no SIMD
+//! intrinsics): a few operations per word for the sets the parser looks for.
 
 const LO: u64 = 0x0101_0101_0101_0101;
 const HI: u64 = 0x8080_8080_8080_8080;
@@ -56,12 +56,11 @@ fn find_by(b: &[u8], mask: impl Fn(u64) -> u64, hit: impl Fn(u8) -> bool) -> Opt
 /// Whether every octet of `b` is ASCII (below `0x80`), as `<[u8]>::is_ascii`
 /// says, without its per-octet loop over the last `len % 8` octets: the C
 /// ABI checks every input with it, and that loop's branches, which vary with
-/// each URL's length, cost more than the words before them (a sampling
-/// profile of the bulk call on links_synth had a third of `wurl_canon_into`'s
-/// own time there). The tail is one more word overlapping the last one;
+/// each URL's length, cost more than the words before them on strings as
+/// short as URLs. The tail is one more word overlapping the last one;
 /// under eight octets, two overlapping halves; under four, the first, middle
 /// and last octets, which are all of them. Always inlined: with the fast
-/// path of `canonical_form` as a third caller the compiler made it a call.
+/// path of `canonical_form` as a third caller the compiler makes it a call.
 #[inline(always)]
 pub(crate) fn is_ascii(b: &[u8]) -> bool {
     let n = b.len();
@@ -127,7 +126,7 @@ pub(crate) fn is_printable_ascii(b: &[u8]) -> bool {
 /// half its instructions on the index and the bound. Each octet keeps its
 /// own exit, so the end of a run is found where it is, never by going back
 /// over a block (testing a block at once and then finding the octet in it
-/// again cost more than it saved on runs of a URL's length).
+/// again costs more than it saves on runs of a URL's length).
 #[inline(always)]
 pub(crate) fn run_while(s: &[u8], from: usize, ok: impl Fn(u8) -> bool) -> usize {
     let mut i = from;

@@ -1,7 +1,7 @@
 //! Per-thread buffers the stages write into, reused between calls so that
-//! a call allocates nothing in steady state (issue 11). A stage never
+//! a call allocates nothing in steady state. A stage never
 //! keeps a buffer beyond a call: the records it returns are built by
-//! copying out of them ([`Url::build`](crate::Url)).
+//! copying out of them (`serialize::build`).
 
 use std::cell::RefCell;
 
@@ -20,7 +20,23 @@ pub(crate) struct Scratch {
     /// The bulk path's output for the C ABI.
     pub(crate) out: String,
     /// Canonicalization's working buffers.
-    pub(crate) work: crate::canonicalize::Work,
+    pub(crate) work: Work,
+}
+
+/// Canonicalization's working buffers: the `file:` HOSTPATH loop's host and
+/// path, and two for the full path steps (the rare slow path).
+#[derive(Default)]
+pub(crate) struct Work {
+    pub(crate) host: String,
+    pub(crate) path: String,
+    pub(crate) a: String,
+    pub(crate) b: String,
+}
+
+impl Work {
+    pub(crate) fn bufs(&mut self) -> [&mut String; 4] {
+        [&mut self.host, &mut self.path, &mut self.a, &mut self.b]
+    }
 }
 
 /// Buffers that grew beyond this are freed after the call, so that one
@@ -28,9 +44,9 @@ pub(crate) struct Scratch {
 pub(crate) const KEEP: usize = 64 * 1024;
 
 /// Which of a [`Scratch`]'s buffers a call may write, hence which its trim
-/// looks at: checking the ten capacities after every call cost ~35
-/// instructions, paid up to three times per URL on the handle path (parse,
-/// resolve, canonicalize), each of which writes only a few of them. A
+/// looks at: checking all ten capacities after every call would be paid
+/// up to three times per URL on the handle path (parse, resolve,
+/// canonicalize), each of which writes only a few of them. A
 /// constant at each call site, so the trim of the others compiles away.
 #[derive(Clone, Copy)]
 pub(crate) struct Used(u16);
@@ -89,8 +105,8 @@ impl Scratch {
             // stage panicked skipped its trim; what it wrote is emptied,
             // and freed if large, by the next call that uses the buffer,
             // every stage clearing a buffer before writing it. A drop
-            // guard that trims while unwinding cost 20 to 50 instructions
-            // per URL in landing pads, and a "call running" flag 5 per
+            // guard that trims while unwinding would put landing pads on
+            // every URL's path, and a "call running" flag a store on every
             // call, for a case that is a bug already.)
             debug_assert!(s.is_empty(), "a scratch buffer outside `Used`");
         }

@@ -21,6 +21,38 @@ pub(crate) fn serialized_len(u: &Parts) -> usize {
     n
 }
 
+/// Builds a record from its parts (see [`Url`]): the buffer is allocated
+/// once, at its exact size, and holds the serialization.
+pub(crate) fn build(p: &Parts) -> Url {
+    let valid = p.invalid.is_none();
+    let ser = if valid { serialized_len(p) } else { 0 };
+    let mut buf = String::with_capacity(ser + 1 + Url::extra_len(p, valid));
+    let mut at = [Span::NONE; 8];
+    if valid {
+        serialize_parts(p, &mut buf, &mut at);
+    }
+    Url::finish(buf, valid, &at, p)
+}
+
+/// [`build`] for the parse of `source` (the preprocessed input): the
+/// record notes whether its serialization is `source` itself.
+pub(crate) fn build_parsed(p: &Parts, source: &str) -> Url {
+    let mut at = [Span::NONE; 8];
+    let (mut url, same) = if layout_in(p, source, &mut at) {
+        // Most absolute URLs: the serialization is `source`, copied whole
+        // instead of written component by component.
+        let mut buf = String::with_capacity(source.len() + 1 + Url::extra_len(p, true));
+        buf.push_str(source);
+        (Url::finish(buf, true, &at, p), true)
+    } else {
+        let url = build(p);
+        let same = url.as_str() == Some(source);
+        (url, same)
+    };
+    url.set_parse_of_serialization(same);
+    url
+}
+
 /// Appends the serialization of the valid record `u` to `s`, and where each
 /// component went (in `wurl_component` order) to `at`.
 pub(crate) fn serialize_parts(u: &Parts, s: &mut String, at: &mut [Span; 8]) {
@@ -77,7 +109,7 @@ pub(crate) fn serialize_parts(u: &Parts, s: &mut String, at: &mut [Span; 8]) {
 /// finds the record's serialization without writing it.
 ///
 /// The spans are written into `at` (meaningful when the answer is true)
-/// rather than returned: 128 bytes returned by value were copied out with
+/// rather than returned: 128 bytes returned by value are copied out with
 /// loads that stall on the stores just made (store forwarding).
 pub(crate) fn layout_in(u: &Parts, s: &str, at: &mut [Span; 8]) -> bool {
     *at = [Span::NONE; 8];

@@ -3,12 +3,11 @@
 //! over the well-formed byte sequences of the Unicode Standard, Table 3-7.
 //!
 //! Why not `str::from_utf8`: on the short, mostly non-ASCII strings an IDN
-//! crawler passes (idn_synth: 47 octets per URL), its per-character
-//! branches on the sequence length cost about 59 ns per URL on this
-//! project's machine, against 27 ns for this automaton, whose step is a
-//! table load, a shift and a mask, with no branch on the data. Words of
-//! eight ASCII octets between characters are skipped with one test (a
-//! branch per word, not per octet). Invalid input is not this
+//! crawler passes, its per-character branches on the sequence length,
+//! which such text makes unpredictable, cost more than this automaton,
+//! whose step is a table load, a shift and a mask, with no branch on the
+//! data. Words of eight ASCII octets between characters are skipped with
+//! one test (a branch per word, not per octet). Invalid input is not this
 //! module's business: the caller falls back to the lossy decoder.
 
 // The automaton's states are bit offsets into a 64-bit row per octet:

@@ -1,5 +1,5 @@
 //! Issue 11's allocation and memory targets, asserted on every line of the
-//! four benchmark datasets (loaded as the benchmark loads them, see
+//! five benchmark datasets (loaded as the benchmark loads them, see
 //! `common/datasets.rs`), under a per-thread counting allocator:
 //!
 //! 1. the bulk path (`wurl_canon_into` through the C ABI, and the Rust
@@ -324,6 +324,11 @@ fn wurl_canon_into_allocates_nothing_after_warm_up_idn_synth() {
 }
 
 #[test]
+fn wurl_canon_into_allocates_nothing_after_warm_up_pagewritten() {
+    ffi_canon_into_allocates_nothing("pagewritten");
+}
+
+#[test]
 fn wurl_canon_into_allocates_nothing_after_warm_up_links_synth() {
     ffi_canon_into_allocates_nothing("links_synth");
 }
@@ -341,6 +346,11 @@ fn rust_canon_into_allocates_nothing_after_warm_up_node_files() {
 #[test]
 fn rust_canon_into_allocates_nothing_after_warm_up_idn_synth() {
     rust_canon_into_allocates_nothing("idn_synth");
+}
+
+#[test]
+fn rust_canon_into_allocates_nothing_after_warm_up_pagewritten() {
+    rust_canon_into_allocates_nothing("pagewritten");
 }
 
 #[test]
@@ -372,13 +382,12 @@ fn resolve_canonicalize_serialize(base: *const wurl_url, u: &str) -> bool {
     ok
 }
 
-/// Target 2 on kasztp: `wurl_parse(u)`, then everything above against that
-/// parse, then its `wurl_free`: 3 handles, so at most 6 allocations per
-/// line, once warm.
-#[test]
-fn handle_path_makes_at_most_two_allocations_per_handle_kasztp() {
-    let urls = datasets::urls("kasztp");
-    assert!(urls.len() > 40_000);
+/// Target 2 on a URL list: `wurl_parse(u)`, then everything above against
+/// that parse, then its `wurl_free`: 3 handles, so at most 6 allocations
+/// per line, once warm.
+fn handle_path_makes_at_most_two_allocations_per_handle(name: &str) {
+    let urls = datasets::urls(name);
+    assert!(urls.len() > 10_000, "{name}: {} lines", urls.len());
     let line = |u: &str| {
         counted(|| {
             let parsed = parse(u);
@@ -399,10 +408,20 @@ fn handle_path_makes_at_most_two_allocations_per_handle_kasztp() {
         })
         .collect();
     assert_none(
-        &format!("kasztp: the handle path makes more than {limit} allocations for 3 handles"),
+        &format!("{name}: the handle path makes more than {limit} allocations for 3 handles"),
         urls.len(),
         &offenders,
     );
+}
+
+#[test]
+fn handle_path_makes_at_most_two_allocations_per_handle_kasztp() {
+    handle_path_makes_at_most_two_allocations_per_handle("kasztp");
+}
+
+#[test]
+fn handle_path_makes_at_most_two_allocations_per_handle_pagewritten() {
+    handle_path_makes_at_most_two_allocations_per_handle("pagewritten");
 }
 
 /// Target 2 on links_synth: per link, 2 handles (at most 4 allocations);

@@ -128,7 +128,12 @@ fn dataset(name: &str) -> Vec<String> {
 
 #[test]
 fn bulk_equals_stages_on_datasets() {
-    for name in ["kasztp.txt", "node_files.txt", "idn_synth.txt"] {
+    for name in [
+        "kasztp.txt",
+        "node_files.txt",
+        "idn_synth.txt",
+        "pagewritten.txt",
+    ] {
         let lines = dataset(name);
         for (i, line) in lines.iter().enumerate() {
             assert_eq!(

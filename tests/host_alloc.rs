@@ -110,6 +110,7 @@ fn no_allocation_once_warm() {
         "kasztp.txt",
         "node_files.txt",
         "idn_synth.txt",
+        "pagewritten.txt",
         "links_synth.tsv",
     ]
     .into_iter()

@@ -24,7 +24,7 @@ static ALLOC: CountingAlloc = CountingAlloc;
 
 /// The fuzz targets, which share one input format
 /// (`invariants::FuzzCase::from_bytes`).
-const TARGETS: [&str; 4] = ["parse", "resolve", "canonicalize", "c_abi"];
+const TARGETS: [&str; 5] = ["parse", "resolve", "canonicalize", "c_abi", "differential"];
 
 /// One input of the suite: `(data, base, charset)`; an empty base means
 /// "resolve against the input itself", as the conformance judge does.

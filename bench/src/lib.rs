@@ -64,7 +64,13 @@ pub fn thread_cpu_time() -> Option<std::time::Duration> {
 }
 
 /// The datasets shipped in `bench/data/`, in the order they are run.
-pub const DATASETS: &[&str] = &["kasztp", "node_files", "idn_synth", "links_synth"];
+pub const DATASETS: &[&str] = &[
+    "kasztp",
+    "node_files",
+    "idn_synth",
+    "pagewritten",
+    "links_synth",
+];
 
 /// The shipped datasets that are links files (`<name>.tsv`); the others are
 /// URL lists (`<name>.txt`).

@@ -54,9 +54,9 @@ usage: wurl-bench [options]
                      the median is reported
   --warmup N         untimed passes per library before timing, default 1
   --dataset D[,D..]  dataset names (kasztp, node_files, idn_synth,
-                     links_synth) or paths of files: one URL per line, or,
-                     for a file named *.tsv, page<TAB>link per line (the
-                     links operation); repeatable; default all
+                     pagewritten, links_synth) or paths of files: one URL
+                     per line, or, for a file named *.tsv, page<TAB>link per
+                     line (the links operation); repeatable; default all
   --libs L[,L..]     libraries to run (see --list); default all
   --data-dir DIR     where the named datasets are (default bench/data)
   --clock C          what a sample's time is: cpu (the thread's CPU time,

@@ -8,14 +8,18 @@
 //! `null`.
 //!
 //! Each record ends with `end`: a line feed, or NUL with `-z`.
+//!
+//! With `--pairs`, each record begins with the input's base (`base` column,
+//! `"base"` key): the text before the record's first TAB, absent when the
+//! record has no TAB or was not read whole (too long).
 
 use std::fmt::Write as _;
 
 use wurl::{Component, Url};
 
-/// The TSV header row.
-pub fn tsv_header(end: char) -> String {
-    let mut h = String::from("url");
+/// The TSV header row (with the `base` column first for `--pairs`).
+pub fn tsv_header(end: char, pairs: bool) -> String {
+    let mut h = String::from(if pairs { "base\turl" } else { "url" });
     for c in Component::ALL {
         h.push('\t');
         h.push_str(c.name());
@@ -45,10 +49,22 @@ pub fn tsv_field(out: &mut String, v: Option<&str>) {
     out.push_str(rest);
 }
 
-/// One TSV row: the serialization (`\N` when invalid), the components and
-/// the invalid reason `why` (`\N` when valid). Without a URL (an input
-/// that was not processed: too long), every component is absent.
-pub fn tsv_row(out: &mut String, url: Option<&Url>, why: Option<&str>, end: char) {
+/// One TSV row: the base column when `base` is `Some` (`--pairs`), the
+/// serialization (`\N` when invalid), the components and the invalid reason
+/// `why` (`\N` when valid). Without a URL (an input that was not
+/// processed: too long, or a `--pairs` record without a valid base), every
+/// component is absent.
+pub fn tsv_row(
+    out: &mut String,
+    base: Option<Option<&str>>,
+    url: Option<&Url>,
+    why: Option<&str>,
+    end: char,
+) {
+    if let Some(b) = base {
+        tsv_field(out, b);
+        out.push('\t');
+    }
     tsv_field(out, url.and_then(|u| u.serialize()).as_deref());
     for c in Component::ALL {
         out.push('\t');
@@ -86,9 +102,22 @@ pub fn json_string(out: &mut String, v: Option<&str>) {
 }
 
 /// One JSON object and a newline:
-/// `{"url":…,"scheme":…,…,"fragment":…,"invalid":bool,"reason":…}`.
-pub fn json_row(out: &mut String, url: Option<&Url>, why: Option<&str>, end: char) {
-    out.push_str("{\"url\":");
+/// `{"url":…,"scheme":…,…,"fragment":…,"invalid":bool,"reason":…}`, with
+/// `"base":…` first when `base` is `Some` (`--pairs`).
+pub fn json_row(
+    out: &mut String,
+    base: Option<Option<&str>>,
+    url: Option<&Url>,
+    why: Option<&str>,
+    end: char,
+) {
+    out.push('{');
+    if let Some(b) = base {
+        out.push_str("\"base\":");
+        json_string(out, b);
+        out.push(',');
+    }
+    out.push_str("\"url\":");
     json_string(out, url.and_then(|u| u.serialize()).as_deref());
     for c in Component::ALL {
         out.push_str(",\"");

@@ -48,6 +48,18 @@ Input:
   skip), in input order, also with -j N. A line longer than 16 MiB is not
   read into memory: it is an invalid input (\"input longer than 16 MiB\").
 
+Pairs (canon --pairs, resolve --pairs):
+  Each input is base<TAB>reference: the reference is resolved against the
+  base of its own record (the text before the first TAB), so a crawler's
+  (page, link) stream goes through one process. A valid record gives what
+  `wurl canon --base BASE REFERENCE` gives. A record without a TAB is
+  invalid (\"no TAB: expected base<TAB>reference\"), and so is one whose
+  base does not parse (\"base is invalid: REASON\"; an empty base too).
+  Consecutive records with the same base parse it once. tsv and json begin
+  each record with its base. Without --pairs, the first input holding a TAB
+  gets a warning: the algorithm removes TABs, so base<TAB>reference would
+  silently become one wrong URL.
+
 Output formats (--format):
   text  the serialization, one URL per line (the default)
   tsv   a header row, then per URL: url, scheme, user, password, host, port,
@@ -87,6 +99,7 @@ Examples:
   wurl canon -j 4 --stats < urls.txt > canonical.txt
   wurl canon --format json --invalid skip < urls.txt | jq .host
   wurl canon --base http://a/ --invalid skip --allow-invalid -q < links.txt
+  wurl canon --pairs < page-link.tsv
   find . -print0 | wurl parse -z -f json
   wurl canon --charset shift_jis --base http://example.jp/ < links.txt
   wurl parse --format tsv 'http://user:@host/p?#'
@@ -108,6 +121,7 @@ enum Command {
     #[command(after_help = "Examples:
   wurl canon 'HTTP://Example.COM:80/a/./b/../c'      # http://example.com/a/c
   wurl canon --base http://example.com/dir/ ../x     # http://example.com/x
+  printf 'http://a.com/b/c\t../d\\n' | wurl canon --pairs   # http://a.com/b/d
   wurl canon --strict -j 0 --stats < urls.txt > out.txt
   wurl canon --format tsv --invalid fail -i urls.txt
   wurl canon --rules 'drop-fragment,strip-www,sort-query,drop-params=utm_*' < urls.txt
@@ -122,7 +136,8 @@ enum Command {
     /// Resolve URLs against --base, without canonicalization.
     #[command(after_help = "Examples:
   wurl resolve --base http://a/b/c/d ../g ?y '#s'
-  wurl resolve --base http://a/b/c/d --format json < refs.txt")]
+  wurl resolve --base http://a/b/c/d --format json < refs.txt
+  wurl resolve --pairs --format tsv < page-link.tsv")]
     Resolve(ResolveArgs),
     /// Print the man page or a shell completion script to standard output
     /// (used by the build; hidden).
@@ -139,6 +154,10 @@ struct CanonArgs {
     /// its own base).
     #[arg(long, value_name = "URL")]
     base: Option<OsString>,
+    /// Each input is a base URL and a reference separated by a TAB: resolve
+    /// the reference against the base of its own record.
+    #[arg(long, conflicts_with = "base")]
+    pairs: bool,
     /// Encoding label for the query (the document's encoding; default
     /// UTF-8). A WHATWG Encoding Standard label; an unknown one is an error.
     #[arg(long, value_name = "LABEL")]
@@ -168,8 +187,12 @@ struct ParseArgs {
 #[derive(Args, Debug)]
 struct ResolveArgs {
     /// The base URL to resolve each input against.
-    #[arg(long, value_name = "URL", required = true)]
-    base: OsString,
+    #[arg(long, value_name = "URL", required_unless_present = "pairs")]
+    base: Option<OsString>,
+    /// Each input is a base URL and a reference separated by a TAB: resolve
+    /// the reference against the base of its own record.
+    #[arg(long, conflicts_with = "base")]
+    pairs: bool,
     #[command(flatten)]
     common: Common,
 }
@@ -294,7 +317,7 @@ fn run_checked(args: Vec<OsString>, streams: sys::Streams, diag: &Arc<Diag>) -> 
             };
         }
     };
-    let (mode, base, charset, strict, common) = match cli.command {
+    let (mode, base, pairs, charset, strict, common) = match cli.command {
         Command::Canon(a) => {
             // Keys (issue 28): the rules are compiled once, here.
             match a.rules.as_deref().map(wurl::Rules::parse).transpose() {
@@ -305,10 +328,10 @@ fn run_checked(args: Vec<OsString>, streams: sys::Streams, diag: &Arc<Diag>) -> 
                 }
             }
             surt_scheme = a.surt_scheme;
-            (Mode::Canon, a.base, a.charset, a.strict, a.common)
+            (Mode::Canon, a.base, a.pairs, a.charset, a.strict, a.common)
         }
-        Command::Parse(a) => (Mode::Parse, None, None, false, a.common),
-        Command::Resolve(a) => (Mode::Resolve, Some(a.base), None, false, a.common),
+        Command::Parse(a) => (Mode::Parse, None, false, None, false, a.common),
+        Command::Resolve(a) => (Mode::Resolve, a.base, a.pairs, None, false, a.common),
         Command::Generate { what } => {
             let text = generate::generate(what, Cli::command());
             return if print_stdout(&text, streams) {
@@ -393,6 +416,7 @@ fn run_checked(args: Vec<OsString>, streams: sys::Streams, diag: &Arc<Diag>) -> 
         quiet: common.quiet,
         arg_numbers: source.is_args(),
         end: char::from(sep),
+        pairs,
     };
     let outcome = pipeline::run(ctx, source, jobs, progress, Output::stdout(sep), diag);
     if common.stats {

@@ -6,6 +6,7 @@
 //! number of chunks in flight (read but not yet written) is bounded by a
 //! pool of tokens, so memory stays constant whatever the input size.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io;
@@ -25,6 +26,8 @@ use crate::{Format, InvalidPolicy};
 
 /// The reason given for a line longer than [`MAX_INPUT_LEN`].
 pub const TOO_LONG: &str = "input longer than 16 MiB";
+/// The reason given for a `--pairs` record without a TAB.
+pub const NO_TAB: &str = "no TAB: expected base<TAB>reference";
 const _: () = assert!(MAX_INPUT_LEN == 16 << 20, "TOO_LONG names the limit");
 
 /// Chunks in flight per worker.
@@ -55,7 +58,14 @@ pub struct Ctx {
     pub arg_numbers: bool,
     /// The output record terminator: `\n`, or NUL with `-z`.
     pub end: char,
+    /// `--pairs`: each input is `base<TAB>reference`, the reference
+    /// resolved against its own record's base (`base` is then `None`).
+    pub pairs: bool,
 }
+
+/// Why an input is invalid: one of the library's reasons (static), or a
+/// composed one ("base is invalid: …").
+type Why = Cow<'static, str>;
 
 impl Ctx {
     fn opts(&self) -> CanonOptions<'_> {
@@ -65,16 +75,17 @@ impl Ctx {
         }
     }
 
-    /// The record of `input` for this mode.
-    fn record(&self, input: &str) -> Url {
+    /// The record of `input` for this mode, resolved against `base` (for
+    /// `canon`, `None` means the input is its own base).
+    fn record(&self, base: Option<&Url>, input: &str) -> Url {
         match self.mode {
             Mode::Parse => wurl::parse(input),
-            Mode::Resolve => match &self.base {
+            Mode::Resolve => match base {
                 Some(b) => wurl::resolve(b, input),
                 None => wurl::resolve(&wurl::parse(input), input),
             },
             Mode::Canon => {
-                let resolved = match &self.base {
+                let resolved = match base {
                     Some(b) => wurl::resolve(b, input),
                     None => wurl::resolve(&wurl::parse(input), input),
                 };
@@ -89,14 +100,111 @@ impl Ctx {
         }
     }
 
-    /// The reason to report. Without `--base` each input is its own base,
+    /// The reason to report. Without a base each input is its own base,
     /// and the library then says "base URL is invalid" for an input that
     /// does not parse; its own parse failure says more.
-    fn explain(&self, input: &str, why: InvalidReason) -> InvalidReason {
-        if self.base.is_none() && self.mode == Mode::Canon && why == InvalidReason::InvalidBase {
+    fn explain(&self, base: Option<&Url>, input: &str, why: InvalidReason) -> InvalidReason {
+        if base.is_none() && self.mode == Mode::Canon && why == InvalidReason::InvalidBase {
             wurl::parse(input).invalid_reason().unwrap_or(why)
         } else {
             why
+        }
+    }
+
+    /// What a diagnostic calls an input: "argument", "record" (`-z`) or
+    /// "line".
+    fn input_name(&self) -> &'static str {
+        if self.arg_numbers {
+            "argument"
+        } else if self.end == '\0' {
+            "record"
+        } else {
+            "line"
+        }
+    }
+
+    /// Writes the `tsv` or `json` record of one input. `base` is the base
+    /// column of `--pairs` (outer `None`: no such column; inner `None`: the
+    /// base is absent).
+    fn row(
+        &self,
+        out: &mut String,
+        base: Option<Option<&str>>,
+        url: Option<&Url>,
+        why: Option<&str>,
+    ) {
+        match self.format {
+            Format::Tsv => format::tsv_row(out, base, url, why, self.end),
+            _ => format::json_row(out, base, url, why, self.end),
+        }
+    }
+
+    /// Processes one input (`input`, resolved against `base`): appends its
+    /// output (without the terminator, for `text`) to `out`.
+    fn one(
+        &self,
+        out: &mut String,
+        base: Option<&Url>,
+        base_col: Option<Option<&str>>,
+        input: &str,
+    ) -> Result<(), Why> {
+        if matches!(self.format, Format::Text | Format::Surt) {
+            if self.mode == Mode::Canon {
+                let key = wurl::KeyOptions {
+                    rules: self.rules.as_ref(),
+                    surt: self.surt,
+                };
+                wurl::key_into(base, input, &self.opts(), &key, out)
+                    .map_err(|why| Cow::Borrowed(self.explain(base, input, why).as_str()))
+            } else {
+                let u = self.record(base, input);
+                if wurl::serialize::serialize_into(&u, out) {
+                    Ok(())
+                } else {
+                    // An unserializable URL is invalid.
+                    Err(Cow::Borrowed(
+                        u.invalid_reason()
+                            .map_or("invalid URL", InvalidReason::as_str),
+                    ))
+                }
+            }
+        } else {
+            let u = self.record(base, input);
+            let why = u
+                .invalid_reason()
+                .map(|why| self.explain(base, input, why).as_str());
+            if why.is_none() || self.invalid == InvalidPolicy::Blank {
+                self.row(out, base_col, Some(&u), why);
+            }
+            why.map_or(Ok(()), |w| Err(Cow::Borrowed(w)))
+        }
+    }
+}
+
+/// The parsed base of `--pairs` records: consecutive records with the same
+/// base (a page's links come together) parse it once.
+#[derive(Default)]
+struct BaseCache {
+    /// The base's bytes as they were in the input.
+    key: Vec<u8>,
+    /// The parsed base; `None` before the first record.
+    url: Option<Url>,
+}
+
+impl BaseCache {
+    /// The parsed base of `bytes`, or why it is invalid.
+    fn get(&mut self, bytes: &[u8]) -> Result<&Url, Why> {
+        if self.url.is_none() || self.key != bytes {
+            self.key.clear();
+            self.key.extend_from_slice(bytes);
+            self.url = Some(wurl::parse(&bytes_to_string(bytes)));
+        }
+        match &self.url {
+            Some(u) => match u.invalid_reason() {
+                None => Ok(u),
+                Some(why) => Err(Cow::Owned(format!("base is invalid: {}", why.as_str()))),
+            },
+            None => Err(Cow::Borrowed("internal error: no base")),
         }
     }
 }
@@ -178,6 +286,10 @@ struct Done {
     /// Flush the output after this chunk (the input had nothing more
     /// buffered: an interactive or slow producer is waiting for answers).
     flush: bool,
+    /// The warning for the chunk's first input holding a TAB (without
+    /// `--pairs`), and where it goes in `diag`; the writer shows only the
+    /// run's first.
+    tab_warning: Option<(usize, String)>,
 }
 
 impl Done {
@@ -186,61 +298,96 @@ impl Done {
         self.diag.clear();
         self.counts = Counts::default();
         self.failed = false;
+        self.tab_warning = None;
+    }
+}
+
+/// The index of the first line of `chunk` that holds a TAB. Lines are
+/// stored back to back in `chunk.data`, so one search over the data finds
+/// it.
+fn first_tab_line(chunk: &Chunk) -> Option<usize> {
+    let p = memchr::memchr(b'\t', &chunk.data)?;
+    let i = chunk.lines.partition_point(|l| l.end <= p);
+    let l = chunk.lines.get(i)?;
+    if l.start <= p {
+        Some(i)
+    } else {
+        // In bytes that belong to no line (a byte order mark): look on.
+        chunk.lines[i..]
+            .iter()
+            .position(|l| memchr::memchr(b'\t', chunk.bytes_of(l)).is_some())
+            .map(|k| i + k)
     }
 }
 
 fn process_chunk(ctx: &Ctx, chunk: &Chunk, d: &mut Done) {
     d.input_bytes = chunk.bytes;
     d.flush = chunk.flush;
-    let opts = ctx.opts();
     let text = matches!(ctx.format, Format::Text | Format::Surt);
-    let key = wurl::KeyOptions {
-        rules: ctx.rules.as_ref(),
-        surt: ctx.surt,
+    // Without --pairs a TAB is removed by the algorithm's preprocessing, so
+    // `page<TAB>link` silently becomes one wrong URL: say so (once per run;
+    // the writer keeps the first).
+    let tab_line = if ctx.pairs {
+        None
+    } else {
+        first_tab_line(chunk)
     };
+    let mut bases = BaseCache::default();
     for (i, line) in chunk.lines.iter().enumerate() {
         let bytes = chunk.bytes_of(line);
+        let n = chunk.first_line + i as u64;
+        if tab_line == Some(i) {
+            let warning = format!(
+                "wurl: warning: {} {n} holds a TAB, which the algorithm removes (\"BASE<TAB>REF\" becomes one wrong URL); for base<TAB>reference input use --pairs (wurl canon --pairs, wurl resolve --pairs)\n",
+                ctx.input_name()
+            );
+            d.tab_warning = Some((d.diag.len(), warning));
+        }
         d.counts.total += 1;
         d.counts.bytes += line.len;
-        let result: Result<(), &'static str> = if line.too_long {
+        let result: Result<(), Why> = if line.too_long {
             d.counts.too_long += 1;
             if !text && ctx.invalid == InvalidPolicy::Blank {
-                match ctx.format {
-                    Format::Tsv => format::tsv_row(&mut d.out, None, Some(TOO_LONG), ctx.end),
-                    _ => format::json_row(&mut d.out, None, Some(TOO_LONG), ctx.end),
-                }
+                // Not read whole, so not split: with --pairs its base is
+                // absent too.
+                let base_col = ctx.pairs.then_some(None);
+                ctx.row(&mut d.out, base_col, None, Some(TOO_LONG));
             }
-            Err(TOO_LONG)
-        } else {
-            let input = bytes_to_string(bytes);
-            if text {
-                if ctx.mode == Mode::Canon {
-                    wurl::key_into(ctx.base.as_ref(), &input, &opts, &key, &mut d.out)
-                        .map_err(|why| ctx.explain(&input, why).as_str())
-                } else {
-                    let u = ctx.record(&input);
-                    if wurl::serialize::serialize_into(&u, &mut d.out) {
-                        Ok(())
+            Err(Cow::Borrowed(TOO_LONG))
+        } else if ctx.pairs {
+            match memchr::memchr(b'\t', bytes) {
+                None => {
+                    if !text && ctx.invalid == InvalidPolicy::Blank {
+                        ctx.row(&mut d.out, Some(None), None, Some(NO_TAB));
+                    }
+                    Err(Cow::Borrowed(NO_TAB))
+                }
+                Some(t) => {
+                    let (base_bytes, reference) = (&bytes[..t], &bytes[t + 1..]);
+                    let base_text = if text {
+                        None
                     } else {
-                        // An unserializable URL is invalid.
-                        Err(u
-                            .invalid_reason()
-                            .map_or("invalid URL", InvalidReason::as_str))
+                        Some(bytes_to_string(base_bytes))
+                    };
+                    let base_col = Some(base_text.as_deref());
+                    match bases.get(base_bytes) {
+                        Ok(base) => ctx.one(
+                            &mut d.out,
+                            Some(base),
+                            base_col,
+                            &bytes_to_string(reference),
+                        ),
+                        Err(why) => {
+                            if !text && ctx.invalid == InvalidPolicy::Blank {
+                                ctx.row(&mut d.out, base_col, None, Some(&why));
+                            }
+                            Err(why)
+                        }
                     }
                 }
-            } else {
-                let u = ctx.record(&input);
-                let why = u
-                    .invalid_reason()
-                    .map(|why| ctx.explain(&input, why).as_str());
-                if why.is_none() || ctx.invalid == InvalidPolicy::Blank {
-                    match ctx.format {
-                        Format::Tsv => format::tsv_row(&mut d.out, Some(&u), why, ctx.end),
-                        _ => format::json_row(&mut d.out, Some(&u), why, ctx.end),
-                    }
-                }
-                why.map_or(Ok(()), Err)
             }
+        } else {
+            ctx.one(&mut d.out, ctx.base.as_ref(), None, &bytes_to_string(bytes))
         };
         match result {
             Ok(()) => {
@@ -251,17 +398,10 @@ fn process_chunk(ctx: &Ctx, chunk: &Chunk, d: &mut Done) {
             Err(why) => {
                 d.counts.invalid += 1;
                 if !ctx.quiet || ctx.invalid == InvalidPolicy::Fail {
-                    let what = if ctx.arg_numbers {
-                        "argument"
-                    } else if ctx.end == '\0' {
-                        "record"
-                    } else {
-                        "line"
-                    };
-                    let n = chunk.first_line + i as u64;
                     let _ = writeln!(
                         d.diag,
-                        "wurl: {what} {n}: {why}: {}",
+                        "wurl: {} {n}: {why}: {}",
+                        ctx.input_name(),
                         quote(bytes, line.len)
                     );
                 }
@@ -304,19 +444,28 @@ struct Sink {
     diag: Arc<Diag>,
     bar: Option<ProgressBar>,
     counts: Counts,
+    /// The TAB warning was shown (it is shown once a run).
+    warned_tab: bool,
 }
 
 impl Sink {
     fn emit(&mut self, d: &Done) -> Result<(), Stop> {
         self.counts.add(&d.counts);
         self.out.push(d.out.as_bytes()).map_err(Stop::Output)?;
-        if !d.diag.is_empty() {
+        let diag: Cow<'_, str> = match &d.tab_warning {
+            Some((at, warning)) if !self.warned_tab => {
+                self.warned_tab = true;
+                Cow::Owned(format!("{}{warning}{}", &d.diag[..*at], &d.diag[*at..]))
+            }
+            _ => Cow::Borrowed(&d.diag),
+        };
+        if !diag.is_empty() {
             // Output before diagnostics, so that a terminal shows them in
             // order.
             self.out.flush().map_err(Stop::Output)?;
             match &self.bar {
-                Some(bar) => bar.suspend(|| self.diag.write(&d.diag)),
-                None => self.diag.write(&d.diag),
+                Some(bar) => bar.suspend(|| self.diag.write(&diag)),
+                None => self.diag.write(&diag),
             };
         }
         if let Some(bar) = &self.bar {
@@ -366,10 +515,11 @@ pub fn run(
         diag: Arc::clone(diag),
         bar,
         counts: Counts::default(),
+        warned_tab: false,
     };
     let mut result = if ctx.format == Format::Tsv {
         sink.out
-            .push(format::tsv_header(ctx.end).as_bytes())
+            .push(format::tsv_header(ctx.end, ctx.pairs).as_bytes())
             .map_err(Stop::Output)
     } else {
         Ok(())

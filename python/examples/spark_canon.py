@@ -1,19 +1,23 @@
-"""Canonicalize the links of crawled pages on Spark, three ways.
+"""Canonicalize the links of crawled pages on Spark, four ways.
 
 A DataFrame of (page, link) rows gets a column ``canon``: each link resolved
 against its page and canonicalized (null when invalid; a null page means the
 link is its own base):
 
-1. ``with_canon_map_in_arrow``: the ``wurl`` wheel inside ``mapInArrow``;
+1. ``with_canon_column``: the column function ``wurl.spark.canonicalize``
+   (``canonicalize(col("link"), base=col("page"))``), an Arrow UDF over
+   ``wurl.canonicalize_arrow``: the way to use.
+2. ``with_canon_map_in_arrow``: the ``wurl`` wheel inside ``mapInArrow``;
    each Arrow batch goes through ``wurl.canonicalize_arrow`` (one call per
    batch, GIL released, no per-row Python).
-2. ``with_canon_arrow_udf``: the same as an ``arrow_udf`` column expression
+3. ``with_canon_arrow_udf``: the same as a hand-written ``arrow_udf``
    (Spark >= 4.1).
-3. ``with_canon_pipe``: ``RDD.pipe`` through the ``wurl`` command-line tool
-   shipped to the executors (``wurl_pairs.sh`` groups a page's links into
-   one ``wurl canon --base=PAGE`` call).
+4. ``with_canon_pipe``: ``RDD.pipe`` through the ``wurl`` command-line tool
+   shipped to the executors: ``wurl canon --pairs`` reads ``page<TAB>link``
+   lines, one process per partition.
 
-``distinct_canonical`` is the deduplicating count.
+``distinct_canonical`` is the deduplicating count. The input is read with
+``spark.read`` on the executors (``read_pairs``).
 
 Run it (``local[2]`` by default)::
 
@@ -21,12 +25,12 @@ Run it (``local[2]`` by default)::
         --wurl target/release/wurl
 
 On a cluster, ship the wheel in a packed virtual environment and the CLI as
-files (see the README's "Scaling out")::
+a file (see the README's "Scaling out")::
 
     spark-submit --archives wurl-env.tar.gz#env \\
         --conf spark.pyspark.python=./env/bin/python \\
-        --files target/release/wurl,python/examples/wurl_pairs.sh \\
-        python/examples/spark_canon.py links.tsv --wurl ./wurl --pairs-script ./wurl_pairs.sh
+        --files target/release/wurl \\
+        python/examples/spark_canon.py hdfs:///crawl/links.tsv --wurl ./wurl
 """
 
 from __future__ import annotations
@@ -100,20 +104,45 @@ def with_canon_arrow_udf(df):
     return df.withColumn(CANON_FIELD, canon(df["link"], df["page"]))
 
 
-def with_canon_pipe(df, wurl_bin: str, pairs_script: str | None = None):
-    """The same through RDD.pipe and the wurl CLI (`wurl canon`).
+def with_canon_column(df):
+    """The column function of the package: ``wurl.spark.canonicalize``."""
+    from pyspark.sql.functions import col
 
-    Lines are `PAGE<TAB>LINK` (`\\N` for a null page), so a page must not
-    hold TAB, CR or LF, nor be the two characters `\\N`, and a link must not
-    hold CR or LF; the output line is empty for an invalid URL (a canonical
-    URL is never empty)."""
+    from wurl.spark import canonicalize
+
+    return df.withColumn(CANON_FIELD, canonicalize(col("link"), base=col("page")))
+
+
+#: The command of the RDD.pipe recipe: records ``page<TAB>link``, invalid
+#: ones as empty lines (a canonical URL is never empty), exit status 0 with
+#: invalid links (``--allow-invalid``), no message per invalid link (-q).
+PIPE_ARGS = "canon --pairs --allow-invalid -q"
+
+# TAB, LF and CR: the algorithm removes them from every URL before anything
+# else, so removing them first changes no result, and keeps each row one
+# line (LF, CR) with its first TAB between page and link.
+_DROP_BASE = {9: None, 10: None, 13: None}
+_DROP_LINK = {10: None, 13: None}
+
+
+def pipe_line(page, link):
+    """The ``wurl canon --pairs`` record of a row: ``page<TAB>link``; a null
+    page (the link is its own base) is the link itself."""
+    base = link if page is None else page
+    return f"{base.translate(_DROP_BASE)}\t{link.translate(_DROP_LINK)}"
+
+
+def with_canon_pipe(df, wurl_bin: str):
+    """The same through RDD.pipe and the wurl CLI: one ``wurl canon
+    --pairs`` process per partition, reading ``page<TAB>link`` lines and
+    writing one line per row (empty = invalid, or a null link)."""
     spark = df.sparkSession
-    script = pairs_script or str(HERE / "wurl_pairs.sh")
-    cmd = f"/bin/sh {script} {wurl_bin}"
+    cmd = f"{wurl_bin} {PIPE_ARGS}"
 
     def line(r):
-        page = "\\N" if r["page"] is None else r["page"]
-        return f"{page}\t{r['link']}"
+        # A null link gives an empty output line (no URL): send a record
+        # without a TAB, which --pairs reports invalid (quietly).
+        return "" if r["link"] is None else pipe_line(r["page"], r["link"])
 
     rdd = df.rdd
     piped = rdd.map(line).pipe(cmd, checkCode=True)
@@ -142,6 +171,7 @@ def session(master: str = "local[2]"):
         SparkSession.builder.master(master)
         .appName("wurl-canon")
         .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
         .config("spark.sql.shuffle.partitions", "4")
         .config("spark.driver.memory", "1g")
         .getOrCreate()
@@ -151,51 +181,46 @@ def session(master: str = "local[2]"):
     return spark
 
 
-def read_pairs(spark, path: str, partitions: int = 4):
-    """A TSV of `page<TAB>link` lines as a DataFrame (i, page, link); `i` is
-    the line number, to check that order is kept."""
-    from pyspark.sql.types import LongType, StringType, StructField, StructType
+def read_pairs(spark, path: str):
+    """A file of ``page<TAB>link`` lines as a DataFrame (i, page, link), read
+    by the executors (``spark.read.text``, which splits large files into
+    partitions: ``spark.sql.files.maxPartitionBytes``), not on the driver. ``i`` grows
+    with the line's position in the input (to check that order is kept); a
+    line without a TAB has a null link."""
+    from pyspark.sql import functions as F
 
-    text = Path(path).read_bytes().decode("utf-8")
-    rows = []
-    for i, l in enumerate(text.splitlines()):
-        page, link = l.split("\t", 1)
-        rows.append((i, page, link))
-    schema = StructType(
-        [
-            StructField("i", LongType(), False),
-            StructField("page", StringType(), True),
-            StructField("link", StringType(), True),
-        ]
+    parts = F.split(F.col("value"), "\t", 2)
+    return spark.read.text(path).select(
+        F.monotonically_increasing_id().alias("i"),
+        parts.getItem(0).alias("page"),
+        F.when(F.size(parts) > 1, parts.getItem(1)).alias("link"),
     )
-    return spark.createDataFrame(spark.sparkContext.parallelize(rows, partitions), schema)
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("pairs", help="TSV file of page<TAB>link lines")
     ap.add_argument("--wurl", default=str(HERE.parents[1] / "target" / "release" / "wurl"))
-    ap.add_argument("--pairs-script", default=None)
     ap.add_argument("--master", default="local[2]")
-    ap.add_argument("--partitions", type=int, default=4)
     ap.add_argument(
         "--ways",
-        default="baseline,map_in_arrow,arrow_udf,pipe",
-        help="comma-separated, run in this order (repeats allowed): baseline (mapInArrow copying the link, no wurl), map_in_arrow, arrow_udf, pipe",
+        default="baseline,column,map_in_arrow,arrow_udf,pipe",
+        help="comma-separated, run in this order (repeats allowed): baseline (mapInArrow copying the link, no wurl), column (wurl.spark.canonicalize), map_in_arrow, arrow_udf, pipe",
     )
     args = ap.parse_args(argv)
     chosen = args.ways.split(",")
     spark = session(args.master)
     spark.sparkContext.setLogLevel("ERROR")
-    df = read_pairs(spark, args.pairs, args.partitions).cache()
+    df = read_pairs(spark, args.pairs).cache()
     n = df.count()
     ways = [
         ("baseline", "mapInArrow copying the link (no wurl)", with_link_copied),
+        ("column", "wurl.spark.canonicalize column", with_canon_column),
         ("map_in_arrow", "mapInArrow + wurl wheel", with_canon_map_in_arrow),
     ]
     if has_arrow_udf():
         ways.append(("arrow_udf", "arrow_udf + wurl wheel", with_canon_arrow_udf))
-    ways.append(("pipe", "RDD.pipe + wurl CLI", lambda d: with_canon_pipe(d, args.wurl, args.pairs_script)))
+    ways.append(("pipe", "RDD.pipe + wurl canon --pairs", lambda d: with_canon_pipe(d, args.wurl)))
     by_key = {k: (name, f) for k, name, f in ways}
     for key in chosen:
         if key not in by_key:

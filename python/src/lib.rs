@@ -19,6 +19,8 @@
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::ffi::CString;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
 
 use arrow_array::ffi::{FFI_ArrowArray, FFI_ArrowSchema, from_ffi, to_ffi};
 use arrow_array::{Array, LargeStringArray, StringArray};
@@ -134,18 +136,163 @@ impl Item {
 }
 
 // ---------------------------------------------------------------------------
+// How a URL object was made, so that it can be pickled.
+
+/// A recipe longer than this many steps is shortened (or, when it cannot
+/// be, the URL is not picklable): replaying and dropping a recipe recurse.
+const MAX_RECIPE_DEPTH: u32 = 64;
+
+/// One step of a [`Recipe`].
+enum Step {
+    /// `wurl::parse(input)`.
+    Parse(Box<str>),
+    /// `wurl::resolve(base, input)`.
+    Resolve(Arc<Recipe>, Box<str>),
+    /// `wurl::canonicalize_with(url, {charset, strict})`.
+    Canon(Arc<Recipe>, Option<Box<str>>, bool),
+}
+
+/// The library calls that made a URL, on the inputs they were given. The
+/// library has no constructor from components, and its functions are
+/// deterministic, so replaying the calls gives a URL equal to the original
+/// (every component, absent or empty, the flags and the invalid reason):
+/// that is what a pickle holds.
+struct Recipe {
+    step: Step,
+    /// Steps in the longest chain, this one included.
+    depth: u32,
+}
+
+impl Recipe {
+    fn parse(input: &str) -> Arc<Recipe> {
+        Arc::new(Recipe {
+            step: Step::Parse(input.into()),
+            depth: 1,
+        })
+    }
+
+    /// A step on top of `from`, the recipe of `from_url` (`None` when not
+    /// known), that made `made`. A step that gives its input back (the
+    /// canonicalization of a canonical or invalid URL) adds nothing; a
+    /// chain grown past [`MAX_RECIPE_DEPTH`] is replaced by the parse of
+    /// `made`'s serialization when that gives `made` back, and is dropped
+    /// (the URL cannot be pickled) otherwise.
+    fn then(
+        from: Option<&Arc<Recipe>>,
+        from_url: &Url,
+        made: &Url,
+        step: impl FnOnce(Arc<Recipe>) -> Step,
+    ) -> Option<Arc<Recipe>> {
+        let from = from?;
+        if made == from_url {
+            return Some(Arc::clone(from));
+        }
+        if from.depth < MAX_RECIPE_DEPTH {
+            return Some(Arc::new(Recipe {
+                step: step(Arc::clone(from)),
+                depth: from.depth + 1,
+            }));
+        }
+        let ser = made.serialize()?;
+        (wurl::parse(&ser) == *made).then(|| Recipe::parse(&ser))
+    }
+
+    fn replay(&self) -> Url {
+        match &self.step {
+            Step::Parse(s) => wurl::parse(s),
+            Step::Resolve(base, r) => wurl::resolve(&base.replay(), r),
+            Step::Canon(u, cs, strict) => {
+                wurl::canonicalize_with(&u.replay(), &options(cs.as_deref(), *strict))
+            }
+        }
+    }
+
+    /// The recipe as nested tuples: `("parse", input)`,
+    /// `("resolve", base, ref)`, `("canon", url, charset, strict)`.
+    fn to_py<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        match &self.step {
+            Step::Parse(s) => ("parse", &**s).into_pyobject(py),
+            Step::Resolve(b, r) => ("resolve", b.to_py(py)?, &**r).into_pyobject(py),
+            Step::Canon(u, cs, strict) => {
+                ("canon", u.to_py(py)?, cs.as_deref(), *strict).into_pyobject(py)
+            }
+        }
+    }
+
+    /// The recipe of [`Recipe::to_py`]'s tuples (from a pickle: checked).
+    fn from_py(obj: &Bound<'_, PyAny>, depth: u32) -> PyResult<Arc<Recipe>> {
+        let bad = || PyValueError::new_err("not a wurl.URL pickle state");
+        if depth > MAX_RECIPE_DEPTH {
+            return Err(bad());
+        }
+        let t = obj.cast::<PyTuple>().map_err(|_| bad())?;
+        let tag = t.get_item(0).map_err(|_| bad())?;
+        let tag = tag.cast::<PyString>().map_err(|_| bad())?;
+        let step = match (tag.to_cow()?.as_ref(), t.len()) {
+            ("parse", 2) => Step::Parse(text(&t.get_item(1)?, "state")?.into()),
+            ("resolve", 3) => Step::Resolve(
+                Recipe::from_py(&t.get_item(1)?, depth + 1)?,
+                text(&t.get_item(2)?, "state")?.into(),
+            ),
+            ("canon", 4) => Step::Canon(
+                Recipe::from_py(&t.get_item(1)?, depth + 1)?,
+                opt_text(Some(&t.get_item(2)?), "state")?.map(Into::into),
+                t.get_item(3)?.extract::<bool>().map_err(|_| bad())?,
+            ),
+            _ => return Err(bad()),
+        };
+        let depth = match &step {
+            Step::Parse(_) => 1,
+            Step::Resolve(r, _) | Step::Canon(r, _, _) => r.depth + 1,
+        };
+        Ok(Arc::new(Recipe { step, depth }))
+    }
+}
+
+// ---------------------------------------------------------------------------
 // The URL object.
 
 /// A parsed, resolved or canonicalized URL (immutable).
 ///
-/// Components are `None` when absent and `""` when present and empty:
-/// `parse("http://h/p?")` has `query == ""`, `parse("http://h/p")` has
-/// `query is None`. An invalid URL keeps the components the algorithm had
-/// found; `invalid_reason` says which rule failed.
-#[pyclass(name = "URL", module = "wurl", frozen, eq)]
-#[derive(PartialEq)]
+/// Made by `wurl.parse`, `wurl.resolve`, `wurl.canonical_url`,
+/// `URL.resolve` and `URL.canonicalize` (it has no public constructor).
+///
+/// Components (`scheme`, `user`, `password`, `host`, `port`, `path`,
+/// `query`, `fragment`) are `None` when absent and `""` when present and
+/// empty: `parse("http://h/p?")` has `query == ""`, `parse("http://h/p")`
+/// has `query is None`. An invalid URL keeps the components the algorithm
+/// had found; `invalid_reason` says which rule failed.
+///
+/// Two URLs are equal (`==`) when every component, absent or empty, the
+/// authority, the hierarchical flag and the invalid reason are equal; equal
+/// URLs have equal hashes, so URLs can be set members and dict keys. URLs
+/// pickle (Spark ships them between processes): the pickle holds the calls
+/// and inputs that made the URL, and unpickling makes it again with the
+/// installed library.
+#[pyclass(name = "URL", module = "wurl", frozen, eq, hash)]
 struct PyUrl {
     inner: Url,
+    /// How it was made (for pickling); `None` when that is not known.
+    recipe: Option<Arc<Recipe>>,
+}
+
+impl PartialEq for PyUrl {
+    fn eq(&self, other: &PyUrl) -> bool {
+        self.inner == other.inner
+    }
+}
+
+impl Hash for PyUrl {
+    /// The fields `Url`'s equality compares, so that equal URLs hash alike.
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        let u = &self.inner;
+        u.invalid_reason().map(|r| r.as_str()).hash(h);
+        u.is_hierarchical().hash(h);
+        u.authority().hash(h);
+        for c in wurl::Component::ALL {
+            u.get(c).hash(h);
+        }
+    }
 }
 
 fn host_kind_name(u: &Url) -> &'static str {
@@ -223,24 +370,100 @@ impl PyUrl {
     fn hierarchical(&self) -> bool {
         self.inner.is_hierarchical()
     }
-    /// The serialization, or `None` for an invalid URL.
+    /// The serialization of this URL.
+    ///
+    /// Returns
+    /// -------
+    /// str or None
+    ///     The URL as text, or None when it is invalid (``str(url)``
+    ///     raises ``ValueError`` instead).
     fn serialize(&self) -> Option<String> {
         self.inner.serialize()
     }
-    /// Canonicalizes this URL (query encoded with `charset`, default UTF-8;
-    /// `strict` is the network-strict mode) and returns the new `URL`.
+    /// Canonicalize this URL (no resolution) and return the new URL.
+    ///
+    /// Parameters
+    /// ----------
+    /// charset : str or None
+    ///     The encoding label of the query (a WHATWG Encoding Standard
+    ///     label, the document's encoding); None means UTF-8, as does an
+    ///     unknown label or one whose encoding is not ASCII-compatible.
+    /// strict : bool
+    ///     Network-strict mode: also reject hosts that other parsers
+    ///     (WHATWG, curl) would read differently.
+    ///
+    /// Returns
+    /// -------
+    /// URL
+    ///     The canonical URL; invalid (with ``invalid_reason``) when a rule
+    ///     fails or when this URL is invalid.
+    ///
+    /// Raises
+    /// ------
+    /// TypeError
+    ///     ``charset`` is not a str or None.
+    /// ValueError
+    ///     ``charset`` is longer than 16 MiB in UTF-8.
     #[pyo3(signature = (charset=None, strict=false))]
     fn canonicalize(&self, charset: Option<&Bound<'_, PyAny>>, strict: bool) -> PyResult<PyUrl> {
         let cs = opt_text(charset, "charset")?;
-        Ok(PyUrl {
-            inner: wurl::canonicalize_with(&self.inner, &options(cs.as_deref(), strict)),
-        })
+        let inner = wurl::canonicalize_with(&self.inner, &options(cs.as_deref(), strict));
+        let recipe = Recipe::then(self.recipe.as_ref(), &self.inner, &inner, |r| {
+            Step::Canon(r, cs.as_deref().map(Into::into), strict)
+        });
+        Ok(PyUrl { inner, recipe })
     }
-    /// Resolves the reference `ref` against this URL (no canonicalization).
+    /// Resolve the reference ``ref`` against this URL (no canonicalization).
+    ///
+    /// Parameters
+    /// ----------
+    /// ref : str
+    ///     A URL reference (``"../x"``, ``"?q"``, ``"//host/p"``, or an
+    ///     absolute URL).
+    ///
+    /// Returns
+    /// -------
+    /// URL
+    ///     The resolved URL; invalid when this URL is invalid or the
+    ///     reference cannot be resolved against it.
+    ///
+    /// Raises
+    /// ------
+    /// TypeError
+    ///     ``ref`` is not a str.
+    /// ValueError
+    ///     ``ref`` is longer than 16 MiB in UTF-8.
     fn resolve(&self, r#ref: &Bound<'_, PyAny>) -> PyResult<PyUrl> {
         let r = text(r#ref, "ref")?;
+        let inner = wurl::resolve(&self.inner, &r);
+        let recipe = Recipe::then(self.recipe.as_ref(), &self.inner, &inner, |b| {
+            Step::Resolve(b, r.as_ref().into())
+        });
+        Ok(PyUrl { inner, recipe })
+    }
+    /// Pickle support: the calls and inputs that made this URL.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let me = slf.get();
+        let Some(recipe) = &me.recipe else {
+            return Err(PyTypeError::new_err(
+                "this wurl.URL cannot be pickled: it was derived through more than 64 steps and is not the parse of its serialization",
+            ));
+        };
+        let state = recipe.to_py(py)?;
+        let make = slf.get_type().getattr("_from_state")?;
+        (make, (state,)).into_pyobject(py)
+    }
+    /// Unpickling: makes the URL again from the state of ``__reduce__``.
+    #[classmethod]
+    fn _from_state(
+        _cls: &Bound<'_, pyo3::types::PyType>,
+        state: &Bound<'_, PyAny>,
+    ) -> PyResult<PyUrl> {
+        let recipe = Recipe::from_py(state, 1)?;
         Ok(PyUrl {
-            inner: wurl::resolve(&self.inner, &r),
+            inner: recipe.replay(),
+            recipe: Some(recipe),
         })
     }
     /// The serialization; `ValueError` (with the reason) for an invalid URL.
@@ -274,13 +497,20 @@ impl PyUrl {
 
 /// A base argument: a `URL` (borrowed as it is) or a `str` (parsed).
 fn base_url<'a>(obj: &'a Bound<'_, PyAny>) -> PyResult<Cow<'a, Url>> {
+    base_arg(obj).map(|(u, _)| u)
+}
+
+/// [`base_url`] with the base's recipe.
+fn base_arg<'a>(obj: &'a Bound<'_, PyAny>) -> PyResult<(Cow<'a, Url>, Option<Arc<Recipe>>)> {
     if let Ok(u) = obj.cast::<PyUrl>() {
-        return Ok(Cow::Borrowed(&u.get().inner));
+        let u = u.get();
+        return Ok((Cow::Borrowed(&u.inner), u.recipe.clone()));
     }
     let s = obj
         .cast::<PyString>()
         .map_err(|_| type_error("base", obj, "str, URL or None"))?;
-    Ok(Cow::Owned(wurl::parse(&text(s.as_any(), "base")?)))
+    let t = text(s.as_any(), "base")?;
+    Ok((Cow::Owned(wurl::parse(&t)), Some(Recipe::parse(&t))))
 }
 
 // ---------------------------------------------------------------------------
@@ -290,35 +520,115 @@ thread_local! {
     static SCRATCH: RefCell<String> = const { RefCell::new(String::new()) };
 }
 
-/// Parses `url` (no resolution, no canonicalization).
+/// Parse ``url`` into its raw components (no resolution, no
+/// canonicalization).
+///
+/// Parameters
+/// ----------
+/// url : str
+///     The URL. TAB, LF and CR are removed and leading and trailing C0
+///     controls and spaces trimmed first, as the algorithm says; a lone
+///     surrogate is read as U+FFFD.
+///
+/// Returns
+/// -------
+/// URL
+///     The parsed URL: components as written (``None`` absent, ``""``
+///     empty); invalid, with ``invalid_reason``, when it does not parse
+///     (e.g. a relative reference: ``"no scheme ..."``).
+///
+/// Raises
+/// ------
+/// TypeError
+///     ``url`` is not a str.
+/// ValueError
+///     ``url`` is longer than 16 MiB in UTF-8.
 #[pyfunction]
 fn parse(url: &Bound<'_, PyAny>) -> PyResult<PyUrl> {
     let u = text(url, "url")?;
     Ok(PyUrl {
         inner: wurl::parse(&u),
+        recipe: Some(Recipe::parse(&u)),
     })
 }
 
-/// Resolves the reference `ref` against `base` (a `str` or a `URL`), without
+/// Resolve the reference ``ref`` against ``base``, without
 /// canonicalization.
+///
+/// Parameters
+/// ----------
+/// base : str or URL
+///     The base URL (a str is parsed first; a URL is used as it is).
+/// ref : str
+///     A URL reference (``"../x"``, ``"?q"``, ``"#f"``, ``"//host/p"``, or
+///     an absolute URL).
+///
+/// Returns
+/// -------
+/// URL
+///     The resolved URL; invalid, with ``invalid_reason``, when the base
+///     is invalid (``"base URL is invalid"``) or the reference cannot be
+///     resolved against it.
+///
+/// Raises
+/// ------
+/// TypeError
+///     ``base`` is not a str or URL, or ``ref`` is not a str.
+/// ValueError
+///     ``base`` or ``ref`` is longer than 16 MiB in UTF-8.
 #[pyfunction]
 fn resolve(base: &Bound<'_, PyAny>, r#ref: &Bound<'_, PyAny>) -> PyResult<PyUrl> {
     let r = text(r#ref, "ref")?;
-    if let Ok(u) = base.cast::<PyUrl>() {
-        return Ok(PyUrl {
-            inner: wurl::resolve(&u.get().inner, &r),
-        });
-    }
-    let b = text(base, "base")?;
-    Ok(PyUrl {
-        inner: wurl::resolve(&wurl::parse(&b), &r),
-    })
+    let (b, recipe) = base_arg(base)?;
+    let inner = wurl::resolve(&b, &r);
+    let recipe = Recipe::then(recipe.as_ref(), &b, &inner, |b| {
+        Step::Resolve(b, r.as_ref().into())
+    });
+    Ok(PyUrl { inner, recipe })
 }
 
-/// Canonicalizes `url` and returns its serialization, or `None` when the
-/// result is invalid. With `rules` (a `Rules` or a rules specification
-/// string) the rules are applied to the canonical URL; with `surt` (or
-/// `surt_scheme`, which keeps the scheme) the result is its SURT form.
+/// Canonicalize ``url`` and return its serialization.
+///
+/// ``url`` is resolved against ``base`` (or, without one, against itself),
+/// canonicalized and serialized; the result is the dedup key a crawler
+/// stores.
+///
+/// Parameters
+/// ----------
+/// url : str or URL
+///     A str is resolved against ``base``; a URL (from ``parse`` or
+///     ``resolve``) is canonicalized as it is.
+/// base : str, URL or None
+///     The base URL of a str ``url`` (the page it was found on); None: the
+///     URL is its own base, so a relative reference is invalid.
+/// charset : str or None
+///     The encoding label of the query (a WHATWG Encoding Standard label,
+///     the document's encoding); None means UTF-8, as does an unknown label
+///     or one whose encoding is not ASCII-compatible.
+/// strict : bool
+///     Network-strict mode: also reject hosts that other parsers (WHATWG,
+///     curl) would read differently.
+/// rules : Rules, str or None
+///     Opt-in dedup rules applied after canonicalization (docs/keys.md): a
+///     compiled ``Rules`` or its specification string (ValueError, naming
+///     the bad part, for a bad one).
+/// surt, surt_scheme : bool
+///     Return the SURT form of the (ruled) canonical URL
+///     (``com,example,www)/a?q``); ``surt_scheme`` keeps the scheme.
+///
+/// Returns
+/// -------
+/// str or None
+///     The canonical URL (or its key), or None when it is invalid
+///     (``canonical_url`` says why).
+///
+/// Raises
+/// ------
+/// TypeError
+///     ``url``, ``base`` or ``charset`` has a wrong type, or ``base`` is
+///     given with a URL object.
+/// ValueError
+///     ``url``, ``base`` or ``charset`` is longer than 16 MiB in UTF-8.
 #[pyfunction]
 #[pyo3(signature = (url, base=None, charset=None, strict=false, rules=None, surt=false, surt_scheme=false))]
 #[allow(clippy::too_many_arguments)]
@@ -373,10 +683,34 @@ fn canonicalize<'py>(
     })
 }
 
-/// Like `canonicalize`, but returns the canonical `URL` record (with its
-/// components, or with `invalid_reason` when invalid). Without `base`, an
-/// input that does not parse is returned as parsed, with its parse failure
-/// as the reason.
+/// Like ``canonicalize``, but return the canonical URL record.
+///
+/// Parameters
+/// ----------
+/// url : str
+///     The URL or reference.
+/// base : str, URL or None
+///     The base URL; None: ``url`` is its own base.
+/// charset : str or None
+///     The encoding label of the query (None: UTF-8), as for
+///     ``canonicalize``.
+/// strict : bool
+///     Network-strict mode, as for ``canonicalize``.
+///
+/// Returns
+/// -------
+/// URL
+///     The canonical URL with its components, or an invalid URL whose
+///     ``invalid_reason`` says which rule failed. Without ``base``, an
+///     input that does not parse is returned as parsed, with its parse
+///     failure as the reason.
+///
+/// Raises
+/// ------
+/// TypeError
+///     An argument has a wrong type.
+/// ValueError
+///     ``url``, ``base`` or ``charset`` is longer than 16 MiB in UTF-8.
 #[pyfunction]
 #[pyo3(signature = (url, base=None, charset=None, strict=false))]
 fn canonical_url(
@@ -388,22 +722,31 @@ fn canonical_url(
     let cs = opt_text(charset, "charset")?;
     let opts = options(cs.as_deref(), strict);
     let input = text(url, "url")?;
-    let base = match base {
-        Some(b) if !b.is_none() => base_url(b)?,
+    let (base, recipe) = match base {
+        Some(b) if !b.is_none() => base_arg(b)?,
         _ => {
             // The input is its own base: when it does not parse, its own
             // parse failure says more than "base URL is invalid".
             let parsed = wurl::parse(&input);
+            let recipe = Some(Recipe::parse(&input));
             if parsed.is_invalid() {
-                return Ok(PyUrl { inner: parsed });
+                return Ok(PyUrl {
+                    inner: parsed,
+                    recipe,
+                });
             }
-            Cow::Owned(parsed)
+            (Cow::Owned(parsed), recipe)
         }
     };
     let resolved = wurl::resolve(&base, &input);
-    Ok(PyUrl {
-        inner: wurl::canonicalize_with(&resolved, &opts),
-    })
+    let recipe = Recipe::then(recipe.as_ref(), &base, &resolved, |b| {
+        Step::Resolve(b, input.as_ref().into())
+    });
+    let inner = wurl::canonicalize_with(&resolved, &opts);
+    let recipe = Recipe::then(recipe.as_ref(), &resolved, &inner, |r| {
+        Step::Canon(r, cs.as_deref().map(Into::into), strict)
+    });
+    Ok(PyUrl { inner, recipe })
 }
 
 // ---------------------------------------------------------------------------
@@ -427,12 +770,21 @@ struct Batch {
     valid: Vec<bool>,
 }
 
+/// What a batch does with each row.
+#[derive(Clone, Copy)]
+enum Op<'o> {
+    /// Resolve, canonicalize and serialize, then the key's rules and SURT
+    /// (`wurl::key_into`: `canon_into` itself without them).
+    Canon(&'o CanonOptions<'o>, &'o KeyOptions<'o>),
+    /// Resolve and serialize, without canonicalization.
+    Resolve,
+}
+
 fn run_batch<'a>(
     n: usize,
     url_at: &(dyn Fn(usize) -> Option<Cow<'a, str>> + Sync),
     bases: &Bases<'a>,
-    opts: &CanonOptions,
-    key: &KeyOptions,
+    op: Op<'_>,
 ) -> Batch {
     let mut b = Batch {
         out: String::new(),
@@ -460,11 +812,20 @@ fn run_batch<'a>(
                     },
                 };
                 let start = b.out.len();
-                let r = wurl::key_into(base, &u, opts, key, &mut b.out);
-                if r.is_err() {
+                let ok = match op {
+                    Op::Canon(opts, key) => wurl::key_into(base, &u, opts, key, &mut b.out).is_ok(),
+                    Op::Resolve => {
+                        let r = match base {
+                            Some(base) => wurl::resolve(base, &u),
+                            None => wurl::resolve(&wurl::parse(&u), &u),
+                        };
+                        wurl::serialize::serialize_into(&r, &mut b.out)
+                    }
+                };
+                if !ok {
                     b.out.truncate(start);
                 }
-                r.is_ok()
+                ok
             }
         };
         b.ends.push(b.out.len());
@@ -473,9 +834,42 @@ fn run_batch<'a>(
     b
 }
 
-/// Canonicalizes every string of `urls` (an iterable of `str` or `None`)
-/// with the GIL released; returns a list of the same length. `rules`,
-/// `surt` and `surt_scheme` as in `canonicalize`.
+/// Canonicalize a batch of URLs with the GIL released.
+///
+/// The same result as ``[canonicalize(u, base=b, ...) for u, b in ...]``,
+/// computed without the GIL (other Python threads run meanwhile) into one
+/// buffer.
+///
+/// Parameters
+/// ----------
+/// urls : iterable of str or None
+///     The URLs (not a str itself: that would be an iterable of
+///     characters). None gives None.
+/// base : str, URL, sequence of str or None, or None
+///     None: each URL is its own base. A str or URL: one base for every
+///     URL. A sequence of the same length as ``urls``: each URL against its
+///     own base (a page's links against the page), a None base meaning the
+///     URL is its own base. Consecutive equal bases are parsed once.
+/// charset : str or None
+///     The encoding label of the query (None: UTF-8), as for
+///     ``canonicalize``.
+/// strict : bool
+///     Network-strict mode, as for ``canonicalize``.
+///
+/// Returns
+/// -------
+/// list of str or None
+///     One entry per URL, in order: the canonical URL, or None when the
+///     URL is None, invalid, or (with its base) longer than 16 MiB.
+///
+/// Raises
+/// ------
+/// TypeError
+///     ``urls`` is a str or not iterable, an item is not a str or None, or
+///     ``base`` has a wrong type.
+/// ValueError
+///     ``base`` is a sequence of another length, or a single ``base`` or
+///     ``charset`` is longer than 16 MiB in UTF-8.
 #[pyfunction]
 #[pyo3(signature = (urls, base=None, charset=None, strict=false, rules=None, surt=false, surt_scheme=false))]
 #[allow(clippy::too_many_arguments)]
@@ -542,7 +936,7 @@ fn canonicalize_many<'py>(
             url_at(i)
         };
         let key = key_options(rules.as_ref(), surt, surt_scheme);
-        run_batch(items.len(), &url_at2, &bases, &opts, &key)
+        run_batch(items.len(), &url_at2, &bases, Op::Canon(&opts, &key))
     });
     let mut start = 0;
     let list = PyList::empty(py);
@@ -743,25 +1137,26 @@ fn build_arrow(batch: Batch, large: bool) -> PyResult<ArrayData> {
     }
 }
 
-/// Canonicalizes an Arrow string array with the GIL released; returns an
-/// array of the same length and type (string or large_string) with null
-/// for null or invalid inputs.
-#[pyfunction]
-#[pyo3(signature = (urls, bases=None, charset=None, strict=false, rules=None, surt=false, surt_scheme=false))]
-#[allow(clippy::too_many_arguments)]
-fn canonicalize_arrow<'py>(
-    py: Python<'py>,
-    urls: &Bound<'py, PyAny>,
-    bases: Option<&Bound<'py, PyAny>>,
-    charset: Option<&Bound<'py, PyAny>>,
-    strict: bool,
-    rules: Option<&Bound<'py, PyAny>>,
-    surt: bool,
-    surt_scheme: bool,
+/// What an Arrow batch does (an owned [`Op`], to take into `py.detach`).
+enum ArrowOp {
+    Canon {
+        charset: Option<String>,
+        strict: bool,
+        rules: Option<Rules>,
+        surt: bool,
+        surt_scheme: bool,
+    },
+    Resolve,
+}
+
+/// Runs `op` over an Arrow string array (`bases`: None, one str/URL, or a
+/// string array of the same length) with the GIL released.
+fn arrow_batch(
+    py: Python<'_>,
+    urls: &Bound<'_, PyAny>,
+    bases: Option<&Bound<'_, PyAny>>,
+    op: ArrowOp,
 ) -> PyResult<ArrowOut> {
-    let rules = RulesArg::from_py(rules)?;
-    let rules = rules.get().cloned();
-    let cs: Option<String> = opt_text(charset, "charset")?.map(Cow::into_owned);
     let col = StrColumn::new(import_arrow(urls, "urls")?, "urls")?;
     let n = col.data.len();
     let mut one: Option<Url> = None;
@@ -781,7 +1176,21 @@ fn canonicalize_arrow<'py>(
         }
     }
     let data = py.detach(|| {
-        let opts = options(cs.as_deref(), strict);
+        let (opts, key);
+        let op = match &op {
+            ArrowOp::Canon {
+                charset,
+                strict,
+                rules,
+                surt,
+                surt_scheme,
+            } => {
+                opts = options(charset.as_deref(), *strict);
+                key = key_options(rules.as_ref(), *surt, *surt_scheme);
+                Op::Canon(&opts, &key)
+            }
+            ArrowOp::Resolve => Op::Resolve,
+        };
         let url_at = |i: usize| {
             // A base longer than 16 MiB makes its row null.
             if per_row
@@ -798,11 +1207,61 @@ fn canonicalize_arrow<'py>(
             (None, Some(_)) => Bases::PerRow(&row_base),
             (None, None) => Bases::None,
         };
-        let key = key_options(rules.as_ref(), surt, surt_scheme);
-        let batch = run_batch(n, &url_at, &bases, &opts, &key);
+        let batch = run_batch(n, &url_at, &bases, op);
         build_arrow(batch, col.large)
     })?;
     Ok(ArrowOut { data })
+}
+
+/// Canonicalize an Arrow string array with the GIL released.
+///
+/// The extension's entry point; ``wurl.canonicalize_arrow`` wraps it (and
+/// takes chunked arrays). Returns an array of the same length and type
+/// (string or large_string), null for null or invalid inputs.
+#[pyfunction]
+#[pyo3(signature = (urls, bases=None, charset=None, strict=false, rules=None, surt=false, surt_scheme=false))]
+#[allow(clippy::too_many_arguments)]
+fn canonicalize_arrow<'py>(
+    py: Python<'py>,
+    urls: &Bound<'py, PyAny>,
+    bases: Option<&Bound<'py, PyAny>>,
+    charset: Option<&Bound<'py, PyAny>>,
+    strict: bool,
+    rules: Option<&Bound<'py, PyAny>>,
+    surt: bool,
+    surt_scheme: bool,
+) -> PyResult<ArrowOut> {
+    let cs: Option<String> = opt_text(charset, "charset")?.map(Cow::into_owned);
+    let rules = RulesArg::from_py(rules)?.get().cloned();
+    arrow_batch(
+        py,
+        urls,
+        bases,
+        ArrowOp::Canon {
+            charset: cs,
+            strict,
+            rules,
+            surt,
+            surt_scheme,
+        },
+    )
+}
+
+/// Resolve an Arrow string array with the GIL released (no
+/// canonicalization).
+///
+/// The extension's entry point; ``wurl.resolve_arrow`` wraps it (and takes
+/// chunked arrays). Returns an array of the same length and type, each row
+/// the serialization of ``wurl.resolve(base, url)``, null for null or
+/// invalid inputs.
+#[pyfunction]
+#[pyo3(signature = (urls, bases=None))]
+fn resolve_arrow<'py>(
+    py: Python<'py>,
+    urls: &Bound<'py, PyAny>,
+    bases: Option<&Bound<'py, PyAny>>,
+) -> PyResult<ArrowOut> {
+    arrow_batch(py, urls, bases, ArrowOp::Resolve)
 }
 
 // ---------------------------------------------------------------------------
@@ -919,7 +1378,11 @@ fn _wurl(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(canonical_url, m)?)?;
     m.add_function(wrap_pyfunction!(canonicalize_many, m)?)?;
     m.add_function(wrap_pyfunction!(canonicalize_arrow, m)?)?;
+    m.add_function(wrap_pyfunction!(resolve_arrow, m)?)?;
     m.add("LIBRARY_VERSION", VERSION)?;
+    // The package's version: maturin takes the wheel's version from this
+    // crate's.
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("MAX_INPUT_LEN", MAX_INPUT_LEN)?;
     Ok(())
 }

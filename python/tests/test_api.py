@@ -121,7 +121,7 @@ def test_url_object():
 # --- batch functions == scalar on every dataset line -----------------------
 
 
-DATASETS = ["kasztp.txt", "node_files.txt", "idn_synth.txt"]
+DATASETS = ["kasztp.txt", "node_files.txt", "idn_synth.txt", "pagewritten.txt"]
 
 
 @pytest.mark.parametrize("name", DATASETS)

@@ -11,8 +11,8 @@ use wurl_bench::{Dataset, Lib, Scratch, default_data_dir, run};
 const USAGE: &str = "\
 usage: wurl-profile [options]
 
-  --dataset D     a dataset name (kasztp, node_files, idn_synth, links_synth)
-                  or a path of a file with one URL per line (or, named *.tsv,
+  --dataset D     a dataset name (kasztp, node_files, idn_synth, pagewritten,
+                  links_synth) or a path of a file with one URL per line (or, named *.tsv,
                   page<TAB>link per line); default kasztp
   --iters N       passes over the dataset, default 20
   --lib L         what to run: wurl-into (default), wurl-handle, wurl-rust,

@@ -57,9 +57,16 @@ sub _repo_root {
     return $root;
 }
 
+# The directory of the installed libwurl, recorded by `perl Makefile.PL`
+# ($WURL_LIBDIR, or `pkg-config --variable=libdir wurl`) in the built copy
+# of this file; undef in the source tree or when nothing was found.
+our $INSTALLED_LIBDIR = '@WURL_LIBDIR@';
+$INSTALLED_LIBDIR = undef
+  if $INSTALLED_LIBDIR eq '@' . 'WURL_LIBDIR@' || !length $INSTALLED_LIBDIR;
+
 # Where the library is looked for after $ENV{WURL_LIB}, in order: the usual
-# build outputs of this checkout (when this file is in one), then
-# $CARGO_TARGET_DIR.
+# build outputs of this checkout (when this file is in one), the directory
+# recorded at build time ($INSTALLED_LIBDIR), then $CARGO_TARGET_DIR.
 sub library_candidates {
     my $root = _repo_root();
     my @c;
@@ -70,6 +77,9 @@ sub library_candidates {
         : ())
     {
         push @c, File::Spec->catfile($root, split(m{/}, $rel), 'libwurl.so');
+    }
+    if (defined $INSTALLED_LIBDIR && !defined $root) {
+        push @c, map { File::Spec->catfile($INSTALLED_LIBDIR, $_) } qw(libwurl.so.0 libwurl.so);
     }
     if (defined $ENV{CARGO_TARGET_DIR} && length $ENV{CARGO_TARGET_DIR}) {
         push @c, map { File::Spec->catfile($ENV{CARGO_TARGET_DIR}, $_, 'libwurl.so') }
@@ -96,10 +106,28 @@ sub _find_library {
             return $name;
         }
     }
+    # Last, pkg-config's libdir (PKG_CONFIG_PATH of this run).
+    my $pc = pkg_config_libdir();
+    if (defined $pc && -f File::Spec->catfile($pc, 'libwurl.so.0')) {
+        return File::Spec->catfile($pc, 'libwurl.so.0');
+    }
+    my @places = ('WURL_LIB (not set)', library_candidates(),
+        'the system loader (libwurl.so.0, libwurl.so: LD_LIBRARY_PATH, /etc/ld.so.conf)',
+        defined $pc ? "pkg-config's libdir $pc" : 'pkg-config (no wurl.pc on PKG_CONFIG_PATH)');
     Carp::croak(
-        "Wurl: cannot find libwurl.so; build it (cargo build --release) or set WURL_LIB "
-          . "to its path. Looked in: "
-          . join(', ', library_candidates(), 'libwurl.so.0', 'libwurl.so'));
+        'Wurl: cannot find libwurl. Looked in: ' . join('; ', @places) . '. '
+          . 'Set WURL_LIB to the path of libwurl.so.0 (e.g. PREFIX/lib/libwurl.so.0), or rebuild '
+          . 'this module with `PKG_CONFIG_PATH=PREFIX/lib/pkgconfig perl Makefile.PL` (or '
+          . 'WURL_LIBDIR=PREFIX/lib) so that it records where libwurl is; from a checkout, '
+          . 'build it: cargo build --release');
+}
+
+# The libdir that pkg-config gives for wurl now, or undef.
+sub pkg_config_libdir {
+    my $dir = `pkg-config --variable=libdir wurl 2>/dev/null`;
+    return undef if $? != 0 || !defined $dir;
+    chomp $dir;
+    return length $dir ? $dir : undef;
 }
 
 our $LIBRARY = _find_library();
@@ -862,9 +890,14 @@ C<$ENV{WURL_LIB}> (the full path of F<libwurl.so>; if it is set and the file
 is not there, loading croaks), then, when this file is the checkout's
 F<bindings/perl/lib/Wurl.pm>, the build outputs of that checkout
 (F<target/release>, F<target/debug>, F<build/lib>, F<build/cargo/release>,
-F<build/cargo/debug>), then C<$ENV{CARGO_TARGET_DIR}>, then the system
-loader (F<libwurl.so.0>, F<libwurl.so>). C<Wurl::library_path()> says which
-was loaded.
+F<build/cargo/debug>); for an installed copy, the directory that
+C<perl Makefile.PL> recorded (C<$ENV{WURL_LIBDIR}>, else
+C<pkg-config --variable=libdir wurl>: after C<cmake --install> into
+F<PREFIX>, build with C<PKG_CONFIG_PATH=PREFIX/lib/pkgconfig>); then
+C<$ENV{CARGO_TARGET_DIR}>, then the system loader (F<libwurl.so.0>,
+F<libwurl.so>), then pkg-config's libdir at run time. When none has the
+library, loading croaks with the places it looked in and the variables to
+set. C<Wurl::library_path()> says which was loaded.
 
 =head1 SEE ALSO
 

@@ -9,8 +9,9 @@ require 'ffi'
 # Web::URL::Canonicalize algorithm does, through libwurl.
 #
 # The library is found through ENV['WURL_LIB'] (the path of libwurl.so),
-# then, from a checkout, its build outputs, then the system loader
-# (libwurl.so.0). See {library_candidates} and {library_path}.
+# then, from a checkout, its build outputs, then the directory recorded when
+# the gem was installed, then the system loader (libwurl.so.0), then
+# pkg-config. See {library_candidates} and {library_path}.
 #
 # @example
 #   require 'wurl'
@@ -64,8 +65,22 @@ module Wurl
             File.file?(File.join(root, 'bindings', 'ruby', 'lib', 'wurl.rb'))
   end
 
+  # The directory of the installed libwurl, recorded when the gem was
+  # installed (ext/wurl/extconf.rb: $WURL_LIBDIR, or `pkg-config
+  # --variable=libdir wurl`); nil in a checkout or when nothing was found.
+  INSTALLED_LIBDIR = begin
+    files = [File.join(__dir__, 'wurl', 'installed_libdir')]
+    spec = defined?(Gem) && Gem.loaded_specs['wurl-canon']
+    if spec && File.expand_path('..', __dir__) == File.expand_path(spec.full_gem_path)
+      files << File.join(spec.extension_dir, 'wurl', 'installed_libdir')
+    end
+    dir = files.select { |f| File.file?(f) }.map { |f| File.read(f).strip }.first
+    dir unless REPO_ROOT || dir.nil? || dir.empty?
+  end
+
   # Where the library is looked for after ENV['WURL_LIB'], in order: the
-  # usual build outputs of this checkout (when this file is in one), then
+  # usual build outputs of this checkout (when this file is in one), the
+  # directory recorded at install ({INSTALLED_LIBDIR}), then
   # $CARGO_TARGET_DIR.
   #
   # @return [Array<String>] paths of libwurl.so
@@ -74,9 +89,21 @@ module Wurl
     # build/lib, and cargo's output in build/cargo).
     dirs = REPO_ROOT ? %w[target/release target/debug build/lib build/cargo/release build/cargo/debug] : []
     c = dirs.map { |d| File.join(REPO_ROOT, d, 'libwurl.so') }
+    c += %w[libwurl.so.0 libwurl.so].map { |n| File.join(INSTALLED_LIBDIR, n) } if INSTALLED_LIBDIR
     ctd = ENV['CARGO_TARGET_DIR']
     c += %w[release debug].map { |d| File.join(ctd, d, 'libwurl.so') } if ctd && !ctd.empty?
     c
+  end
+
+  # The libdir that pkg-config gives for wurl now (PKG_CONFIG_PATH), or nil.
+  #
+  # @return [String, nil]
+  def self.pkg_config_libdir
+    out = IO.popen(%w[pkg-config --variable=libdir wurl], err: File::NULL, &:read)
+    dir = out.to_s.strip
+    $?.success? && !dir.empty? ? dir : nil
+  rescue SystemCallError
+    nil
   end
 
   # The path (or, for the system loader, the names) of the library to load.
@@ -97,17 +124,46 @@ module Wurl
     %w[libwurl.so.0 libwurl.so]
   end
 
+  # What a failed load says: where the library was looked for and what to
+  # set.
+  #
+  # @return [String]
+  def self.not_found_message
+    recorded = INSTALLED_LIBDIR ? "#{INSTALLED_LIBDIR} (recorded at gem install)" : nil
+    places = ['WURL_LIB (not set)', *library_candidates, recorded,
+              'the system loader (libwurl.so.0, libwurl.so: LD_LIBRARY_PATH, /etc/ld.so.conf)'].compact
+    pc = pkg_config_libdir
+    places << (pc ? "pkg-config's libdir #{pc}" : 'pkg-config (no wurl.pc on PKG_CONFIG_PATH)')
+    "Wurl: cannot find libwurl. Looked in: #{places.uniq.join('; ')}. " \
+      'Set WURL_LIB to the path of libwurl.so.0 (e.g. PREFIX/lib/libwurl.so.0), or reinstall the gem with ' \
+      'PKG_CONFIG_PATH=PREFIX/lib/pkgconfig (or WURL_LIBDIR=PREFIX/lib) so that it records where libwurl is; ' \
+      'from a checkout, build it: cargo build --release'
+  end
+
   # The C functions.
   module Lib
     extend FFI::Library
 
-    LIBRARY = Wurl.find_library
-    begin
-      # A path, or an array of names that the system loader tries in turn.
-      ffi_lib LIBRARY
+    # What was loaded: a path, or an array of names that the system loader
+    # tried in turn; as a last resort, pkg-config's libdir (PKG_CONFIG_PATH
+    # of this run).
+    LIBRARY = begin
+      lib = Wurl.find_library
+      begin
+        ffi_lib lib
+        lib
+      rescue LoadError
+        pc = lib.is_a?(Array) && Wurl.pkg_config_libdir
+        raise unless pc && File.file?(File.join(pc, 'libwurl.so.0'))
+
+        ffi_lib File.join(pc, 'libwurl.so.0')
+        File.join(pc, 'libwurl.so.0')
+      end
     rescue LoadError => e
-      raise LoadError, "Wurl: cannot load libwurl (#{e.message}); build it (cargo build --release) " \
-                       "or set WURL_LIB to its path. Looked in: #{(Wurl.library_candidates + %w[libwurl.so.0 libwurl.so]).join(', ')}"
+      raise if e.message.start_with?('Wurl: WURL_LIB=')
+
+      # One message, without the ffi gem's (cause: nil), which would repeat it.
+      raise LoadError, Wurl.not_found_message, cause: nil
     end
 
     typedef :pointer, :wurl_url

@@ -28,8 +28,17 @@ Batch functions (the GIL is released while they run)::
     >>> wurl.canonicalize_many(["http://A/", "mailto:x", None, "//nope"])
     ['http://a/', 'mailto:x', None, None]
 
-``canonicalize_arrow`` takes and returns Arrow string arrays (pyarrow or any
-object with ``__arrow_c_array__``); see its docstring.
+``canonicalize_arrow`` and ``resolve_arrow`` take and return Arrow string
+arrays (pyarrow or any object with ``__arrow_c_array__``); see their
+docstrings. ``wurl.spark`` (import it when pyspark is installed) has
+``canonicalize`` and ``resolve`` as Spark column functions.
+
+``URL`` objects are immutable, compare and hash by value, and pickle::
+
+    >>> import pickle
+    >>> u = wurl.parse("http://user:@host/p?")
+    >>> pickle.loads(pickle.dumps(u)) == u and hash(u) == hash(wurl.parse("http://user:@host/p?"))
+    True
 
 Strings: a lone surrogate (which has no UTF-8 form) is read as U+FFFD; an
 input longer than 16 MiB in UTF-8 raises ``ValueError`` in the scalar
@@ -37,10 +46,6 @@ functions and gives ``None`` (null) in the batch functions; a value that is
 not a ``str`` raises ``TypeError`` (``None`` is allowed in batches and gives
 ``None``).
 """
-
-from __future__ import annotations
-
-from typing import Any, Optional, Union
 
 from . import _wurl
 from ._wurl import (
@@ -64,55 +69,35 @@ __all__ = [
     "canonicalize_many",
     "parse",
     "resolve",
+    "resolve_arrow",
     "LIBRARY_VERSION",
     "MAX_INPUT_LEN",
 ]
 
-LIBRARY_VERSION: str = _wurl.LIBRARY_VERSION
-MAX_INPUT_LEN: int = _wurl.MAX_INPUT_LEN
+#: The package's version (the wheel's).
+__version__ = _wurl.__version__
+#: The version of the wurl Rust library inside.
+LIBRARY_VERSION = _wurl.LIBRARY_VERSION
+#: The longest input accepted, in UTF-8 bytes (16 MiB).
+MAX_INPUT_LEN = _wurl.MAX_INPUT_LEN
 
 
-def canonicalize_arrow(
-    urls: Any,
-    bases: Any = None,
-    charset: Optional[str] = None,
-    strict: bool = False,
-    rules: Union[Rules, str, None] = None,
-    surt: bool = False,
-    surt_scheme: bool = False,
-) -> Any:
-    """Canonicalize an Arrow string array; return an array of the same length.
+def __dir__():
+    # The API only: not the extension module, the helpers, or the
+    # submodules that happen to be imported.
+    return sorted(__all__ + ["__version__"])
 
-    ``urls`` is a ``pyarrow.StringArray`` or ``LargeStringArray``, a
-    ``pyarrow.ChunkedArray`` of them, or any object with the Arrow PyCapsule
-    interface (``__arrow_c_array__``). Its buffers are read in place (no
-    copy); the results are written into one new values buffer, with the GIL
-    released.
 
-    ``bases`` is ``None`` (each URL is its own base), a ``str`` or ``URL``
-    (one base for every row), or an Arrow string array of the same length
-    (each row against its own base, e.g. each link against its page; a null
-    base means the row is its own base). Rows with the same base next to
-    each other parse it once.
-
-    The result has the input's type (string or large_string) and is null
-    where the input is null or the canonical URL is invalid. It is a
-    ``pyarrow.Array`` when pyarrow is installed, else a
-    :class:`ArrowStringArray` that any Arrow library can import through
-    ``__arrow_c_array__``.
-
-    ``rules``, ``surt`` and ``surt_scheme`` make keys as in
-    :func:`canonicalize` (see docs/keys.md).
-    """
-    if isinstance(rules, str):
-        rules = Rules(rules)
-    keys = dict(rules=rules, surt=surt, surt_scheme=surt_scheme)
+def _arrow_call(entry, urls, bases, *args):
+    """Runs the extension's Arrow ``entry`` over ``urls`` (chunked arrays
+    chunk by chunk, per-row bases sliced alike) and returns a pyarrow array
+    (an ``ArrowStringArray`` without pyarrow)."""
     try:
         import pyarrow as pa
     except ImportError:  # pragma: no cover - exercised only without pyarrow
         pa = None
     if pa is not None and isinstance(urls, pa.ChunkedArray):
-        if pa is not None and isinstance(bases, (pa.Array, pa.ChunkedArray)):
+        if isinstance(bases, (pa.Array, pa.ChunkedArray)):
             if len(bases) != len(urls):
                 raise ValueError(f"bases has {len(bases)} rows but urls has {len(urls)}")
             bases = pa.chunked_array(bases) if isinstance(bases, pa.Array) else bases
@@ -120,14 +105,113 @@ def canonicalize_arrow(
             start = 0
             for c in urls.chunks:
                 b = bases.slice(start, len(c)).combine_chunks()
-                chunks.append(canonicalize_arrow(c, b, charset, strict, **keys))
+                chunks.append(_arrow_call(entry, c, b, *args))
                 start += len(c)
         else:
-            chunks = [canonicalize_arrow(c, bases, charset, strict, **keys) for c in urls.chunks]
+            chunks = [_arrow_call(entry, c, bases, *args) for c in urls.chunks]
         return pa.chunked_array(chunks, type=urls.type)
     if pa is not None and isinstance(bases, pa.ChunkedArray):
         bases = bases.combine_chunks()
-    out = _wurl.canonicalize_arrow(urls, bases, charset, strict, **keys)
+    out = entry(urls, bases, *args)
     if pa is None:
         return out
     return pa.array(out)
+
+
+def canonicalize_arrow(
+    urls, bases=None, charset=None, strict=False, rules=None, surt=False, surt_scheme=False
+):
+    """Canonicalize an Arrow string array; return an array of the same length.
+
+    Each row is resolved against its base, canonicalized and serialized, as
+    ``canonicalize`` does, with the GIL released and without per-row Python.
+
+    Parameters
+    ----------
+    urls : pyarrow.Array, pyarrow.ChunkedArray or Arrow-compatible object
+        A ``string`` or ``large_string`` array (``pyarrow.StringArray``,
+        ``LargeStringArray``, a ``ChunkedArray`` of them, or any object with
+        the Arrow PyCapsule interface ``__arrow_c_array__``). Its buffers
+        are read in place (no copy). Other types (``string_view`` too) raise
+        ``TypeError``: cast first.
+    bases : None, str, URL, or Arrow string array
+        None: each URL is its own base. A str or URL: one base for every
+        row. An Arrow string array of the same length: each row against its
+        own base (each link against its page); a null base means the row is
+        its own base. Rows with the same base next to each other parse it
+        once, so keep a page's links together.
+    charset : str or None
+        The encoding label of the query (a WHATWG Encoding Standard label,
+        the document's encoding); None means UTF-8.
+    strict : bool
+        Network-strict mode: also reject hosts that other parsers (WHATWG,
+        curl) would read differently.
+    rules : wurl.Rules, str or None
+        Opt-in dedup rules applied after canonicalization (docs/keys.md): a
+        compiled ``Rules`` or its specification string.
+    surt, surt_scheme : bool
+        Return the SURT form of the (ruled) canonical URL; ``surt_scheme``
+        keeps the scheme.
+
+    Returns
+    -------
+    pyarrow.Array or pyarrow.ChunkedArray
+        The canonical URLs, of the input's type (string or large_string;
+        chunked when the input was), null where the input is null, invalid,
+        or (with its base) longer than 16 MiB. Without pyarrow installed, an
+        ``ArrowStringArray`` that any Arrow library imports through
+        ``__arrow_c_array__``.
+
+    Raises
+    ------
+    TypeError
+        ``urls`` or ``bases`` is not an Arrow string array, or ``charset``
+        is not a str.
+    ValueError
+        ``bases`` has another length; a malformed Arrow array; a single
+        ``bases`` or ``charset`` longer than 16 MiB.
+    OverflowError
+        The results exceed 2 GiB in a ``string`` array (pass
+        ``large_string`` or smaller batches).
+    """
+    if isinstance(rules, str):
+        rules = Rules(rules)
+    return _arrow_call(
+        _wurl.canonicalize_arrow, urls, bases, charset, strict, rules, surt, surt_scheme
+    )
+
+
+def resolve_arrow(urls, bases=None):
+    """Resolve an Arrow string array; return an array of the same length.
+
+    Each row is resolved against its base and serialized, as
+    ``resolve(base, url).serialize()`` does (no canonicalization), with the
+    GIL released and without per-row Python.
+
+    Parameters
+    ----------
+    urls : pyarrow.Array, pyarrow.ChunkedArray or Arrow-compatible object
+        A ``string`` or ``large_string`` array, as for
+        ``canonicalize_arrow``.
+    bases : None, str, URL, or Arrow string array
+        As for ``canonicalize_arrow``: None (each URL is its own base), one
+        base for every row, or a base per row (null: the row is its own
+        base).
+
+    Returns
+    -------
+    pyarrow.Array or pyarrow.ChunkedArray
+        The resolved URLs, of the input's type, null where the input is
+        null or the result is invalid (an ``ArrowStringArray`` without
+        pyarrow).
+
+    Raises
+    ------
+    TypeError
+        ``urls`` or ``bases`` is not an Arrow string array.
+    ValueError
+        ``bases`` has another length, or a malformed Arrow array.
+    OverflowError
+        The results exceed 2 GiB in a ``string`` array.
+    """
+    return _arrow_call(_wurl.resolve_arrow, urls, bases)

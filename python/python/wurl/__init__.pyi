@@ -13,6 +13,8 @@ from ._wurl import (
     resolve as resolve,
 )
 
+__version__: str
+
 def canonicalize_arrow(
     urls: Any,
     bases: Any = None,
@@ -27,3 +29,8 @@ def canonicalize_arrow(
     length and type (an ArrowStringArray without pyarrow), null for null or
     invalid inputs. `bases`: None, a str/URL, or a string array of the same
     length (null = the row is its own base)."""
+
+def resolve_arrow(urls: Any, bases: Any = None) -> Any:
+    """Resolve an Arrow string array (no canonicalization); returns a
+    pyarrow array of the same length and type, null for null or invalid
+    inputs. `bases` as for canonicalize_arrow."""

@@ -2,6 +2,7 @@
 
 from typing import Any, Iterable, Literal, Optional, Sequence, Tuple, Union, final
 
+__version__: str
 LIBRARY_VERSION: str
 MAX_INPUT_LEN: int
 
@@ -45,6 +46,8 @@ class URL:
     def __str__(self) -> str:
         """The serialization; ValueError (with the reason) for an invalid URL."""
     def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> Tuple[Any, Tuple[Any, ...]]: ...
 
 @final
 class ArrowStringArray:
@@ -111,4 +114,9 @@ def canonicalize_arrow(
     rules: Union[Rules, str, None] = None,
     surt: bool = False,
     surt_scheme: bool = False,
+) -> ArrowStringArray: ...
+
+def resolve_arrow(
+    urls: Any,
+    bases: Any = None,
 ) -> ArrowStringArray: ...

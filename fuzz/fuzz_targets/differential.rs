@@ -1,0 +1,88 @@
+//! `differential`: the fast exits for canonical input (`canonical_form`)
+//! against the stages. Each case (input, optional base; the charset is left
+//! at its default, the only setting the fast exits take) is canonicalized
+//! with the fast exits on and off, through the Rust bulk call, the Rust
+//! handle path and the C ABI's bulk call on the raw bytes; the results
+//! (serialization, or validity and reason) must be the same.
+#![no_main]
+
+#[path = "../../tests/common/invariants.rs"]
+#[allow(dead_code)]
+mod invariants;
+
+use libfuzzer_sys::fuzz_target;
+use wurl::canonical_form::set_fast_exits;
+use wurl::ffi::*;
+
+/// A serialization, or the invalid reason (`""` from the C bulk call).
+type Outcome = Result<String, &'static str>;
+
+fn rust_bulk(input: &str, base: Option<&str>) -> Outcome {
+    let base = base.map(wurl::parse);
+    let mut out = String::new();
+    wurl::canon_into(base.as_ref(), input, &wurl::CanonOptions::default(), &mut out)
+        .map(|()| out)
+        .map_err(|r| r.as_str())
+}
+
+fn rust_handle(input: &str, base: Option<&str>) -> Outcome {
+    let b = wurl::parse(base.unwrap_or(input));
+    let c = wurl::canonicalize(&wurl::resolve(&b, input), None);
+    match c.invalid_reason() {
+        Some(r) => Err(r.as_str()),
+        None => Ok(c.serialize().unwrap()),
+    }
+}
+
+fn c_bulk(input: &[u8], base: Option<&[u8]>) -> Outcome {
+    let mut h = std::ptr::null_mut();
+    if let Some(b) = base {
+        assert_eq!(wurl_parse(b.as_ptr().cast(), b.len(), 0, &mut h), WURL_OK);
+    }
+    let mut buf = vec![0u8; input.len() * 9 + 64];
+    let mut len = 0usize;
+    let st = wurl_canon_into(
+        h,
+        input.as_ptr().cast(),
+        input.len(),
+        std::ptr::null(),
+        0,
+        0,
+        buf.as_mut_ptr().cast(),
+        buf.len(),
+        &mut len,
+    );
+    wurl_free(h);
+    match st {
+        WURL_OK => Ok(String::from_utf8(buf[..len].to_vec()).unwrap()),
+        WURL_INVALID_URL | WURL_E_TOO_LONG => Err(""),
+        WURL_E_BUFFER_TOO_SMALL => Err("buffer"),
+        other => panic!("status {other}"),
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    let case = invariants::FuzzCase::from_bytes(data);
+    let input = String::from_utf8_lossy(&case.input);
+    let base_str = case
+        .base
+        .as_deref()
+        .filter(|b| !b.is_empty())
+        .map(String::from_utf8_lossy);
+    let base_raw = case.base.as_deref().filter(|b| !b.is_empty());
+    let run = || {
+        [
+            rust_bulk(&input, base_str.as_deref()),
+            rust_handle(&input, base_str.as_deref()),
+            c_bulk(&case.input, base_raw),
+        ]
+    };
+    set_fast_exits(false);
+    let slow = run();
+    set_fast_exits(true);
+    let fast = run();
+    assert_eq!(
+        fast, slow,
+        "fast exits and stages differ for {input:?} against {base_str:?}"
+    );
+});

@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""Fails when the modules of src/ import each other in a cycle.
+
+Every top-level module of src/ (a file src/NAME.rs) may use modules below it
+only: the rules and the record at the bottom, the stages above them in the
+order of the algorithm, the entry layer, then the C ABI. A module's imports
+are its `crate::NAME` paths (also inside `use crate::{...}` groups) outside
+comments and outside its `#[cfg(test)]` module (tests may reach anywhere).
+
+Prints each module's level (0: imports no other module; n: one more than
+the highest module it imports), lowest first, and exits 1 with the modules
+left on a cycle when there is one.
+
+usage: python3 scripts/check-layers.py [SRC_DIR]
+"""
+import pathlib
+import re
+import sys
+
+src = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "src")
+names = sorted(p.stem for p in src.glob("*.rs") if p.stem not in ("lib", "main"))
+imports = {}
+for name in names:
+    code = (src / f"{name}.rs").read_text(encoding="utf-8")
+    test = re.search(r"^#\[cfg\(test\)\]\s*\n\s*mod \w+ \{", code, re.M)
+    if test:
+        code = code[: test.start()]
+    code = re.sub(r"//[^\n]*", "", code)
+    found = set(re.findall(r"\bcrate::([a-z_][a-z0-9_]*)", code))
+    for group in re.findall(r"\bcrate::\{([^}]*)\}", code, re.S):
+        found |= set(re.findall(r"(?:^|[\s,{])([a-z_][a-z0-9_]*)::", group))
+    imports[name] = {m for m in found if m in names and m != name}
+
+# Levels by repeatedly taking the modules whose imports all have a level.
+level = {}
+while len(level) < len(names):
+    ready = [m for m in names if m not in level and imports[m] <= level.keys()]
+    if not ready:
+        break
+    for m in ready:
+        level[m] = 1 + max((level[d] for d in imports[m]), default=-1)
+
+for m in sorted(level, key=lambda m: (level[m], m)):
+    below = ", ".join(sorted(imports[m])) or "-"
+    print(f"{level[m]:2}  {m:24} {below}")
+
+left = [m for m in names if m not in level]
+# What remains is on a cycle or above one: peel off from the top the modules
+# that no remaining module imports.
+while True:
+    top = [m for m in left if not any(m in imports[o] for o in left if o != m)]
+    if not top:
+        break
+    left = [m for m in left if m not in top]
+if left:
+    print("\nimport cycle among: " + " ".join(left), file=sys.stderr)
+    for m in left:
+        print(f"  {m} -> {', '.join(sorted(imports[m] & set(left)))}", file=sys.stderr)
+    sys.exit(1)
+print(f"\n{len(names)} modules, no import cycle")

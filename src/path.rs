@@ -1,0 +1,501 @@
+//! Path rules that several stages share: the octets a path copies, "remove
+//! dot-segments" (RFC 3986 5.2.4) as the spec amends it (`\\` reads as `/`,
+//! `%2E` as `.`), drive specifications, and the `file:` decoding of `%2F` and
+//! `%5C` into separators (spec "steps to resolve a relative URL" 3 and 6.5).
+//! Resolution and canonicalization use them, and the fast exits for
+//! canonical input test their octets with the same table.
+
+use std::borrow::Cow;
+
+use crate::percent::{PATH, escape_at};
+use crate::scan::{find1, find2};
+
+/// Octets canonicalization's one pass over a path copies without a second look: not in the path
+/// percent-encode set, and not `\`, `%` or `.`, which the path rules look
+/// at. `/` is copied too: a segment is looked at where it starts, and only
+/// when it starts with `.` or `%` can it be a dot segment. (Stopping at
+/// every `/` to look at the segment before it would be a branch taken at
+/// irregular intervals, which the processor mispredicts several times per
+/// URL.)
+pub(crate) static PATH_COPY: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 256 {
+        let c = i as u8;
+        t[i] = !PATH.contains(c) && c != b'\\' && c != b'%' && c != b'.';
+        i += 1;
+    }
+    t
+};
+
+/// What a segment is to "remove dot-segments": `Some(false)` for `.`,
+/// `Some(true)` for `..` (`%2E` counting as `.`), `None` for any other.
+pub(crate) fn dot_segment(seg: &[u8]) -> Option<bool> {
+    if seg.len() > 6 || !matches!(seg.first(), Some(b'.' | b'%')) {
+        return None;
+    }
+    if is_dot(seg) {
+        Some(false)
+    } else if is_dot_dot(seg) {
+        Some(true)
+    } else {
+        None
+    }
+}
+
+/// For `file:` URLs, percent-decodes `%2F` and `%5C` (ASCII
+/// case-insensitively) in the path, so that they act as separators.
+pub(crate) fn decode_file_slashes(path: &str) -> Cow<'_, str> {
+    if !has_slash_escape(path.as_bytes()) {
+        return Cow::Borrowed(path);
+    }
+    let mut out = String::with_capacity(path.len());
+    decode_file_slashes_into(path, &mut out);
+    Cow::Owned(out)
+}
+
+/// [`decode_file_slashes`], appending to `out`.
+pub(crate) fn decode_file_slashes_into(path: &str, out: &mut String) {
+    let b = path.as_bytes();
+    let mut last = 0;
+    for i in memchr::memchr_iter(b'%', b) {
+        if i < last {
+            continue;
+        }
+        if let Some(v @ (b'/' | b'\\')) = escape_at(b, i) {
+            out.push_str(&path[last..i]);
+            out.push(char::from(v));
+            last = i + 3;
+        }
+    }
+    out.push_str(&path[last..]);
+}
+
+/// Whether `file:` resolution changes a path: [`needs_dot_removal`] or
+/// [`has_slash_escape`]. One prefilter scan for both (a `%` anywhere, a
+/// `\`, or a segment starting with `.`) rules out most paths, instead of
+/// a scan for each: most paths pay for one pass, not two.
+pub(crate) fn file_path_changes(p: &[u8]) -> bool {
+    may_change::<true>(p) && (needs_dot_removal(p) || has_slash_escape(p))
+}
+
+/// Whether a path has `%2F` or `%5C` (any case), which `file:` resolution
+/// decodes into separators.
+pub(crate) fn has_slash_escape(p: &[u8]) -> bool {
+    memchr::memchr_iter(b'%', p).any(|i| matches!(escape_at(p, i), Some(b'/' | b'\\')))
+}
+
+/// Whether `s` starts with a slash character (`/` or `\`): a test of its
+/// first octet (a `char` pattern would decode a character first).
+pub(crate) fn starts_with_slash(s: &str) -> bool {
+    matches!(s.as_bytes().first(), Some(b'/' | b'\\'))
+}
+
+/// Whether `s` begins with a "drive specification" (a drive letter and a
+/// drive suffix, each possibly percent-encoded) followed by a slash character
+/// or the end of the string.
+pub(crate) fn starts_with_drive_spec(s: &str) -> bool {
+    drive_spec_len(s).is_some_and(|n| s[n..].is_empty() || starts_with_slash(&s[n..]))
+}
+
+/// The length of a drive letter plus drive suffix at the start of `s`.
+#[inline]
+pub(crate) fn drive_spec_len(s: &str) -> Option<usize> {
+    drive_spec_len_bytes(s.as_bytes())
+}
+
+/// [`drive_spec_len`] on bytes.
+#[inline]
+pub(crate) fn drive_spec_len_bytes(b: &[u8]) -> Option<usize> {
+    // Every `file:` host and path comes here (twice per URL in
+    // canonicalization), and almost none is a drive specification: one
+    // that is starts with `%` or has `:`, `|` or `%` second. That test is
+    // inlined into the callers; the rest is not.
+    if !matches!(b, [b'%', ..] | [_, b':' | b'|' | b'%', ..]) {
+        return None;
+    }
+    drive_spec_len_rest(b)
+}
+
+/// [`drive_spec_len_bytes`] past its first test.
+#[inline(never)]
+fn drive_spec_len_rest(b: &[u8]) -> Option<usize> {
+    // The escapes are looked at only after a `%`.
+    let (letter, rest) = match b {
+        [c, rest @ ..] if c.is_ascii_alphabetic() => (1, rest),
+        [b'%', ..] if escape_at(b, 0).is_some_and(|v| v.is_ascii_alphabetic()) => (3, &b[3..]),
+        _ => return None,
+    };
+    let suffix = match rest {
+        [b':' | b'|', ..] => 1,
+        [b'%', ..] if matches!(escape_at(rest, 0), Some(b':' | b'|')) => 3,
+        _ => return None,
+    };
+    Some(letter + suffix)
+}
+
+pub(crate) fn is_dot(seg: &[u8]) -> bool {
+    seg == b"." || seg.eq_ignore_ascii_case(b"%2e")
+}
+
+pub(crate) fn is_dot_dot(seg: &[u8]) -> bool {
+    match seg.len() {
+        2 => seg == b"..",
+        4 => seg.eq_ignore_ascii_case(b".%2e") || seg.eq_ignore_ascii_case(b"%2e."),
+        6 => seg.eq_ignore_ascii_case(b"%2e%2e"),
+        _ => false,
+    }
+}
+
+/// Whether "remove dot-segments" (as amended by the spec) would change a
+/// path: it has a `\` (read as `/`) or a `.` / `..` segment, `%2E`
+/// counting as `.`. A byte scan, so that the common path costs no
+/// allocation; a path without `.`, `%` or `\` needs no segment check.
+pub(crate) fn needs_dot_removal(p: &[u8]) -> bool {
+    // A dot segment starts with `.` or `%` at the start of the path or
+    // after a `/`: one scan of the byte pairs, without early exit and with
+    // bitwise operators only, rules out most paths before any segment is
+    // looked at; it also finds a `\` anywhere.
+    if !may_change::<false>(p) {
+        return false;
+    }
+    if p.contains(&b'\\') {
+        return true;
+    }
+    let mut seg = 0;
+    for (i, &c) in p.iter().enumerate() {
+        if c == b'/' {
+            if is_dot_candidate(&p[seg..i]) {
+                return true;
+            }
+            seg = i + 1;
+        }
+    }
+    is_dot_candidate(&p[seg..])
+}
+
+/// The prefilter of [`needs_dot_removal`] (and, with `PCT`, of
+/// [`file_path_changes`]): whether the path starts with `.`, `%` or `\`,
+/// or some byte pair is [`pair_scan`]'s. False rules the path out.
+/// Always inlined: left to itself the compiler makes it a call, whose
+/// overhead every path would pay for a test that is usually false.
+#[inline(always)]
+pub(crate) fn may_change<const PCT: bool>(p: &[u8]) -> bool {
+    let Some((&first, rest)) = p.split_first() else {
+        return false;
+    };
+    dot_start(first) | (first == b'\\') | pair_scan::<PCT>(p, rest)
+}
+
+fn dot_start(c: u8) -> bool {
+    (c == b'.') | (c == b'%')
+}
+
+/// Whether some pair `(p[i], rest[i])` (`rest` is `p` without its first
+/// byte) is `/` and a possible dot segment's start, or has a `\` second
+/// (or, with `PCT`, a `%` second). In blocks of 16 pairs, the last one
+/// overlapping the one before, which the compiler turns into vector
+/// compares; the pairs of a shorter path one by one. Always inlined, like
+/// `may_change`: with several callers the compiler would make it a call,
+/// whose overhead every path would pay.
+#[inline(always)]
+fn pair_scan<const PCT: bool>(p: &[u8], rest: &[u8]) -> bool {
+    let hit = |x: u8, y: u8| (y == b'\\') | ((x == b'/') & dot_start(y)) | (PCT & (y == b'%'));
+    let n = rest.len();
+    if n < 16 {
+        return p.iter().zip(rest).fold(false, |a, (&x, &y)| a | hit(x, y));
+    }
+    let mut acc = false;
+    let mut i = 0;
+    while i < n {
+        let s = i.min(n - 16);
+        if let (Some(x), Some(y)) = (p.get(s..s + 16), rest.get(s..s + 16))
+            && let (Ok(x), Ok(y)) = (<&[u8; 16]>::try_from(x), <&[u8; 16]>::try_from(y))
+        {
+            let mut m = false;
+            for j in 0..16 {
+                m |= hit(x[j], y[j]);
+            }
+            acc |= m;
+        }
+        i += 16;
+    }
+    acc
+}
+
+fn is_dot_candidate(seg: &[u8]) -> bool {
+    dot_segment(seg).is_some()
+}
+
+/// RFC 3986 5.2.4 "remove dot-segments", with `\` read as `/` and `%2E` as
+/// `.`.
+pub fn remove_dot_segments(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    remove_dot_segments_into(path, &mut out);
+    out
+}
+
+/// [`remove_dot_segments`], appending to `out`. Linear: each output byte
+/// is appended once and scanned at most once more when a `..` removes it.
+/// The segments between two dot segments are appended in one piece, and
+/// only a segment that starts with `.` or `%` is looked at. The searches
+/// are the word-at-a-time ones of `scan`: each runs over a segment or two
+/// of a path of a few dozen octets, where a `memchr` call's setup costs
+/// more than the search itself.
+pub(crate) fn remove_dot_segments_into(input: &str, out: &mut String) {
+    let base = out.len();
+    let b = input.as_bytes();
+    let n = b.len();
+    // `\` reads as `/`. Most paths have none: they search for `/` alone
+    // and append runs as they are; a path with one searches for both and
+    // writes `/` for each `\` it appends.
+    let backslash = find1(b, b'\\').is_some();
+    let is_sep = |c: u8| c == b'/' || c == b'\\';
+    let seg_end = |from: usize| {
+        let rest = &b[from..];
+        let k = if backslash {
+            find2(rest, b'/', b'\\')
+        } else {
+            find1(rest, b'/')
+        };
+        k.map_or(n, |p| from + p)
+    };
+    let push = |out: &mut String, run: &str| {
+        if backslash {
+            for (k, piece) in run.split('\\').enumerate() {
+                if k > 0 {
+                    out.push('/');
+                }
+                out.push_str(piece);
+            }
+        } else {
+            out.push_str(run);
+        }
+    };
+    let mut i = 0;
+    // Rules A and D: leading "." or ".." segments are dropped.
+    while i < n && !is_sep(b[i]) {
+        let end = seg_end(i);
+        let seg = &b[i..end];
+        if !(is_dot(seg) || is_dot_dot(seg)) {
+            break;
+        }
+        i = if end < n { end + 1 } else { n };
+    }
+    // The segments from `run` on are appended as they are (rule E) until
+    // a dot segment: a `.` or `%` just after a separator.
+    let mut run = i;
+    let mut from = i;
+    while let Some(k) = find2(&b[from..], b'.', b'%') {
+        let j = from + k;
+        let end = seg_end(j);
+        from = end;
+        if j == 0 || !is_sep(b[j - 1]) {
+            continue;
+        }
+        let seg = &b[j..end];
+        let dot = is_dot(seg);
+        if !dot && !is_dot_dot(seg) {
+            continue;
+        }
+        // The unit "/seg" starts at `j - 1`.
+        push(out, &input[run..j - 1]);
+        if !dot {
+            // Rule C: drop the last output segment (what this function
+            // writes has `/` as its only separator).
+            let cut = memchr::memrchr(b'/', &out.as_bytes()[base..]).map_or(base, |c| base + c);
+            out.truncate(cut);
+        }
+        // Rule B (and C): "/./" or "/../" goes on at the next separator; a
+        // final "/." or "/.." becomes "/".
+        if end < n {
+            run = end;
+        } else {
+            out.push('/');
+            run = n;
+        }
+        if from >= n {
+            break;
+        }
+    }
+    push(out, &input[run..]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dot_segments() {
+        assert_eq!(remove_dot_segments("/a/b/c/./../../g"), "/a/g");
+        assert_eq!(remove_dot_segments("mid/content=5/../6"), "mid/6");
+        assert_eq!(remove_dot_segments("/a/%2E%2e/b"), "/b");
+        assert_eq!(remove_dot_segments("\\a\\.\\b\\.."), "/a/");
+        assert_eq!(remove_dot_segments("../a"), "a");
+        assert_eq!(remove_dot_segments("/.."), "/");
+        assert_eq!(remove_dot_segments(".."), "");
+    }
+
+    /// What `needs_dot_removal` answers, by a plain look at every segment.
+    fn has_dot_segment(p: &[u8]) -> bool {
+        p.contains(&b'\\') || p.split(|&c| c == b'/').any(|s| is_dot(s) || is_dot_dot(s))
+    }
+
+    /// The byte-pair scan of `needs_dot_removal` finds exactly what a
+    /// plain look at every segment finds, on every short path over the
+    /// bytes that matter.
+    #[test]
+    fn needs_dot_removal_matches_segments() {
+        crate::testutil::each_sequence(b"/.%2eE\\a", 6, |p| {
+            assert_eq!(needs_dot_removal(p), has_dot_segment(p), "{p:?}");
+        });
+    }
+
+    /// `normalize_path` runs the removal on whatever the prefilter does
+    /// not rule out. On a path without dot segments or `\` the removal
+    /// gives the path back unchanged (so a path that only looks like it
+    /// might have one comes out as it went in), and the prefilter rules
+    /// out no path that has one.
+    #[test]
+    fn removal_after_prefilter_is_exact() {
+        crate::testutil::each_sequence(b"/.%2eE\\a", 6, |p| {
+            let s = std::str::from_utf8(p).expect("ASCII");
+            if has_dot_segment(p) {
+                assert!(may_change::<false>(p), "{s:?}");
+            } else {
+                assert_eq!(remove_dot_segments(s), s, "{s:?}");
+            }
+        });
+    }
+
+    /// `file_path_changes` is the two scans it replaces, on every short
+    /// path over the bytes that matter and on longer random ones (the
+    /// block scan, with `%` escapes of `/` and `\` about).
+    #[test]
+    fn file_path_changes_is_both_scans() {
+        let both = |p: &[u8]| needs_dot_removal(p) || has_slash_escape(p);
+        crate::testutil::each_sequence(b"/.%2fF5c\\a", 5, |p| {
+            assert_eq!(file_path_changes(p), both(p), "{p:?}");
+        });
+        let alphabet = b"/.%2fF5cCeEaaaaaaaaaaaa";
+        let mut rng = crate::testutil::Xorshift(0x9e37_79b9_7f4a_7c15);
+        let mut p = Vec::new();
+        for n in 0..200_000 {
+            p.clear();
+            for _ in 0..n % 80 {
+                p.push(rng.pick(alphabet));
+            }
+            assert_eq!(file_path_changes(&p), both(&p), "{p:?}");
+        }
+    }
+
+    /// The same on longer paths (the block scan), pseudo-random.
+    #[test]
+    fn needs_dot_removal_matches_segments_long() {
+        let alphabet = b"/.%2eEaaaaaaaaaaa";
+        let mut rng = crate::testutil::Xorshift(0x2545_f491_4f6c_dd1d);
+        let mut p = Vec::new();
+        for n in 0..200_000 {
+            let len = n % 80;
+            p.clear();
+            for _ in 0..len {
+                p.push(rng.pick(alphabet));
+            }
+            if n % 7 == 0 && len > 0 {
+                p[(rng.0 as usize / 7) % len] = b'\\';
+            }
+            assert_eq!(needs_dot_removal(&p), has_dot_segment(&p), "{p:?}");
+        }
+    }
+
+    /// RFC 3986 5.2.4 one segment at a time, as the rules read (`\\` as
+    /// `/`): the reference for [`remove_dot_segments_into`].
+    fn reference_each(input: &str, out: &mut String) {
+        let base = out.len();
+        let b = input.as_bytes();
+        let n = b.len();
+        let is_sep = |c: u8| c == b'/' || c == b'\\';
+        let mut i = 0;
+        let seg_end =
+            |from: usize| memchr::memchr2(b'/', b'\\', &b[from..]).map_or(n, |p| from + p);
+        // Appends `input[from..to]`, a segment that may start with a `\`
+        // read as `/`.
+        let push = |out: &mut String, from: usize, to: usize| {
+            if from < to && b[from] == b'\\' {
+                out.push('/');
+                out.push_str(&input[from + 1..to]);
+            } else {
+                out.push_str(&input[from..to]);
+            }
+        };
+        while i < n {
+            if !is_sep(b[i]) {
+                // Rules A and D: a leading "." or ".." segment is dropped.
+                let end = seg_end(i);
+                let seg = &b[i..end];
+                if is_dot(seg) || is_dot_dot(seg) {
+                    i = if end < n { end + 1 } else { n };
+                    continue;
+                }
+                // Rule E.
+                push(out, i, end);
+                i = end;
+                continue;
+            }
+            let end = seg_end(i + 1);
+            let seg = &b[i + 1..end];
+            if is_dot(seg) {
+                // Rule B: "/./" or a final "/." becomes "/".
+                if end < n {
+                    i = end;
+                } else {
+                    out.push('/');
+                    i = n;
+                }
+            } else if is_dot_dot(seg) {
+                // Rule C: drop the last output segment.
+                let cut = memchr::memrchr(b'/', &out.as_bytes()[base..]).map_or(base, |c| base + c);
+                out.truncate(cut);
+                if end < n {
+                    i = end;
+                } else {
+                    out.push('/');
+                    i = n;
+                }
+            } else {
+                push(out, i, end);
+                i = end;
+            }
+        }
+    }
+
+    /// The piecewise removal gives what the one-segment-at-a-time rules
+    /// give, on every short path over the bytes that matter and on longer
+    /// pseudo-random ones.
+    #[test]
+    fn dot_segment_runs_match_each() {
+        let check = |p: &[u8]| {
+            let p = std::str::from_utf8(p).unwrap();
+            let (mut a, mut b) = (String::from("x"), String::from("x"));
+            remove_dot_segments_into(p, &mut a);
+            reference_each(p, &mut b);
+            assert_eq!(a, b, "{p:?}");
+        };
+        crate::testutil::each_sequence(b"/.%2e\\a", 7, &check);
+        let alphabet = b"/.%2eEab.//\\";
+        let mut p = Vec::new();
+        let mut rng = crate::testutil::Xorshift(0x9e37_79b9_7f4a_7c15);
+        for n in 0..100_000 {
+            p.clear();
+            for _ in 0..n % 60 {
+                p.push(rng.pick(alphabet));
+            }
+            check(&p);
+        }
+    }
+
+    #[test]
+    fn file_slashes() {
+        assert_eq!(decode_file_slashes("/a%2fb%5Cc%2"), "/a/b\\c%2");
+    }
+}

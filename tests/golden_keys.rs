@@ -1,0 +1,283 @@
+//! Golden keys: canonical output is public (a crawler's deduplication key),
+//! so every key of `tests/data/golden-keys.tsv.xz` must come out exactly as
+//! recorded, through the Rust bulk call, the Rust handle path, the C ABI's
+//! bulk call and its handle path. (`cli/tests/golden_keys.rs` checks the
+//! same rows through the CLI.)
+//!
+//! The rows: every input of the conformance suite with its base and
+//! charset, every line of every benchmark dataset (the links of
+//! links_synth against their pages) and a fixed sample of near-canonical
+//! input (`tests/common/near_canonical.rs`).
+//!
+//! Changing a key on purpose means regenerating the file:
+//!
+//! ```sh
+//! WURL_BLESS=1 cargo test --release -p wurl-canon --test golden_keys
+//! ```
+//!
+//! (which keeps the rows' inputs and writes their keys anew; a diff of
+//! `xz -dc` of the two versions lists the keys that changed) and listing
+//! the change in `CHANGELOG.md` under "Canonical output".
+//!
+//! The file (after `xz -dc`): a header line, then one row per line of five
+//! TAB-separated fields: input, base, charset, `ok` or `invalid`, and the
+//! serialization or the invalid reason. Absent is `\N`; `\\`, `\t`, `\n`,
+//! `\r` and `\xHH` (other C0 controls and DEL) escape the rest.
+
+mod common;
+#[path = "common/datasets.rs"]
+mod datasets;
+#[path = "common/golden.rs"]
+mod golden;
+#[path = "common/near_canonical.rs"]
+#[allow(dead_code)]
+mod near_canonical;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+use common::dat::{canon_files, load};
+use golden::{HEADER, Row, parse_rows, write_row};
+use wurl::CanonOptions;
+
+fn golden_path() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/golden-keys.tsv.xz")
+}
+
+/// The key of one row through the Rust bulk call, the API the file is
+/// written from.
+fn rust_bulk(input: &str, base: Option<&str>, charset: Option<&str>) -> Result<String, String> {
+    let base = base.map(wurl::parse);
+    let mut out = String::new();
+    let opts = CanonOptions {
+        charset,
+        network_strict: false,
+    };
+    wurl::canon_into(base.as_ref(), input, &opts, &mut out)
+        .map(|()| out)
+        .map_err(|r| r.as_str().to_owned())
+}
+
+fn rust_handle(input: &str, base: Option<&str>, charset: Option<&str>) -> Result<String, String> {
+    let b = wurl::parse(base.unwrap_or(input));
+    let c = wurl::canonicalize(&wurl::resolve(&b, input), charset);
+    match c.invalid_reason() {
+        Some(r) => Err(r.as_str().to_owned()),
+        None => Ok(c.serialize().expect("a valid URL serializes")),
+    }
+}
+
+fn c_parse(s: &str) -> *mut wurl::ffi::wurl_url {
+    use wurl::ffi::*;
+    let mut h = std::ptr::null_mut();
+    assert_eq!(wurl_parse(s.as_ptr().cast(), s.len(), 0, &mut h), WURL_OK);
+    h
+}
+
+/// The C ABI's bulk call; `Err("")` for an invalid result (it gives no
+/// reason).
+fn c_bulk(input: &str, base: Option<&str>, charset: Option<&str>) -> Result<String, String> {
+    use wurl::ffi::*;
+    let b = base.map_or(std::ptr::null_mut(), c_parse);
+    let cs = charset.unwrap_or("");
+    let mut buf = vec![0u8; 1024];
+    let mut len = 0usize;
+    let call = |buf: &mut Vec<u8>, len: &mut usize| {
+        wurl_canon_into(
+            b,
+            input.as_ptr().cast(),
+            input.len(),
+            cs.as_ptr().cast(),
+            cs.len(),
+            0,
+            buf.as_mut_ptr().cast(),
+            buf.len(),
+            len,
+        )
+    };
+    let mut st = call(&mut buf, &mut len);
+    if st == WURL_E_BUFFER_TOO_SMALL {
+        buf = vec![0u8; len + 1];
+        st = call(&mut buf, &mut len);
+    }
+    wurl_free(b);
+    match st {
+        WURL_OK => Ok(String::from_utf8(buf[..len].to_vec()).expect("UTF-8")),
+        WURL_INVALID_URL => Err(String::new()),
+        other => panic!("{input:?}: status {other}"),
+    }
+}
+
+fn c_handle(input: &str, base: Option<&str>, charset: Option<&str>) -> Result<String, String> {
+    use wurl::ffi::*;
+    let b = c_parse(base.unwrap_or(input));
+    let cs = charset.unwrap_or("");
+    let (mut r, mut c) = (std::ptr::null_mut(), std::ptr::null_mut());
+    assert_eq!(
+        wurl_resolve(b, input.as_ptr().cast(), input.len(), 0, &mut r),
+        WURL_OK
+    );
+    assert_eq!(
+        wurl_canonicalize(r, cs.as_ptr().cast(), cs.len(), 0, &mut c),
+        WURL_OK
+    );
+    let (mut p, mut n) = (std::ptr::null(), 0usize);
+    let out = if wurl_serialize(c, &mut p, &mut n) {
+        // SAFETY: a view of `n` octets, alive until `wurl_free(c)`.
+        let bytes = unsafe { std::slice::from_raw_parts(p.cast::<u8>(), n) };
+        Ok(String::from_utf8(bytes.to_vec()).expect("UTF-8"))
+    } else {
+        // SAFETY: an invalid handle's reason is a static C string.
+        let why = unsafe { std::ffi::CStr::from_ptr(wurl_invalid_reason(c)) };
+        Err(why.to_str().expect("ASCII").to_owned())
+    };
+    wurl_free(c);
+    wurl_free(r);
+    wurl_free(b);
+    out
+}
+
+/// The (input, base, charset) of every row, in file order.
+fn row_inputs() -> Vec<(String, Option<String>, Option<String>)> {
+    let mut rows = Vec::new();
+    for file in canon_files() {
+        for t in load(&file) {
+            let data = t.get("data").unwrap_or("").to_owned();
+            let base = t.get("base").filter(|b| !b.is_empty()).map(str::to_owned);
+            rows.push((data, base, t.get("charset").map(str::to_owned)));
+        }
+    }
+    for name in ["kasztp", "node_files", "idn_synth"] {
+        rows.extend(datasets::urls(name).into_iter().map(|u| (u, None, None)));
+    }
+    let links = datasets::links("links_synth");
+    for page in &links.pages {
+        rows.push((page.url.clone(), None, None));
+        for link in &links.links[page.links.clone()] {
+            rows.push((link.clone(), Some(page.url.clone()), None));
+        }
+    }
+    // Near-canonical input, made from the canonical form of every input so
+    // far.
+    let mut seeds: Vec<String> = rows
+        .iter()
+        .filter_map(|(i, b, c)| rust_bulk(i, b.as_deref(), c.as_deref()).ok())
+        .collect();
+    seeds.sort();
+    seeds.dedup();
+    for c in near_canonical::cases(&seeds, 100_000, 0x0060_1DE7) {
+        rows.push((c.input, c.base, None));
+    }
+    rows
+}
+
+/// Writes the file: the keys of today's code for the rows' inputs. The
+/// inputs stay those of the file when there is one (so that a diff of two
+/// versions shows only keys that changed); `WURL_BLESS=new` makes them
+/// anew.
+fn bless() {
+    let path = golden_path();
+    let inputs = if path.exists() && std::env::var("WURL_BLESS").as_deref() != Ok("new") {
+        parse_rows(&path)
+            .into_iter()
+            .map(|r| (r.input, r.base, r.charset))
+            .collect()
+    } else {
+        row_inputs()
+    };
+    let mut text = String::from(HEADER);
+    text.push('\n');
+    for (input, base, charset) in inputs {
+        let key = rust_bulk(&input, base.as_deref(), charset.as_deref());
+        write_row(
+            &mut text,
+            &Row {
+                input,
+                base,
+                charset,
+                key,
+            },
+        );
+    }
+    let mut xz = Command::new("xz")
+        .args(["-9e", "-T1", "-c"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("xz (the xz-utils package)");
+    let mut stdin = xz.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || stdin.write_all(text.as_bytes()));
+    let out = xz.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    assert!(out.status.success());
+    std::fs::write(golden_path(), out.stdout).unwrap();
+}
+
+/// Every golden key, through the four library interfaces.
+#[test]
+fn golden_keys() {
+    if std::env::var_os("WURL_BLESS").is_some() {
+        bless();
+    }
+    let rows = parse_rows(&golden_path());
+    assert!(rows.len() >= 200_000, "{} rows", rows.len());
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let chunk = rows.len().div_ceil(threads);
+    let failures: Vec<String> = std::thread::scope(|s| {
+        let handles: Vec<_> = rows
+            .chunks(chunk)
+            .map(|part| {
+                s.spawn(move || {
+                    let mut failures = Vec::new();
+                    for r in part {
+                        let (i, b, c) = (&r.input, r.base.as_deref(), r.charset.as_deref());
+                        let want_c_bulk = r.key.clone().map_err(|_| String::new());
+                        // The handle path resolves an input that is its
+                        // own base against its parse: when that parse is
+                        // invalid, its reason is that the base is.
+                        let want_handle = if b.is_none() && r.key.is_err() && wurl::parse(i).is_invalid() {
+                            Err("base URL is invalid".to_owned())
+                        } else {
+                            r.key.clone()
+                        };
+                        let got = [
+                            ("Rust bulk", rust_bulk(i, b, c), &r.key),
+                            ("Rust handle", rust_handle(i, b, c), &want_handle),
+                            ("C bulk", c_bulk(i, b, c), &want_c_bulk),
+                            ("C handle", c_handle(i, b, c), &want_handle),
+                        ];
+                        for (name, got, want) in got {
+                            if got != *want {
+                                failures.push(format!(
+                                    "{name}: input {i:?} base {b:?} charset {c:?}: got {got:?}, golden {want:?}"
+                                ));
+                            }
+                        }
+                    }
+                    failures
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect()
+    });
+    eprintln!(
+        "{} golden keys checked through 4 interfaces: {} passed, {} failed",
+        rows.len(),
+        rows.len() * 4 - failures.len(),
+        failures.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} canonical outputs differ from the golden keys. A key is public: if \
+         the change is intended, regenerate the file with \
+         `WURL_BLESS=1 cargo test --release -p wurl-canon --test golden_keys` \
+         and list the change in CHANGELOG.md under \"Canonical output\". \
+         The first:\n{}",
+        failures.len(),
+        failures[..failures.len().min(30)].join("\n")
+    );
+}
