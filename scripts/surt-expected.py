@@ -17,8 +17,9 @@ Every http(s) line of every dataset is transformed and compared with
 `wurl canon --format surt` (the count and any difference go to standard
 error, and the exit status is 1 on a difference); the file keeps a sample:
 every line whose canonical URL has a port, user-info, an IP address, an
-empty host or label, a `www<digits>` label, a fragment or an empty query;
-every 10th other line with a query; every 40th of the rest (see `kind`).
+empty host or label, a `www<digits>` label, or an empty query or fragment;
+every 10th other line with a query or fragment; every 40th of the rest
+(see `kind`).
 
 Lines are read as tests/common/datasets.rs (and the benchmark) reads them:
 a leading BOM dropped, CR before LF dropped, empty lines dropped, invalid
@@ -37,7 +38,7 @@ import surt
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "bench" / "data"
 OUT = ROOT / "tests" / "data" / "surt-ia.tsv"
-DATASETS = ["kasztp.txt", "node_files.txt", "idn_synth.txt", "links_synth.tsv"]
+DATASETS = ["kasztp.txt", "node_files.txt", "idn_synth.txt", "pagewritten.txt", "links_synth.tsv"]
 
 
 def lines(path):
@@ -97,8 +98,8 @@ def identity(url, **options):
 def kind(canon):
     """"rare": a URL whose SURT meets a convention of its own (a port,
     user-info, an IP address, an empty host or label, a "www" label with
-    digits, a fragment, an empty query); "query": another URL with a query;
-    "plain": the rest."""
+    digits, an empty query or fragment); "query": another URL with a query
+    or a fragment; "plain": the rest."""
     m = re.match(r"https?://([^/?#]*)", canon)
     authority = m.group(1) if m else ""
     host = authority.rsplit("@", 1)[-1].split(":")[0]
@@ -106,12 +107,12 @@ def kind(canon):
         "@" in authority
         or ":" in authority
         or re.fullmatch(r"[0-9.]+", host) is not None
-        or "#" in canon
         or "" in host.split(".")
         or re.match(r"www[0-9]", host) is not None
-        or canon.endswith("?")
+        or canon.endswith(("?", "#"))
+        or "?#" in canon
     )
-    return "rare" if rare else "query" if "?" in canon else "plain"
+    return "rare" if rare else "query" if "?" in canon or "#" in canon else "plain"
 
 
 # Every "rare" line is kept, and every STRIDE-th line of the other kinds.

@@ -694,6 +694,16 @@ fn wurl_canon_key_into_allocates_nothing_after_warm_up_node_files() {
 }
 
 #[test]
+fn wurl_canon_key_into_allocates_nothing_after_warm_up_pagewritten() {
+    ffi_key_into_allocates_nothing("pagewritten");
+}
+
+#[test]
+fn rust_key_into_allocates_nothing_after_warm_up_pagewritten() {
+    rust_key_into_allocates_nothing("pagewritten");
+}
+
+#[test]
 fn rust_key_into_allocates_nothing_after_warm_up_kasztp() {
     rust_key_into_allocates_nothing("kasztp");
 }
