@@ -76,6 +76,23 @@ fn rules_and_surt_together_and_with_base() {
 }
 
 #[test]
+fn pairs_with_rules_and_surt() {
+    let r = wurl(
+        &[
+            "canon",
+            "--pairs",
+            "--rules",
+            "strip-www,sort-query",
+            "-f",
+            "surt",
+        ],
+        Some(b"http://www.a.com/d/\tx?b&a\nhttp://b.org/\t../y#f\n".as_slice()),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.out(), "com,a)/d/x?a&b\norg,b)/y#f\n");
+}
+
+#[test]
 fn json_and_tsv_show_the_ruled_url() {
     let r = wurl(
         &[
