@@ -610,11 +610,13 @@ fn resolve(base: &Bound<'_, PyAny>, r#ref: &Bound<'_, PyAny>) -> PyResult<PyUrl>
 ///     curl) would read differently.
 /// rules : Rules, str or None
 ///     Opt-in dedup rules applied after canonicalization (docs/keys.md): a
-///     compiled ``Rules`` or its specification string (ValueError, naming
-///     the bad part, for a bad one).
-/// surt, surt_scheme : bool
+///     compiled ``Rules`` or its specification string.
+/// surt : bool
 ///     Return the SURT form of the (ruled) canonical URL
-///     (``com,example,www)/a?q``); ``surt_scheme`` keeps the scheme.
+///     (``com,example,www)/a?q``).
+/// surt_scheme : bool
+///     Return the SURT form keeping the scheme
+///     (``http://(com,example,www)/a?q``).
 ///
 /// Returns
 /// -------
@@ -628,7 +630,8 @@ fn resolve(base: &Bound<'_, PyAny>, r#ref: &Bound<'_, PyAny>) -> PyResult<PyUrl>
 ///     ``url``, ``base`` or ``charset`` has a wrong type, or ``base`` is
 ///     given with a URL object.
 /// ValueError
-///     ``url``, ``base`` or ``charset`` is longer than 16 MiB in UTF-8.
+///     ``url``, ``base`` or ``charset`` is longer than 16 MiB in UTF-8, or
+///     ``rules`` is a bad specification (the message names the bad part).
 #[pyfunction]
 #[pyo3(signature = (url, base=None, charset=None, strict=false, rules=None, surt=false, surt_scheme=false))]
 #[allow(clippy::too_many_arguments)]
@@ -855,12 +858,19 @@ fn run_batch<'a>(
 ///     ``canonicalize``.
 /// strict : bool
 ///     Network-strict mode, as for ``canonicalize``.
+/// rules : Rules, str or None
+///     Opt-in dedup rules, as for ``canonicalize``.
+/// surt : bool
+///     The SURT form, as for ``canonicalize``.
+/// surt_scheme : bool
+///     The SURT form keeping the scheme, as for ``canonicalize``.
 ///
 /// Returns
 /// -------
 /// list of str or None
-///     One entry per URL, in order: the canonical URL, or None when the
-///     URL is None, invalid, or (with its base) longer than 16 MiB.
+///     One entry per URL, in order: the canonical URL (or its key), or
+///     None when the URL is None, invalid, or (with its base) longer than
+///     16 MiB.
 ///
 /// Raises
 /// ------
@@ -868,8 +878,9 @@ fn run_batch<'a>(
 ///     ``urls`` is a str or not iterable, an item is not a str or None, or
 ///     ``base`` has a wrong type.
 /// ValueError
-///     ``base`` is a sequence of another length, or a single ``base`` or
-///     ``charset`` is longer than 16 MiB in UTF-8.
+///     ``base`` is a sequence of another length, a single ``base`` or
+///     ``charset`` is longer than 16 MiB in UTF-8, or ``rules`` is a bad
+///     specification.
 #[pyfunction]
 #[pyo3(signature = (urls, base=None, charset=None, strict=false, rules=None, surt=false, surt_scheme=false))]
 #[allow(clippy::too_many_arguments)]
@@ -1267,11 +1278,28 @@ fn resolve_arrow<'py>(
 // ---------------------------------------------------------------------------
 // Keys (issue 28): rules and SURT.
 
-/// A compiled rules specification (see docs/keys.md), e.g.
-/// `Rules("drop-fragment,strip-www,sort-query,drop-params=utm_*|fbclid")`:
-/// opt-in dedup rules applied after canonicalization. Immutable; compile it
-/// once and pass it as `rules=`. A bad specification raises `ValueError`
-/// naming the bad part.
+/// A compiled rules specification: opt-in dedup rules applied after
+/// canonicalization (docs/keys.md).
+///
+/// Compile it once and pass it as ``rules=`` to ``canonicalize``,
+/// ``canonicalize_many`` or ``canonicalize_arrow``. Immutable (any thread
+/// may use it), hashable, and picklable as its specification.
+///
+/// Parameters
+/// ----------
+/// spec : str
+///     Comma-separated rules, each at most once: ``drop-fragment``,
+///     ``strip-www``, ``sort-query``, ``drop-params=GLOB|GLOB...``,
+///     ``strip-session-ids``, ``drop-userinfo``; e.g.
+///     ``"drop-fragment,strip-www,sort-query,drop-params=utm_*|fbclid"``.
+///     The empty string is no rule.
+///
+/// Raises
+/// ------
+/// ValueError
+///     A bad specification; the message names the bad part.
+/// TypeError
+///     ``spec`` is not a str.
 #[pyclass(name = "Rules", module = "wurl", frozen)]
 struct PyRules {
     inner: Rules,

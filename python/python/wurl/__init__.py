@@ -149,9 +149,10 @@ def canonicalize_arrow(
     rules : wurl.Rules, str or None
         Opt-in dedup rules applied after canonicalization (docs/keys.md): a
         compiled ``Rules`` or its specification string.
-    surt, surt_scheme : bool
-        Return the SURT form of the (ruled) canonical URL; ``surt_scheme``
-        keeps the scheme.
+    surt : bool
+        Return the SURT form of the (ruled) canonical URL.
+    surt_scheme : bool
+        Return the SURT form keeping the scheme.
 
     Returns
     -------
@@ -169,7 +170,8 @@ def canonicalize_arrow(
         is not a str.
     ValueError
         ``bases`` has another length; a malformed Arrow array; a single
-        ``bases`` or ``charset`` longer than 16 MiB.
+        ``bases`` or ``charset`` longer than 16 MiB; a bad ``rules``
+        specification.
     OverflowError
         The results exceed 2 GiB in a ``string`` array (pass
         ``large_string`` or smaller batches).
