@@ -88,6 +88,13 @@ pub fn set_fast_exits(on: bool) -> bool {
     switch::set(on)
 }
 
+/// Whether the fast exits may answer on this thread (see
+/// [`set_fast_exits`]).
+#[inline(always)]
+pub(crate) fn fast_exits_on() -> bool {
+    switch::on()
+}
+
 /// The classes of each octet. Only printable ASCII other than space has any:
 /// preprocessing removes or strips the others (tab, line breaks, leading
 /// and trailing controls and spaces), and the sets encode the rest.
@@ -141,7 +148,29 @@ pub fn is_canonical(s: &[u8]) -> bool {
 /// answer, and filling the places is work on every URL for nothing.
 #[inline(never)]
 pub(crate) fn is_canonical_ascii(s: &[u8]) -> bool {
-    layout_in(s).is_some()
+    layout_in(s).is_ok()
+}
+
+/// [`is_canonical_ascii`], saying on a URL it rejects how far the pass got,
+/// for canonicalization to resume there (`canonicalize::resume_into`).
+#[inline(never)]
+pub(crate) fn scan_ascii(s: &[u8]) -> Result<(), Stop> {
+    layout_in(s).map(|_| ())
+}
+
+/// How far the pass of [`layout`] got on a URL it rejected: the prefix it
+/// found canonical, ending at a component boundary. `scheme_end` (0:
+/// none): `s[..scheme_end]` is a lowercase scheme other than `file:`, of
+/// a hierarchical kind, followed by `://`. `host_end` (0: none): moreover
+/// `s[..host_end]` is `scheme://host` with a host CanonicalizeHost copies,
+/// found as parse finds it (exactly two slashes before it). `path_start`
+/// (0: none): moreover the port after the host, if any, is one the port
+/// rules copy, and a path starting with `/` begins at `path_start`.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Stop {
+    pub(crate) scheme_end: usize,
+    pub(crate) host_end: usize,
+    pub(crate) path_start: usize,
 }
 
 /// [`is_canonical`], with the places of the components when it is:
@@ -161,14 +190,15 @@ pub(crate) fn layout(s: &[u8]) -> Option<[Span; 8]> {
 /// [`layout`] of `s` known to be ASCII.
 #[inline(never)]
 pub(crate) fn layout_of_ascii(s: &[u8]) -> Option<[Span; 8]> {
-    layout_in(s)
+    layout_in(s).ok()
 }
 
 /// The pass of [`layout`] and [`is_canonical`] over ASCII `s`.
 #[inline(always)]
-fn layout_in(s: &[u8]) -> Option<[Span; 8]> {
+fn layout_in(s: &[u8]) -> Result<[Span; 8], Stop> {
+    let no = Stop::default();
     if !switch::on() {
-        return None;
+        return Err(no);
     }
     let mut at = [Span::NONE; 8];
     // Scheme: lowercase, then `://` (parse's `find_scheme`: the scheme
@@ -183,9 +213,10 @@ fn layout_in(s: &[u8]) -> Option<[Span; 8]> {
         _ => {
             let n = s
                 .iter()
-                .position(|&c| CLASS[usize::from(c)] & SCHEME_OK == 0)?;
+                .position(|&c| CLASS[usize::from(c)] & SCHEME_OK == 0)
+                .ok_or(no)?;
             if n == 0 || s.get(n..n + 3) != Some(b"://") {
-                return None;
+                return Err(no);
             }
             // Not a drive letter, `mailto:` or a non-hierarchical scheme:
             // their parse and canonicalization take other steps. `file:`
@@ -193,30 +224,45 @@ fn layout_in(s: &[u8]) -> Option<[Span; 8]> {
             match Scheme::of(&s[..n]).kind {
                 SchemeKind::Other => (n, false),
                 SchemeKind::File => (n, true),
-                _ => return None,
+                _ => return Err(no),
             }
         }
     };
     at[0] = Span::new(0, n);
     authority_on(s, n + 3, &s[..n], file, &mut at)?;
-    Some(at)
+    Ok(at)
 }
 
 /// The rest of [`layout`] after `scheme://`: the host from `h` on, the
 /// port, the path, the query and the fragment of `s`, into `at[3..]` (at
 /// their places in `s`). `scheme`: the lowercase scheme (for its default
-/// port). `None` unless all of `s` is canonical.
+/// port). `Err` unless all of `s` is canonical, with how far it got.
 #[inline(always)]
-fn authority_on(s: &[u8], h: usize, scheme: &[u8], file: bool, at: &mut [Span; 8]) -> Option<()> {
+fn authority_on(
+    s: &[u8],
+    h: usize,
+    scheme: &[u8],
+    file: bool,
+    at: &mut [Span; 8],
+) -> Result<(), Stop> {
+    // `file:` takes the HOSTPATH steps: no place to resume from.
+    let mut stop = Stop {
+        scheme_end: if file { 0 } else { scheme.len() },
+        host_end: 0,
+        path_start: 0,
+    };
     // Host: exactly two slashes before it (more would be dropped) and a
     // host CanonicalizeHost leaves as it is (never empty).
     let h_end = run(s, h, HOST_OK);
     if h_end == h || crate::host::all_inet(&s[h..h_end]) {
-        return None;
+        return Err(stop);
     }
     // `file:`: HOSTPATH makes `localhost` the empty host.
     if file && &s[h..h_end] == b"localhost" {
-        return None;
+        return Err(stop);
+    }
+    if !file {
+        stop.host_end = h_end;
     }
     at[3] = Span::new(h, h_end);
     let mut i = h_end;
@@ -231,7 +277,7 @@ fn authority_on(s: &[u8], h: usize, scheme: &[u8], file: bool, at: &mut [Span; 8
         // ASCII digits, so `from_utf8` cannot fail.
         let v = canonical_port(std::str::from_utf8(port).ok(), default);
         if !matches!(v, Ok(Some(_))) || (len > 1 && port[0] == b'0') {
-            return None;
+            return Err(stop);
         }
         at[4] = Span::new(p, p + len);
         i = p + len;
@@ -242,7 +288,10 @@ fn authority_on(s: &[u8], h: usize, scheme: &[u8], file: bool, at: &mut [Span; 8
     // escape of an unreserved octet (decoded), `\` and the octets of the
     // path percent-encode set.
     if s.get(i) != Some(&b'/') {
-        return None;
+        return Err(stop);
+    }
+    if !file {
+        stop.path_start = i;
     }
     // `file:`: HOSTPATH rewrites a drive specification at the start of the
     // path: a letter, then `:`, `|` or an escape of either (`/c:`, `/c|`,
@@ -254,13 +303,13 @@ fn authority_on(s: &[u8], h: usize, scheme: &[u8], file: bool, at: &mut [Span; 8
         && s.get(i + 1).is_some_and(u8::is_ascii_alphabetic)
         && matches!(s.get(i + 2), Some(b':' | b'%'))
     {
-        return None;
+        return Err(stop);
     }
     let p = i;
-    i = path_rest(s, i + 1, file)?;
+    i = path_rest(s, i + 1, file).ok_or(stop)?;
     at[5] = Span::new(p, i);
     i = query_fragment(s, i, 0, 0, at);
-    (i == s.len()).then_some(())
+    if i == s.len() { Ok(()) } else { Err(stop) }
 }
 
 /// The end of the path in `s` from `i`, which starts a segment (after a
@@ -399,7 +448,7 @@ pub(crate) fn merge(base: &str, bat: &[Span; 8], r: &[u8]) -> Option<Merge> {
                 let keep = bat[0].range()?.end + 1;
                 let mut at = [Span::NONE; 8];
                 at[0] = bat[0];
-                authority_on(r, 2, &b[..keep - 1], false, &mut at)?;
+                authority_on(r, 2, &b[..keep - 1], false, &mut at).ok()?;
                 for span in &mut at[3..] {
                     if let Some(x) = span.range() {
                         *span = Span::new(keep + x.start, keep + x.end);

@@ -11,6 +11,7 @@
 
 use std::borrow::Cow;
 
+use crate::canonical_form::Stop;
 use crate::charset::{encode_query_into, query_encoding};
 use crate::path::{
     PATH_COPY, decode_file_slashes_into, dot_segment, drive_spec_len, has_slash_escape,
@@ -21,7 +22,7 @@ use crate::percent::{
     escape_at, is_unreserved,
 };
 use crate::record::{InvalidReason, Known, Parts, Span, Url};
-use crate::scheme::{Scheme, canonical_port};
+use crate::scheme::{Scheme, SchemeKind, canonical_port};
 use crate::scratch::{Scratch, Work};
 
 /// Options of canonicalization.
@@ -275,30 +276,130 @@ fn write_canonical(
         encode_query_into(q, enc, &QUERY, out);
         at[6] = Span::new(start, out.len());
     }
-    // Fragment: C1 controls as UTF-8 escapes, then C0 and DEL.
     if let Some(f) = u.fragment {
         out.push('#');
         let start = out.len();
-        // C1 controls are U+0080..U+009F, `C2 80`..`C2 9F` in UTF-8.
-        let has_c1 = !f.is_ascii()
-            && memchr::memchr_iter(0xC2, f.as_bytes())
-                .any(|i| f.as_bytes().get(i + 1).is_some_and(|&b| b < 0xA0));
-        if has_c1 {
-            for c in f.chars() {
-                if ('\u{80}'..='\u{9F}').contains(&c) {
-                    percent::push_char_escaped(out, c);
-                } else if (c as u32) < 0x20 || c == '\u{7F}' {
-                    percent::push_escape(out, c as u8);
-                } else {
-                    out.push(c);
-                }
-            }
-        } else {
-            encode_utf8_into(f, &FRAGMENT, out);
-        }
+        fragment_into(f, out);
         at[7] = Span::new(start, out.len());
     }
     Ok(())
+}
+
+/// The canonical fragment `f`, appended to `out`: C1 controls as UTF-8
+/// escapes, then C0 and DEL.
+fn fragment_into(f: &str, out: &mut String) {
+    // C1 controls are U+0080..U+009F, `C2 80`..`C2 9F` in UTF-8.
+    let has_c1 = !f.is_ascii()
+        && memchr::memchr_iter(0xC2, f.as_bytes())
+            .any(|i| f.as_bytes().get(i + 1).is_some_and(|&b| b < 0xA0));
+    if has_c1 {
+        for c in f.chars() {
+            if ('\u{80}'..='\u{9F}').contains(&c) {
+                percent::push_char_escaped(out, c);
+            } else if (c as u32) < 0x20 || c == '\u{7F}' {
+                percent::push_escape(out, c as u8);
+            } else {
+                out.push(c);
+            }
+        }
+    } else {
+        encode_utf8_into(f, &FRAGMENT, out);
+    }
+}
+
+/// The stages on ASCII `s` without a base, resumed where the recognizer of
+/// canonical input stopped (`canonical_form::Stop`): the prefix it found
+/// canonical is copied, and the components after it are written by the
+/// rules the stages use for them, as [`write_canonical`] writes them, for
+/// a URL of the shape `scheme://host[:port][path][?query][#fragment]`
+/// with a hierarchical scheme other than `file:`. The components are
+/// split as `parse` splits them: the authority ends at `/`, `\`, `?`, `#`
+/// or the end (`parse::split_authority` finds the host and port in it),
+/// the path at `?` or `#`, the query at `#`. The stages would give the
+/// same: preprocessing leaves the URL as it is (checked on the part the
+/// recognizer did not read), resolution against its own parse leaves the
+/// path as it is (it has no `\`), and the host is not empty (no `/.`
+/// prefix). False when the stages are needed: user information, another
+/// shape, a step that fails (then `out` holds a partial result, for the
+/// caller to drop).
+fn resume_into(s: &str, stop: Stop, out: &mut String, work: &mut Work) -> bool {
+    let b = s.as_bytes();
+    if !crate::canonical_form::fast_exits_on() {
+        return false;
+    }
+    let start = out.len();
+    let mut i = stop.path_start;
+    if i != 0 {
+        if !crate::preprocess::leaves_ascii_tail(&b[i..]) {
+            return false;
+        }
+        out.push_str(&s[..i]);
+    } else {
+        // The scheme, when the recognizer stopped in it: lowercased.
+        let (scheme_end, from) = match stop.scheme_end {
+            0 => {
+                let Some(n) = crate::scheme::scheme_len(b) else {
+                    return false;
+                };
+                if !b[n..].starts_with(b"://") || Scheme::of(&b[..n]).kind != SchemeKind::Other {
+                    return false;
+                }
+                out.push_str(&s[..n + 3]);
+                out[start..].make_ascii_lowercase();
+                (n, n + 3)
+            }
+            n => (n, 0),
+        };
+        let h = scheme_end + 3;
+        if !crate::preprocess::leaves_ascii_tail(&b[h..]) {
+            return false;
+        }
+        let end = crate::scan::find4(&b[h..], [b'/', b'\\', b'?', b'#']).map_or(b.len(), |k| h + k);
+        let mut p = Parts::default();
+        crate::parse::split_authority(&s[h..end], &mut p);
+        let Some(host) = p.host.filter(|h| !h.is_empty()) else {
+            return false;
+        };
+        if p.user.is_some() || p.password.is_some() {
+            return false;
+        }
+        out.push_str(&s[from..h]);
+        if stop.host_end == h + host.len() {
+            out.push_str(host);
+        } else if crate::host::host_into(host, false, out).is_err() || out.len() == start + h {
+            return false;
+        }
+        let default = Scheme::of(&b[..scheme_end]).default_port;
+        match canonical_port(p.port, default) {
+            Ok(Some(v)) => {
+                out.push(':');
+                push_port(out, v);
+            }
+            Ok(None) => {}
+            Err(_) => return false,
+        }
+        i = end;
+    }
+    // Path: up to `?`, `#` or the end.
+    let end = crate::scan::find2(&b[i..], b'?', b'#').map_or(b.len(), |k| i + k);
+    let path = &s[i..end];
+    if !crate::resolve::own_path_unchanged(path) {
+        return false;
+    }
+    hierarchical_path_into(path, false, out, &mut work.a, &mut work.b);
+    i = end;
+    // Query: up to `#` or the end.
+    if b.get(i) == Some(&b'?') {
+        let end = crate::scan::find1(&b[i + 1..], b'#').map_or(b.len(), |k| i + 1 + k);
+        out.push('?');
+        encode_query_into(&s[i + 1..end], query_encoding(None), &QUERY, out);
+        i = end;
+    }
+    if b.get(i) == Some(&b'#') {
+        out.push('#');
+        fragment_into(&s[i + 1..], out);
+    }
+    true
 }
 
 /// Whether a `file:` host is a "drive specification". The conformance data
@@ -695,9 +796,18 @@ pub fn canon_into(
     if opts.is_default() {
         match base {
             None => {
-                if crate::canonical_form::is_canonical(input.as_bytes()) {
-                    out.push_str(input);
-                    return Ok(());
+                if crate::scan::is_ascii(input.as_bytes()) {
+                    match crate::canonical_form::scan_ascii(input.as_bytes()) {
+                        Ok(()) => {
+                            out.push_str(input);
+                            return Ok(());
+                        }
+                        Err(stop) => {
+                            return crate::scratch::with(crate::scratch::Used::ALL, |sc| {
+                                canon_staged_from(Some(stop), input, opts, out, sc)
+                            });
+                        }
+                    }
                 }
             }
             Some(base) => {
@@ -711,6 +821,25 @@ pub fn canon_into(
         }
     }
     canon_into_stages(base, input, opts, out)
+}
+
+/// The stages on `input` without a base, resumed after the recognizer when
+/// `stop` says where it stopped ([`resume_into`]), appended to `out`.
+fn canon_staged_from(
+    stop: Option<Stop>,
+    input: &str,
+    opts: &CanonOptions,
+    out: &mut String,
+    sc: &mut Scratch,
+) -> Result<(), InvalidReason> {
+    if let Some(stop) = stop {
+        let start = out.len();
+        if resume_into(input, stop, out, &mut sc.work) {
+            return Ok(());
+        }
+        out.truncate(start);
+    }
+    canon_staged(None, input, opts, out, sc)
 }
 
 /// [`canon_into`] without the fast path of `canonical_form`: the stages
@@ -730,16 +859,23 @@ pub fn canon_into_stages(
 /// Runs the bulk path and hands the serialization (or `None` for an invalid
 /// URL) to `f`, for the C ABI's `wurl_canon_into`: the serialization is
 /// written into a per-thread buffer.
-pub fn with_canon_buffer<R>(
+/// `stop`: where the recognizer of canonical input stopped on `input`
+/// (without a base, default options), to resume there.
+pub(crate) fn with_canon_buffer<R>(
     base: Option<&Url>,
     input: &str,
     opts: &CanonOptions,
+    stop: Option<Stop>,
     f: impl FnOnce(Option<&[u8]>) -> R,
 ) -> R {
     crate::scratch::with(crate::scratch::Used::ALL, |sc| {
         let mut out = std::mem::take(&mut sc.out);
         out.clear();
-        let r = match canon_staged(base, input, opts, &mut out, sc) {
+        let res = match (base, stop) {
+            (None, Some(_)) => canon_staged_from(stop, input, opts, &mut out, sc),
+            _ => canon_staged(base, input, opts, &mut out, sc),
+        };
+        let r = match res {
             Ok(()) => f(Some(out.as_bytes())),
             Err(_) => f(None),
         };

@@ -506,6 +506,7 @@ pub extern "C" fn wurl_canon_into(
         // `bytes` is ASCII, when the fast path had to find out (decoding
         // needs to know too).
         let mut ascii = None;
+        let mut stop = None;
         if opts.is_default() {
             match base {
                 None => {
@@ -513,15 +514,21 @@ pub extern "C" fn wurl_canon_into(
                     // non-ASCII input (IDN) costs no call.
                     let a = crate::scan::is_ascii(bytes);
                     ascii = Some(a);
-                    if a && canonical_form::is_canonical_ascii(bytes) {
-                        return deliver_raw(
-                            &[],
-                            bytes.as_ptr(),
-                            bytes.len(),
-                            buf,
-                            buf_cap,
-                            out_len,
-                        );
+                    // Not canonical: where the pass stopped, to resume there.
+                    if a {
+                        match canonical_form::scan_ascii(bytes) {
+                            Ok(()) => {
+                                return deliver_raw(
+                                    &[],
+                                    bytes.as_ptr(),
+                                    bytes.len(),
+                                    buf,
+                                    buf_cap,
+                                    out_len,
+                                );
+                            }
+                            Err(s) => stop = Some(s),
+                        }
                     }
                 }
                 Some(base) => {
@@ -538,7 +545,7 @@ pub extern "C" fn wurl_canon_into(
             Some(false) => decode_non_ascii(bytes),
             None => decode_utf8(bytes),
         };
-        canonicalize::with_canon_buffer(base, &s, &opts, |result| match result {
+        canonicalize::with_canon_buffer(base, &s, &opts, stop, |result| match result {
             None => WURL_INVALID_URL,
             Some(bytes) => deliver(bytes, buf, buf_cap, out_len),
         })

@@ -21,6 +21,14 @@ fn is_trimmed(b: u8) -> bool {
     matches!(b, 0x0B | 0x0C | 0x20)
 }
 
+/// Whether preprocessing leaves ASCII text `b` as it is, when what comes
+/// before `b` starts with an octet it does not trim: no TAB, LF or CR to
+/// remove, and no VT, FF or SPACE at the end to trim (ASCII holds no
+/// noncharacter).
+pub(crate) fn leaves_ascii_tail(b: &[u8]) -> bool {
+    !needs_work(b) && !b.last().is_some_and(|&c| is_trimmed(c))
+}
+
 /// Applies the steps to preprocess a string. Borrows when nothing changes,
 /// which is the common case: one scan of the bytes for ASCII input.
 pub fn preprocess(s: &str) -> Cow<'_, str> {

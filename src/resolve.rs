@@ -169,6 +169,14 @@ pub(crate) fn resolve_parts<'a>(
     }
 }
 
+/// Whether resolving a hierarchical URL with an authority, outside
+/// `file:`, against its own parse leaves its path `p` as it is (see
+/// [`resolve_own`]): when `p` has no `\`.
+#[inline]
+pub(crate) fn own_path_unchanged(p: &str) -> bool {
+    find1(p.as_bytes(), b'\\').is_none()
+}
+
 /// [`resolve_parts`] of a parsed URL against its own parse, for the bulk
 /// call without a base (`url_to_canon_url` resolves an input against
 /// itself). The common case needs no step run: for a URL with an
@@ -184,7 +192,7 @@ pub(crate) fn resolve_own<'a>(own: &mut Parts<'a>, bufs: (&'a mut String, &'a mu
         let unchanged = match own.path {
             None => true,
             Some(p) if is_file(own) => !file_path_changes(p.as_bytes()),
-            Some(p) => find1(p.as_bytes(), b'\\').is_none(),
+            Some(p) => own_path_unchanged(p),
         };
         if unchanged {
             return;
