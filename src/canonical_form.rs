@@ -166,11 +166,14 @@ pub(crate) fn scan_ascii(s: &[u8]) -> Result<(), Stop> {
 /// found as parse finds it (exactly two slashes before it). `path_start`
 /// (0: none): moreover the port after the host, if any, is one the port
 /// rules copy, and a path starting with `/` begins at `path_start`.
+/// `path_ok` (0: none): the path rules copy `s[path_start..path_ok]` as it
+/// is; `path_ok` is the octet they do not (or where the path ends).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Stop {
     pub(crate) scheme_end: usize,
     pub(crate) host_end: usize,
     pub(crate) path_start: usize,
+    pub(crate) path_ok: usize,
 }
 
 /// [`is_canonical`], with the places of the components when it is:
@@ -245,24 +248,29 @@ fn authority_on(
     file: bool,
     at: &mut [Span; 8],
 ) -> Result<(), Stop> {
-    // `file:` takes the HOSTPATH steps: no place to resume from.
-    let mut stop = Stop {
-        scheme_end: if file { 0 } else { scheme.len() },
-        host_end: 0,
-        path_start: 0,
+    // How far it got, made only when it stops. `file:` takes the HOSTPATH
+    // steps: no place to resume from.
+    let stop = |host_end, path_start, path_ok| {
+        if file {
+            Stop::default()
+        } else {
+            Stop {
+                scheme_end: scheme.len(),
+                host_end,
+                path_start,
+                path_ok,
+            }
+        }
     };
     // Host: exactly two slashes before it (more would be dropped) and a
     // host CanonicalizeHost leaves as it is (never empty).
     let h_end = run(s, h, HOST_OK);
     if h_end == h || crate::host::all_inet(&s[h..h_end]) {
-        return Err(stop);
+        return Err(stop(0, 0, 0));
     }
     // `file:`: HOSTPATH makes `localhost` the empty host.
     if file && &s[h..h_end] == b"localhost" {
-        return Err(stop);
-    }
-    if !file {
-        stop.host_end = h_end;
+        return Err(stop(0, 0, 0));
     }
     at[3] = Span::new(h, h_end);
     let mut i = h_end;
@@ -277,7 +285,7 @@ fn authority_on(
         // ASCII digits, so `from_utf8` cannot fail.
         let v = canonical_port(std::str::from_utf8(port).ok(), default);
         if !matches!(v, Ok(Some(_))) || (len > 1 && port[0] == b'0') {
-            return Err(stop);
+            return Err(stop(h_end, 0, 0));
         }
         at[4] = Span::new(p, p + len);
         i = p + len;
@@ -288,10 +296,7 @@ fn authority_on(
     // escape of an unreserved octet (decoded), `\` and the octets of the
     // path percent-encode set.
     if s.get(i) != Some(&b'/') {
-        return Err(stop);
-    }
-    if !file {
-        stop.path_start = i;
+        return Err(stop(h_end, 0, 0));
     }
     // `file:`: HOSTPATH rewrites a drive specification at the start of the
     // path: a letter, then `:`, `|` or an escape of either (`/c:`, `/c|`,
@@ -303,13 +308,18 @@ fn authority_on(
         && s.get(i + 1).is_some_and(u8::is_ascii_alphabetic)
         && matches!(s.get(i + 2), Some(b':' | b'%'))
     {
-        return Err(stop);
+        return Err(stop(0, 0, 0));
     }
     let p = i;
-    i = path_rest(s, i + 1, file).ok_or(stop)?;
+    i = path_upto(s, i + 1, file).map_err(|f| stop(h_end, p, f))?;
     at[5] = Span::new(p, i);
+    let path_end = i;
     i = query_fragment(s, i, 0, 0, at);
-    if i == s.len() { Ok(()) } else { Err(stop) }
+    if i == s.len() {
+        Ok(())
+    } else {
+        Err(stop(h_end, p, path_end))
+    }
 }
 
 /// The end of the path in `s` from `i`, which starts a segment (after a
@@ -320,7 +330,13 @@ fn authority_on(
 /// `\` and the octets of the path percent-encode set. `None` when the path
 /// has one of those. The path ends at `?`, `#` or the end of `s`.
 #[inline(always)]
-fn path_rest(s: &[u8], mut i: usize, file: bool) -> Option<usize> {
+fn path_rest(s: &[u8], i: usize, file: bool) -> Option<usize> {
+    path_upto(s, i, file).ok()
+}
+
+/// [`path_rest`], or (`Err`) where it found the first octet it rejects.
+#[inline(always)]
+fn path_upto(s: &[u8], mut i: usize, file: bool) -> Result<usize, usize> {
     let first = i;
     loop {
         i = run(s, i, PATH_OK);
@@ -328,15 +344,17 @@ fn path_rest(s: &[u8], mut i: usize, file: bool) -> Option<usize> {
         match c {
             b'.' if i != first && s[i - 1] != b'/' => {}
             b'%' => match escape_at(s, i) {
-                Some(v) if is_unreserved(v) || (file && matches!(v, b'/' | b'\\')) => return None,
+                Some(v) if is_unreserved(v) || (file && matches!(v, b'/' | b'\\')) => {
+                    return Err(i);
+                }
                 _ => {}
             },
             b'?' | b'#' => break,
-            _ => return None,
+            _ => return Err(i),
         }
         i += 1;
     }
-    Some(i)
+    Ok(i)
 }
 
 /// The query (up to the first `#`) and the fragment (the rest) of `s` from

@@ -307,8 +307,9 @@ fn fragment_into(f: &str, out: &mut String) {
     }
 }
 
-/// The stages on ASCII `s` without a base, resumed where the recognizer of
-/// canonical input stopped (`canonical_form::Stop`): the prefix it found
+/// The stages on `s` without a base, resumed where the recognizer of
+/// canonical input stopped (`canonical_form::Stop`; the default when it
+/// stopped in the scheme or did not run, on non-ASCII input): the prefix it found
 /// canonical is copied, and the components after it are written by the
 /// rules the stages use for them, as [`write_canonical`] writes them, for
 /// a URL of the shape `scheme://host[:port][path][?query][#fragment]`
@@ -327,13 +328,58 @@ fn resume_into(s: &str, stop: Stop, out: &mut String, work: &mut Work) -> bool {
     if !crate::canonical_form::fast_exits_on() {
         return false;
     }
+    // Surrounding white space: preprocessing trims it (when it removes
+    // nothing else), and the recognizer reads the rest again.
+    if stop.scheme_end == 0
+        && (b.first().is_some_and(|&c| crate::preprocess::is_trimmed(c))
+            || b.last().is_some_and(|&c| crate::preprocess::is_trimmed(c)))
+    {
+        let Cow::Borrowed(t) = crate::preprocess::preprocess(s) else {
+            return false;
+        };
+        if t.is_empty() {
+            return false;
+        }
+        let stop = if crate::scan::is_ascii(t.as_bytes()) {
+            match crate::canonical_form::scan_ascii(t.as_bytes()) {
+                Ok(()) => {
+                    out.push_str(t);
+                    return true;
+                }
+                Err(stop) => stop,
+            }
+        } else {
+            Stop::default()
+        };
+        return resume_into(t, stop, out, work);
+    }
     let start = out.len();
     let mut i = stop.path_start;
     if i != 0 {
-        if !crate::preprocess::leaves_ascii_tail(&b[i..]) {
+        if !crate::preprocess::leaves_tail(&b[i..]) {
             return false;
         }
-        out.push_str(&s[..i]);
+        // The path up to the segment the recognizer stopped in is copied
+        // as it is; the one pass goes on from that segment (what it
+        // copied is in `out`, as the pass itself would have written it).
+        let ok = stop.path_ok.max(i);
+        let seg = if matches!(b.get(ok), None | Some(b'?' | b'#')) {
+            ok
+        } else {
+            memchr::memrchr(b'/', &b[i..ok]).map_or(i, |k| i + k + 1)
+        };
+        out.push_str(&s[..seg]);
+        let end = crate::scan::find2(&b[seg..], b'?', b'#').map_or(b.len(), |k| seg + k);
+        let rest = &s[seg..end];
+        if !crate::resolve::own_path_unchanged(rest) {
+            return false;
+        }
+        let root = start + i;
+        if !path_one_pass(rest, false, out, root) {
+            out.truncate(root);
+            hierarchical_path_into(&s[i..end], false, out, &mut work.a, &mut work.b);
+        }
+        return query_fragment_into(s, end, out);
     } else {
         // The scheme, when the recognizer stopped in it: lowercased.
         let (scheme_end, from) = match stop.scheme_end {
@@ -351,24 +397,38 @@ fn resume_into(s: &str, stop: Stop, out: &mut String, work: &mut Work) -> bool {
             n => (n, 0),
         };
         let h = scheme_end + 3;
-        if !crate::preprocess::leaves_ascii_tail(&b[h..]) {
+        if !crate::preprocess::leaves_tail(&b[h..]) {
             return false;
         }
-        let end = crate::scan::find4(&b[h..], [b'/', b'\\', b'?', b'#']).map_or(b.len(), |k| h + k);
         let mut p = Parts::default();
-        crate::parse::split_authority(&s[h..end], &mut p);
-        let Some(host) = p.host.filter(|h| !h.is_empty()) else {
-            return false;
+        // The host the recognizer found, when it ends the authority or a
+        // port does (digits after `:`, then `/`, `?`, `#` or the end).
+        let mut end = stop.host_end;
+        if end != 0 && b.get(end) == Some(&b':') {
+            end = crate::scan::run_while(b, end + 1, |c| c.is_ascii_digit());
+        }
+        let end = if end != 0 && matches!(b.get(end), None | Some(b'/' | b'?' | b'#')) {
+            out.push_str(&s[from..stop.host_end]);
+            if end > stop.host_end {
+                p.port = Some(&s[stop.host_end + 1..end]);
+            }
+            end
+        } else {
+            let end =
+                crate::scan::find4(&b[h..], [b'/', b'\\', b'?', b'#']).map_or(b.len(), |k| h + k);
+            crate::parse::split_authority(&s[h..end], &mut p);
+            let Some(host) = p.host.filter(|h| !h.is_empty()) else {
+                return false;
+            };
+            if p.user.is_some() || p.password.is_some() {
+                return false;
+            }
+            out.push_str(&s[from..h]);
+            if crate::host::host_into(host, false, out).is_err() || out.len() == start + h {
+                return false;
+            }
+            end
         };
-        if p.user.is_some() || p.password.is_some() {
-            return false;
-        }
-        out.push_str(&s[from..h]);
-        if stop.host_end == h + host.len() {
-            out.push_str(host);
-        } else if crate::host::host_into(host, false, out).is_err() || out.len() == start + h {
-            return false;
-        }
         let default = Scheme::of(&b[..scheme_end]).default_port;
         match canonical_port(p.port, default) {
             Ok(Some(v)) => {
@@ -387,8 +447,13 @@ fn resume_into(s: &str, stop: Stop, out: &mut String, work: &mut Work) -> bool {
         return false;
     }
     hierarchical_path_into(path, false, out, &mut work.a, &mut work.b);
-    i = end;
-    // Query: up to `#` or the end.
+    query_fragment_into(s, end, out)
+}
+
+/// The query (up to `#` or the end) and the fragment of `s` from `i`, for
+/// [`resume_into`]: canonical, appended to `out`. Always true.
+fn query_fragment_into(s: &str, mut i: usize, out: &mut String) -> bool {
+    let b = s.as_bytes();
     if b.get(i) == Some(&b'?') {
         let end = crate::scan::find1(&b[i + 1..], b'#').map_or(b.len(), |k| i + 1 + k);
         out.push('?');
@@ -796,19 +861,20 @@ pub fn canon_into(
     if opts.is_default() {
         match base {
             None => {
-                if crate::scan::is_ascii(input.as_bytes()) {
+                let stop = if crate::scan::is_ascii(input.as_bytes()) {
                     match crate::canonical_form::scan_ascii(input.as_bytes()) {
                         Ok(()) => {
                             out.push_str(input);
                             return Ok(());
                         }
-                        Err(stop) => {
-                            return crate::scratch::with(crate::scratch::Used::ALL, |sc| {
-                                canon_staged_from(Some(stop), input, opts, out, sc)
-                            });
-                        }
+                        Err(stop) => stop,
                     }
-                }
+                } else {
+                    Stop::default()
+                };
+                return crate::scratch::with(crate::scratch::Used::ALL, |sc| {
+                    canon_staged_from(Some(stop), input, opts, out, sc)
+                });
             }
             Some(base) => {
                 if let Some((ser, m)) = crate::canonical_form::merge_with(base, input.as_bytes()) {

@@ -514,7 +514,9 @@ pub extern "C" fn wurl_canon_into(
                     // non-ASCII input (IDN) costs no call.
                     let a = crate::scan::is_ascii(bytes);
                     ascii = Some(a);
-                    // Not canonical: where the pass stopped, to resume there.
+                    // Not canonical: where the pass stopped, to resume
+                    // there (from the start for non-ASCII input).
+                    stop = Some(canonical_form::Stop::default());
                     if a {
                         match canonical_form::scan_ascii(bytes) {
                             Ok(()) => {

@@ -17,15 +17,15 @@ pub fn is_noncharacter(c: char) -> bool {
     (0xFDD0..=0xFDEF).contains(&cp) || (cp & 0xFFFE) == 0xFFFE
 }
 
-fn is_trimmed(b: u8) -> bool {
+/// Whether step 3 trims `b` at either end.
+pub(crate) fn is_trimmed(b: u8) -> bool {
     matches!(b, 0x0B | 0x0C | 0x20)
 }
 
-/// Whether preprocessing leaves ASCII text `b` as it is, when what comes
-/// before `b` starts with an octet it does not trim: no TAB, LF or CR to
-/// remove, and no VT, FF or SPACE at the end to trim (ASCII holds no
-/// noncharacter).
-pub(crate) fn leaves_ascii_tail(b: &[u8]) -> bool {
+/// Whether preprocessing leaves the end `b` of a text as it is, when the
+/// text starts with an octet it does not trim: no TAB, LF or CR to remove,
+/// no noncharacter to replace, and no VT, FF or SPACE at the end to trim.
+pub(crate) fn leaves_tail(b: &[u8]) -> bool {
     !needs_work(b) && !b.last().is_some_and(|&c| is_trimmed(c))
 }
 
