@@ -287,6 +287,7 @@ fn write_canonical(
 
 /// The canonical fragment `f`, appended to `out`: C1 controls as UTF-8
 /// escapes, then C0 and DEL.
+#[inline(always)]
 fn fragment_into(f: &str, out: &mut String) {
     // C1 controls are U+0080..U+009F, `C2 80`..`C2 9F` in UTF-8.
     let has_c1 = !f.is_ascii()
@@ -633,6 +634,7 @@ fn drop_dot_segment(out: &mut String, root: usize, seg_out: usize, dot_dot: bool
 /// The single pass of [`hierarchical_path_into`]; false (with `out` holding
 /// a partial result) when the path needs the full steps. `root` is where
 /// the path's leading `/` is (or will be) in `out`.
+#[inline(always)]
 fn path_one_pass(p: &str, file: bool, out: &mut String, root: usize) -> bool {
     let b = p.as_bytes();
     // `last`: the first octet of `p` not yet written. Octets are written in

@@ -516,8 +516,9 @@ pub extern "C" fn wurl_canon_into(
                     ascii = Some(a);
                     // Not canonical: where the pass stopped, to resume
                     // there (from the start for non-ASCII input).
-                    stop = Some(canonical_form::Stop::default());
-                    if a {
+                    if !a {
+                        stop = Some(canonical_form::Stop::default());
+                    } else {
                         match canonical_form::scan_ascii(bytes) {
                             Ok(()) => {
                                 return deliver_raw(
