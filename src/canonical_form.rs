@@ -158,6 +158,20 @@ pub(crate) fn scan_ascii(s: &[u8]) -> Result<(), Stop> {
     layout_in(s).map(|_| ())
 }
 
+/// [`scan_ascii`] from the host on, for `s` whose scheme `s[..n]`, of a
+/// hierarchical kind other than `file:`, is followed by `://` and is not
+/// lowercase (canonicalization lowercases it; its default port is found
+/// whatever its case). An octet outside ASCII is in no class: the pass
+/// stops at it.
+#[inline(never)]
+pub(crate) fn scan_authority(s: &[u8], n: usize) -> Result<(), Stop> {
+    if !switch::on() {
+        return Err(Stop::default());
+    }
+    let mut at = [Span::NONE; 8];
+    authority_on(s, n + 3, &s[..n], false, &mut at)
+}
+
 /// How far the pass of [`layout`] got on a URL it rejected: the prefix it
 /// found canonical, ending at a component boundary. `scheme_end` (0:
 /// none): `s[..scheme_end]` is a lowercase scheme other than `file:`, of

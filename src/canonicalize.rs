@@ -355,6 +355,29 @@ fn resume_into(s: &str, stop: Stop, out: &mut String, work: &mut Work) -> bool {
         return resume_into(t, stop, out, work);
     }
     let start = out.len();
+    let mut stop = stop;
+    // The scheme, when the recognizer stopped in it: lowercased, and the
+    // recognizer reads the rest again.
+    let from = if stop.scheme_end == 0 {
+        let Some(n) = crate::scheme::scheme_len(b) else {
+            return false;
+        };
+        if !b[n..].starts_with(b"://") || Scheme::of(&b[..n]).kind != SchemeKind::Other {
+            return false;
+        }
+        out.push_str(&s[..n + 3]);
+        out[start..].make_ascii_lowercase();
+        match crate::canonical_form::scan_authority(b, n) {
+            Ok(()) => {
+                out.push_str(&s[n + 3..]);
+                return true;
+            }
+            Err(st) => stop = st,
+        }
+        n + 3
+    } else {
+        0
+    };
     let mut i = stop.path_start;
     if i != 0 {
         if !crate::preprocess::leaves_tail(&b[i..]) {
@@ -369,7 +392,7 @@ fn resume_into(s: &str, stop: Stop, out: &mut String, work: &mut Work) -> bool {
         } else {
             memchr::memrchr(b'/', &b[i..ok]).map_or(i, |k| i + k + 1)
         };
-        out.push_str(&s[..seg]);
+        out.push_str(&s[from..seg]);
         let end = crate::scan::find2(&b[seg..], b'?', b'#').map_or(b.len(), |k| seg + k);
         let rest = &s[seg..end];
         if !crate::resolve::own_path_unchanged(rest) {
@@ -382,21 +405,7 @@ fn resume_into(s: &str, stop: Stop, out: &mut String, work: &mut Work) -> bool {
         }
         return query_fragment_into(s, end, out);
     } else {
-        // The scheme, when the recognizer stopped in it: lowercased.
-        let (scheme_end, from) = match stop.scheme_end {
-            0 => {
-                let Some(n) = crate::scheme::scheme_len(b) else {
-                    return false;
-                };
-                if !b[n..].starts_with(b"://") || Scheme::of(&b[..n]).kind != SchemeKind::Other {
-                    return false;
-                }
-                out.push_str(&s[..n + 3]);
-                out[start..].make_ascii_lowercase();
-                (n, n + 3)
-            }
-            n => (n, 0),
-        };
+        let scheme_end = stop.scheme_end;
         let h = scheme_end + 3;
         if !crate::preprocess::leaves_tail(&b[h..]) {
             return false;
