@@ -38,42 +38,12 @@ fn bulk(base: Option<&Url>, input: &str, charset: Option<&str>) -> Option<String
 }
 
 fn c_abi(base: Option<&Url>, input: &str, charset: Option<&str>) -> Option<String> {
-    use wurl::ffi::*;
-    let mut h: *mut wurl_url = std::ptr::null_mut();
-    if let Some(b) = base {
-        let s = b.serialize().expect("valid base");
-        assert_eq!(wurl_parse(s.as_ptr().cast(), s.len(), 0, &mut h), WURL_OK);
-    }
-    let cs = charset.unwrap_or("");
-    let mut buf = vec![0u8; 64];
-    let mut len = 0usize;
-    let call = |buf: &mut Vec<u8>, len: &mut usize| {
-        wurl_canon_into(
-            h,
-            input.as_ptr().cast(),
-            input.len(),
-            cs.as_ptr().cast(),
-            cs.len(),
-            0,
-            buf.as_mut_ptr().cast(),
-            buf.len(),
-            len,
-        )
-    };
-    let mut st = call(&mut buf, &mut len);
-    if st == WURL_E_BUFFER_TOO_SMALL {
-        buf = vec![0u8; len + 1];
-        st = call(&mut buf, &mut len);
-    }
-    wurl_free(h);
-    match st {
-        WURL_OK => {
-            assert_eq!(buf[len], 0, "NUL-terminated");
-            Some(String::from_utf8(buf[..len].to_vec()).unwrap())
-        }
-        WURL_INVALID_URL => None,
-        other => panic!("status {other}"),
-    }
+    let h = base.map_or(std::ptr::null_mut(), |b| {
+        common::c_abi::parse(&b.serialize().expect("valid base"))
+    });
+    let out = common::c_abi::canon_into(h, input, charset);
+    wurl::ffi::wurl_free(h);
+    out
 }
 
 #[test]

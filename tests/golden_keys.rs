@@ -37,6 +37,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
+use common::c_abi;
 use common::dat::{canon_files, load};
 use golden::{HEADER, Row, parse_rows, write_row};
 use wurl::CanonOptions;
@@ -68,73 +69,12 @@ fn rust_handle(input: &str, base: Option<&str>, charset: Option<&str>) -> Result
     }
 }
 
-fn c_parse(s: &str) -> *mut wurl::ffi::wurl_url {
-    use wurl::ffi::*;
-    let mut h = std::ptr::null_mut();
-    assert_eq!(wurl_parse(s.as_ptr().cast(), s.len(), 0, &mut h), WURL_OK);
-    h
-}
-
 /// The C ABI's bulk call; `Err("")` for an invalid result (it gives no
 /// reason).
 fn c_bulk(input: &str, base: Option<&str>, charset: Option<&str>) -> Result<String, String> {
-    use wurl::ffi::*;
-    let b = base.map_or(std::ptr::null_mut(), c_parse);
-    let cs = charset.unwrap_or("");
-    let mut buf = vec![0u8; 1024];
-    let mut len = 0usize;
-    let call = |buf: &mut Vec<u8>, len: &mut usize| {
-        wurl_canon_into(
-            b,
-            input.as_ptr().cast(),
-            input.len(),
-            cs.as_ptr().cast(),
-            cs.len(),
-            0,
-            buf.as_mut_ptr().cast(),
-            buf.len(),
-            len,
-        )
-    };
-    let mut st = call(&mut buf, &mut len);
-    if st == WURL_E_BUFFER_TOO_SMALL {
-        buf = vec![0u8; len + 1];
-        st = call(&mut buf, &mut len);
-    }
-    wurl_free(b);
-    match st {
-        WURL_OK => Ok(String::from_utf8(buf[..len].to_vec()).expect("UTF-8")),
-        WURL_INVALID_URL => Err(String::new()),
-        other => panic!("{input:?}: status {other}"),
-    }
-}
-
-fn c_handle(input: &str, base: Option<&str>, charset: Option<&str>) -> Result<String, String> {
-    use wurl::ffi::*;
-    let b = c_parse(base.unwrap_or(input));
-    let cs = charset.unwrap_or("");
-    let (mut r, mut c) = (std::ptr::null_mut(), std::ptr::null_mut());
-    assert_eq!(
-        wurl_resolve(b, input.as_ptr().cast(), input.len(), 0, &mut r),
-        WURL_OK
-    );
-    assert_eq!(
-        wurl_canonicalize(r, cs.as_ptr().cast(), cs.len(), 0, &mut c),
-        WURL_OK
-    );
-    let (mut p, mut n) = (std::ptr::null(), 0usize);
-    let out = if wurl_serialize(c, &mut p, &mut n) {
-        // SAFETY: a view of `n` octets, alive until `wurl_free(c)`.
-        let bytes = unsafe { std::slice::from_raw_parts(p.cast::<u8>(), n) };
-        Ok(String::from_utf8(bytes.to_vec()).expect("UTF-8"))
-    } else {
-        // SAFETY: an invalid handle's reason is a static C string.
-        let why = unsafe { std::ffi::CStr::from_ptr(wurl_invalid_reason(c)) };
-        Err(why.to_str().expect("ASCII").to_owned())
-    };
-    wurl_free(c);
-    wurl_free(r);
-    wurl_free(b);
+    let b = base.map_or(std::ptr::null_mut(), c_abi::parse);
+    let out = c_abi::canon_into(b, input, charset).ok_or_else(String::new);
+    wurl::ffi::wurl_free(b);
     out
 }
 
@@ -245,7 +185,7 @@ fn golden_keys() {
                             ("Rust bulk", rust_bulk(i, b, c), &r.key),
                             ("Rust handle", rust_handle(i, b, c), &want_handle),
                             ("C bulk", c_bulk(i, b, c), &want_c_bulk),
-                            ("C handle", c_handle(i, b, c), &want_handle),
+                            ("C handle", c_abi::handle_path(i, b, c), &want_handle),
                         ];
                         for (name, got, want) in got {
                             if got != *want {
