@@ -335,12 +335,9 @@ fn resume_into(s: &str, stop: Stop, out: &mut String, work: &mut Work) -> bool {
         && (b.first().is_some_and(|&c| crate::preprocess::is_trimmed(c))
             || b.last().is_some_and(|&c| crate::preprocess::is_trimmed(c)))
     {
-        let Cow::Borrowed(t) = crate::preprocess::preprocess(s) else {
+        let Some(t) = crate::preprocess::only_trimmed(s).filter(|t| !t.is_empty()) else {
             return false;
         };
-        if t.is_empty() {
-            return false;
-        }
         let stop = if crate::scan::is_ascii(t.as_bytes()) {
             match crate::canonical_form::scan_ascii(t.as_bytes()) {
                 Ok(()) => {
@@ -403,7 +400,8 @@ fn resume_into(s: &str, stop: Stop, out: &mut String, work: &mut Work) -> bool {
             out.truncate(root);
             hierarchical_path_into(&s[i..end], false, out, &mut work.a, &mut work.b);
         }
-        return query_fragment_into(s, end, out);
+        query_fragment_into(s, end, out);
+        return true;
     } else {
         let scheme_end = stop.scheme_end;
         let h = scheme_end + 3;
@@ -457,12 +455,13 @@ fn resume_into(s: &str, stop: Stop, out: &mut String, work: &mut Work) -> bool {
         return false;
     }
     hierarchical_path_into(path, false, out, &mut work.a, &mut work.b);
-    query_fragment_into(s, end, out)
+    query_fragment_into(s, end, out);
+    true
 }
 
 /// The query (up to `#` or the end) and the fragment of `s` from `i`, for
-/// [`resume_into`]: canonical, appended to `out`. Always true.
-fn query_fragment_into(s: &str, mut i: usize, out: &mut String) -> bool {
+/// [`resume_into`]: canonical, appended to `out`.
+fn query_fragment_into(s: &str, mut i: usize, out: &mut String) {
     let b = s.as_bytes();
     if b.get(i) == Some(&b'?') {
         let end = crate::scan::find1(&b[i + 1..], b'#').map_or(b.len(), |k| i + 1 + k);
@@ -474,7 +473,6 @@ fn query_fragment_into(s: &str, mut i: usize, out: &mut String) -> bool {
         out.push('#');
         fragment_into(&s[i + 1..], out);
     }
-    true
 }
 
 /// Whether a `file:` host is a "drive specification". The conformance data

@@ -678,8 +678,8 @@ pub extern "C" fn wurl_version() -> *const c_char {
 }
 
 // ---------------------------------------------------------------------------
-// Keys (issue 28): opt-in rules and SURT on top of the canonical URL. Added
-// after the rest; nothing above changes (but `wurl_status_str`'s new arm).
+// Keys: opt-in rules and SURT on top of the canonical URL, which they read
+// as a string (see `key`).
 
 /// A compiled rules specification (see `wurl_rules_compile`). Opaque and
 /// immutable: any number of threads may use one at once. Free it with
@@ -715,29 +715,6 @@ thread_local! {
 /// Runs `f` with this thread's buffer `cell`, or a fresh one when it is
 /// in use or gone (thread exit): no allocation once it has grown. A buffer
 /// whose `size` grew beyond `scratch::KEEP` bytes is freed after the call.
-fn with_tls<T: Default + 'static, R>(
-    cell: &'static std::thread::LocalKey<std::cell::RefCell<T>>,
-    size: impl Fn(&T) -> usize,
-    f: impl FnOnce(&mut T) -> R,
-) -> R {
-    let mut f = Some(f);
-    let r = cell.try_with(|c| {
-        c.try_borrow_mut().ok().map(|mut b| {
-            let r = (f.take().expect("called once"))(&mut b);
-            if size(&b) > crate::scratch::KEEP {
-                *b = T::default();
-            }
-            r
-        })
-    });
-    match (r, f) {
-        (Ok(Some(r)), _) => r,
-        (_, Some(f)) => f(&mut T::default()),
-        (_, None) => unreachable!("f ran but gave no result"),
-    }
-}
-
-/// Borrows a rules handle from C; `None` for NULL.
 fn rules_ref<'a>(rules: *const wurl_rules) -> Option<&'a crate::rules::Rules> {
     // SAFETY: a non-NULL `rules` came from `Box::into_raw` in
     // `wurl_rules_compile` and is not yet freed (the documented contract);
@@ -771,7 +748,7 @@ fn deliver_key(
     buf_cap: usize,
     out_len: *mut usize,
 ) -> wurl_status {
-    with_tls(&KEY_OUT, String::capacity, |out| {
+    crate::scratch::with_local(&KEY_OUT, String::capacity, |out| {
         out.clear();
         crate::key::key_of_into(canonical, key, out);
         deliver(out.as_bytes(), buf, buf_cap, out_len)
@@ -879,7 +856,7 @@ pub extern "C" fn wurl_canon_key_into(
             Ok(k) => k,
             Err(e) => return e,
         };
-        with_tls(&KEY_CANON, Vec::capacity, |canon| {
+        crate::scratch::with_local(&KEY_CANON, Vec::capacity, |canon| {
             // The canonical URL into this thread's buffer, grown once to
             // the size `wurl_canon_into` says it needs.
             let mut len = 0usize;

@@ -25,30 +25,16 @@ thread_local! {
     static RULED: RefCell<String> = const { RefCell::new(String::new()) };
 }
 
-/// Runs `f` with a per-thread buffer of `cell` (a fresh one if it is in use
-/// or gone, as during thread exit): no allocation once it has grown.
+/// Runs `f` with an empty per-thread buffer of `cell` (see
+/// [`with_local`](crate::scratch::with_local)).
 fn with_buf<R>(
     cell: &'static std::thread::LocalKey<RefCell<String>>,
     f: impl FnOnce(&mut String) -> R,
 ) -> R {
-    let mut f = Some(f);
-    let r = cell.try_with(|c| {
-        c.try_borrow_mut().ok().map(|mut b| {
-            b.clear();
-            let r = (f.take().expect("called once"))(&mut b);
-            // Freed when it grew beyond canonicalization's own bound, so
-            // that one huge URL does not pin its memory in every thread.
-            if b.capacity() > crate::scratch::KEEP {
-                *b = String::new();
-            }
-            r
-        })
-    });
-    match (r, f) {
-        (Ok(Some(r)), _) => r,
-        (_, Some(f)) => f(&mut String::new()),
-        (_, None) => unreachable!("f ran but gave no result"),
-    }
+    crate::scratch::with_local(cell, String::capacity, |b| {
+        b.clear();
+        f(b)
+    })
 }
 
 /// Appends the key of `canonical` (a serialization made by wurl's

@@ -83,7 +83,7 @@ pub fn url_to_canon_url(input: &str, base: Option<&str>, charset: Option<&str>) 
     canonicalize(&resolved, charset).serialize()
 }
 
-// Keys for crawlers and web archives (issue 28): opt-in rules and SURT on
+// Keys for crawlers and web archives: opt-in rules and SURT on
 // the canonical serialization, which they read as a string (`split`).
 pub mod key;
 pub mod rules;

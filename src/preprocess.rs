@@ -29,11 +29,17 @@ pub(crate) fn leaves_tail(b: &[u8]) -> bool {
     !needs_work(b) && !b.last().is_some_and(|&c| is_trimmed(c))
 }
 
+/// `s` preprocessed, when preprocessing only trims its ends: `None` when it
+/// removes or replaces something inside (then it needs a buffer).
+pub(crate) fn only_trimmed(s: &str) -> Option<&str> {
+    (!needs_work(s.as_bytes())).then(|| trim(s))
+}
+
 /// Applies the steps to preprocess a string. Borrows when nothing changes,
 /// which is the common case: one scan of the bytes for ASCII input.
 pub fn preprocess(s: &str) -> Cow<'_, str> {
-    if !needs_work(s.as_bytes()) {
-        return Cow::Borrowed(trim(s));
+    if let Some(t) = only_trimmed(s) {
+        return Cow::Borrowed(t);
     }
     let mut buf = String::new();
     Cow::Owned(preprocess_into(s, &mut buf).to_owned())

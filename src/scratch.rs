@@ -136,3 +136,30 @@ pub(crate) fn with<R>(used: Used, f: impl FnOnce(&mut Scratch) -> R) -> R {
         _ => (f.take().expect("not called yet"))(&mut Scratch::default()),
     }
 }
+
+/// Runs `f` with the per-thread buffer in `cell`, or with a fresh one when
+/// it is in use (a call made from inside `f`) or the thread is exiting;
+/// afterwards frees it when `size` says it grew past [`KEEP`]. For buffers
+/// kept apart from [`Scratch`] by callers that run a whole [`with`] call
+/// in between (the keys: canonicalization, then the rules).
+pub(crate) fn with_local<T: Default + 'static, R>(
+    cell: &'static std::thread::LocalKey<RefCell<T>>,
+    size: impl Fn(&T) -> usize,
+    f: impl FnOnce(&mut T) -> R,
+) -> R {
+    let mut f = Some(f);
+    let r = cell.try_with(|c| {
+        c.try_borrow_mut().ok().map(|mut b| {
+            let r = (f.take().expect("called once"))(&mut b);
+            if size(&b) > KEEP {
+                *b = T::default();
+            }
+            r
+        })
+    });
+    match (r, f) {
+        (Ok(Some(r)), _) => r,
+        (_, Some(f)) => f(&mut T::default()),
+        (_, None) => unreachable!("f ran but gave no result"),
+    }
+}

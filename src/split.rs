@@ -24,6 +24,8 @@ use std::ops::Range;
 
 use memchr::{memchr, memchr2, memchr3, memrchr3};
 
+use crate::scheme::{Scheme, SchemeKind};
+
 /// The components of a serialization, as ranges of it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Split {
@@ -56,21 +58,16 @@ pub(crate) struct Authority {
     pub port: Option<Range<usize>>,
 }
 
-/// The schemes whose URLs are all path (`parse.rs`'s non-hierarchical
-/// list, without `mailto`).
-fn is_all_path(scheme: &[u8]) -> bool {
-    ["about", "data", "javascript", "vbscript"]
-        .iter()
-        .any(|s| scheme.eq_ignore_ascii_case(s.as_bytes()))
-}
-
 /// Splits the serialization `s` (see the module comment).
 pub(crate) fn split(s: &str) -> Split {
     let b = s.as_bytes();
     let colon = memchr(b':', b);
     let scheme = 0..colon.unwrap_or(0);
     let rest = colon.map_or(0, |c| c + 1);
-    let scheme_bytes = &b[scheme.clone()];
+    let kind = match colon {
+        Some(_) => Scheme::of(&b[scheme.clone()]).kind,
+        None => SchemeKind::Other,
+    };
     let mut out = Split {
         scheme,
         authority: None,
@@ -79,11 +76,11 @@ pub(crate) fn split(s: &str) -> Split {
         fragment: None,
         opaque: false,
     };
-    if colon.is_some() && is_all_path(scheme_bytes) {
+    if kind == SchemeKind::NonHierarchical {
         out.opaque = true;
         return out;
     }
-    if colon.is_some() && scheme_bytes.eq_ignore_ascii_case(b"mailto") {
+    if kind == SchemeKind::Mailto {
         out.opaque = true;
         if let Some(q) = memchr(b'?', &b[rest..]).map(|i| rest + i) {
             out.path = rest..q;
@@ -95,7 +92,7 @@ pub(crate) fn split(s: &str) -> Split {
     if b[rest..].starts_with(b"//") {
         let start = rest + 2;
         let end = memchr3(b'/', b'?', b'#', &b[start..]).map_or(b.len(), |i| start + i);
-        out.authority = Some(if scheme_bytes.eq_ignore_ascii_case(b"file") {
+        out.authority = Some(if kind == SchemeKind::File {
             // A `file:` URL's host is its whole authority.
             Authority {
                 all: start..end,
