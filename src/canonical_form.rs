@@ -413,15 +413,6 @@ impl Merge {
     /// The result in two pieces: the part of the base's serialization `b`
     /// kept and the part of the reference `r` after it (all of `r` for an
     /// absolute URL). Each piece ends between components.
-    pub(crate) fn pieces<'a>(&self, b: &'a [u8], r: &'a [u8]) -> (&'a [u8], &'a [u8]) {
-        if self.keep == 0 {
-            (r, &[])
-        } else {
-            (&b[..self.keep], &r[self.skip..])
-        }
-    }
-
-    /// [`Merge::pieces`] of strings (cut where octets are ASCII).
     pub(crate) fn pieces_str<'a>(&self, b: &'a str, r: &'a str) -> (&'a str, &'a str) {
         if self.keep == 0 {
             (r, "")
@@ -679,8 +670,7 @@ mod tests {
             "{link:?} against {page:?}"
         );
         let mut out = String::new();
-        crate::canonicalize::canon_into(Some(&fast_base), link, &CanonOptions::default(), &mut out)
-            .unwrap();
+        crate::api::canon_into(Some(&fast_base), link, &CanonOptions::default(), &mut out).unwrap();
         assert_eq!(out, want);
         true
     }

@@ -789,7 +789,7 @@ fn hierarchical_path(a: &mut String, b: &mut String, file: bool) {
 /// `base` (or against its own parse, like `url_to_canon_url`), then
 /// canonicalize, appending the serialization to `out`. Nothing is appended
 /// for an invalid result.
-fn canon_staged(
+pub(crate) fn canon_staged(
     base: Option<&Url>,
     input: &str,
     opts: &CanonOptions,
@@ -851,56 +851,9 @@ fn canon_staged(
     res
 }
 
-/// The bulk path of the Rust API: resolves `input` against `base` (or, when
-/// `base` is `None`, against `input` itself, like `url_to_canon_url`),
-/// canonicalizes it and appends the serialization to `out`. Returns the
-/// reason when the result is invalid (then nothing is appended). The same
-/// stages as [`crate::resolve()`] and [`canonicalize`], writing into `out`
-/// and per-thread buffers: no allocation per call in steady state beyond
-/// `out`'s growth.
-pub fn canon_into(
-    base: Option<&Url>,
-    input: &str,
-    opts: &CanonOptions,
-    out: &mut String,
-) -> Result<(), InvalidReason> {
-    // Already canonical, and its own base: the stages would write it back.
-    // A canonical base and a reference whose resolution is canonical: the
-    // result in one pass. (See `canonical_form`.)
-    if opts.is_default() {
-        match base {
-            None => {
-                let stop = if crate::scan::is_ascii(input.as_bytes()) {
-                    match crate::canonical_form::scan_ascii(input.as_bytes()) {
-                        Ok(()) => {
-                            out.push_str(input);
-                            return Ok(());
-                        }
-                        Err(stop) => stop,
-                    }
-                } else {
-                    Stop::default()
-                };
-                return crate::scratch::with(crate::scratch::Used::ALL, |sc| {
-                    canon_staged_from(Some(stop), input, opts, out, sc)
-                });
-            }
-            Some(base) => {
-                if let Some((ser, m)) = crate::canonical_form::merge_with(base, input.as_bytes()) {
-                    let (a, b) = m.pieces_str(ser, input);
-                    out.push_str(a);
-                    out.push_str(b);
-                    return Ok(());
-                }
-            }
-        }
-    }
-    canon_into_stages(base, input, opts, out)
-}
-
 /// The stages on `input` without a base, resumed after the recognizer when
 /// `stop` says where it stopped ([`resume_into`]), appended to `out`.
-fn canon_staged_from(
+pub(crate) fn canon_staged_from(
     stop: Option<Stop>,
     input: &str,
     opts: &CanonOptions,
@@ -917,8 +870,9 @@ fn canon_staged_from(
     canon_staged(None, input, opts, out, sc)
 }
 
-/// [`canon_into`] without the fast path of `canonical_form`: the stages
-/// themselves, which the tests and fuzz targets compare the fast path with.
+/// [`canon_into`](crate::canon_into) without the fast exits (`crate::api`):
+/// the stages themselves, which the tests and fuzz targets compare the
+/// fast exits with.
 #[doc(hidden)]
 pub fn canon_into_stages(
     base: Option<&Url>,
@@ -928,34 +882,6 @@ pub fn canon_into_stages(
 ) -> Result<(), InvalidReason> {
     crate::scratch::with(crate::scratch::Used::ALL, |sc| {
         canon_staged(base, input, opts, out, sc)
-    })
-}
-
-/// Runs the bulk path and hands the serialization (or `None` for an invalid
-/// URL) to `f`, for the C ABI's `wurl_canon_into`: the serialization is
-/// written into a per-thread buffer.
-/// `stop`: where the recognizer of canonical input stopped on `input`
-/// (without a base, default options), to resume there.
-pub(crate) fn with_canon_buffer<R>(
-    base: Option<&Url>,
-    input: &str,
-    opts: &CanonOptions,
-    stop: Option<Stop>,
-    f: impl FnOnce(Option<&[u8]>) -> R,
-) -> R {
-    crate::scratch::with(crate::scratch::Used::ALL, |sc| {
-        let mut out = std::mem::take(&mut sc.out);
-        out.clear();
-        let res = match (base, stop) {
-            (None, Some(_)) => canon_staged_from(stop, input, opts, &mut out, sc),
-            _ => canon_staged(base, input, opts, &mut out, sc),
-        };
-        let r = match res {
-            Ok(()) => f(Some(out.as_bytes())),
-            Err(_) => f(None),
-        };
-        sc.out = out;
-        r
     })
 }
 
