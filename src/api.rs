@@ -207,3 +207,69 @@ pub(crate) fn resolve<'a, I: Input<'a>>(base: &Url, input: I) -> Url {
     };
     crate::resolve::resolve(base, &s)
 }
+
+/// An input that is its own base (`url_to_canon_url` without a base, the
+/// bulk call without one): `Ok` with its parse, to resolve it against, or
+/// `Err` with that parse when parsing fails. The input's URL is invalid
+/// then, and the reason to give is the parse's, the rule that failed:
+/// resolving against an invalid base says only "base URL is invalid"
+/// (`InvalidReason::InvalidBase`). The bulk call gives the parse's reason
+/// itself (`canonicalize::canon_staged`); [`own_base_reason`] gives it for
+/// a record made by resolving against the parse.
+pub fn own_base(input: &str) -> Result<Url, Url> {
+    let parsed = crate::parse(input);
+    if parsed.is_invalid() {
+        Err(parsed)
+    } else {
+        Ok(parsed)
+    }
+}
+
+/// The reason to give for `input` as its own base when the record made by
+/// resolving it against its parse (and canonicalizing it) is invalid with
+/// `why`: the parse's own reason when the parse failed (see [`own_base`]),
+/// else `why`.
+///
+/// ```
+/// use wurl::InvalidReason;
+/// let parsed = wurl::parse("a b");
+/// let why = wurl::resolve(&parsed, "a b").invalid_reason().unwrap();
+/// assert_eq!(why, InvalidReason::InvalidBase);
+/// assert_eq!(wurl::own_base_reason("a b", why), parsed.invalid_reason().unwrap());
+/// ```
+pub fn own_base_reason(input: &str, why: InvalidReason) -> InvalidReason {
+    if why != InvalidReason::InvalidBase {
+        return why;
+    }
+    match own_base(input) {
+        Err(parsed) => parsed.invalid_reason().unwrap_or(why),
+        Ok(_) => why,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An input that is its own base gets one reason whichever road it
+    /// takes: the bulk call's, and [`own_base_reason`] of the handle path's
+    /// record; and an input whose parse fails gets the parse's reason.
+    #[test]
+    fn own_base_reason_is_the_bulk_calls() {
+        let opts = CanonOptions::default();
+        let mut failed = 0;
+        for input in crate::testutil::conformance_inputs() {
+            let input = input.as_str();
+            let mut out = String::new();
+            let bulk = canon_into(None, input, &opts, &mut out).err();
+            let record = crate::canonicalize(&crate::resolve(&crate::parse(input), input), None);
+            let handle = record.invalid_reason().map(|w| own_base_reason(input, w));
+            assert_eq!(bulk, handle, "{input:?}");
+            if let Err(parsed) = own_base(input) {
+                assert_eq!(bulk, parsed.invalid_reason(), "{input:?}");
+                failed += 1;
+            }
+        }
+        assert!(failed > 10, "{failed} inputs that do not parse");
+    }
+}

@@ -819,8 +819,8 @@ pub(crate) fn canon_staged(
         None => {
             let s = crate::preprocess::preprocess_into(input, pre);
             crate::parse::parse_parts_into(s, side, &mut r);
-            // The input is its own base: report why it is invalid rather
-            // than "base URL is invalid".
+            // The input is its own base: an invalid parse gives its own
+            // reason (the rule of `api::own_base`).
             if let Some(why) = r.invalid {
                 return Err(why);
             }

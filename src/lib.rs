@@ -67,7 +67,7 @@ pub mod strict;
 mod testutil;
 mod utf8;
 
-pub use api::canon_into;
+pub use api::{canon_into, own_base, own_base_reason};
 pub use canonicalize::{CanonOptions, canonicalize, canonicalize_with};
 pub use parse::parse;
 pub use record::{Component, InvalidReason, Url};
