@@ -14,8 +14,8 @@ use std::borrow::Cow;
 use crate::canonical_form::Stop;
 use crate::charset::{encode_query_into, query_encoding};
 use crate::path::{
-    PATH_COPY, decode_file_slashes_into, dot_segment, drive_spec_len, has_slash_escape,
-    needs_dot_removal, remove_dot_segments_into, starts_with_slash,
+    PATH_COPY, decode_file_slashes_into, dot_segment_at, drive_spec_len, has_slash_escape,
+    needs_dot_removal, parent_start, remove_dot_segments_into, starts_with_slash,
 };
 use crate::percent::{
     self, FRAGMENT, OPAQUE_PATH, PATH, QUERY, USERINFO, decode_unreserved_into, encode_utf8_into,
@@ -629,12 +629,11 @@ fn hierarchical_path_into(p: &str, file: bool, out: &mut String, a: &mut String,
 /// `/a/x/../b` both give `/a/b`, and `/a/.` and `/a/x/..` end in `/`.
 fn drop_dot_segment(out: &mut String, root: usize, seg_out: usize, dot_dot: bool) {
     out.truncate(seg_out);
-    if dot_dot && seg_out > root + 1 {
-        // `out[seg_out - 1]` is the segment's own `/`; the segment before
-        // it starts after the `/` before that one. Only separators are `/`
-        // in what this pass writes (`%2F` stays escaped here).
-        let prev = memchr::memrchr(b'/', &out.as_bytes()[root..seg_out - 1]).map_or(0, |k| k + 1);
-        out.truncate(root + prev);
+    if dot_dot {
+        // `out[seg_out - 1]` is the segment's own `/`. Only separators are
+        // `/` in what this pass writes (`%2F` stays escaped here).
+        let prev = parent_start(out.as_bytes(), root, seg_out);
+        out.truncate(prev);
     }
 }
 
@@ -651,25 +650,21 @@ fn path_one_pass(p: &str, file: bool, out: &mut String, root: usize) -> bool {
     loop {
         i = crate::scan::run_while(b, i, |c| PATH_COPY[usize::from(c)]);
         let Some(&c) = b.get(i) else { break };
-        // A segment starting here (at the path's start or after a `/`) with
-        // `.` or `%` may be a dot segment: `.`, `..` or a `%2E` spelling,
-        // at most six octets up to the next `/` or the end.
-        if (c == b'.' || c == b'%') && (i == 0 || b[i - 1] == b'/') {
-            let lim = b.len().min(i + 7);
-            let end = b[i..lim]
-                .iter()
-                .position(|&x| x == b'/')
-                .map_or(lim, |k| i + k);
-            if let Some(dot_dot) = dot_segment(&b[i..end]) {
-                out.push_str(&p[last..i]);
-                // The segment is at the end of `out` now (none of it is
-                // written): drop it, and with `..` the one before.
-                drop_dot_segment(out, root, out.len(), dot_dot);
-                // The separator after a dot segment goes with it.
-                last = (end + 1).min(b.len());
-                i = last;
-                continue;
-            }
+        // A segment starting here (at the path's start or after a `/`) may
+        // be a dot segment: `.`, `..` or a `%2E` spelling, up to the next
+        // `/` or the end.
+        if (c == b'.' || c == b'%')
+            && (i == 0 || b[i - 1] == b'/')
+            && let Some((n, dot_dot)) = dot_segment_at(&b[i..], |_| false)
+        {
+            out.push_str(&p[last..i]);
+            // The segment is at the end of `out` now (none of it is
+            // written): drop it, and with `..` the one before.
+            drop_dot_segment(out, root, out.len(), dot_dot);
+            // The separator after a dot segment goes with it.
+            last = (i + n + 1).min(b.len());
+            i = last;
+            continue;
         }
         match c {
             b'.' => i += 1,
