@@ -1,10 +1,10 @@
 //! The entry layer: the one place that chooses between the fast exits
 //! (`canonical_form`) and the stages for a call. Every caller comes through
 //! here: the Rust API ([`canon_into`], and the keys on top of it), the C ABI
-//! (which only converts its arguments into an [`Input`] and its results out
-//! of a [`Sink`]), and through them the CLI, Python and the bindings.
+//! (which only converts its arguments into an `Input` and its results out
+//! of a `Sink`), and through them the CLI, Python and the bindings.
 //!
-//! The bulk call ([`canon`]), with the default options:
+//! The bulk call (`canon`), with the default options:
 //!
 //! 1. Without a base, ASCII input the recognizer accepts is its own
 //!    canonical form (`canonical_form::scan_ascii`): the result is the
