@@ -575,6 +575,43 @@ mod tests {
         }
     }
 
+    /// The kind of a reference without a scheme, from its octets as
+    /// `canonical_form::merge` reads them (its first octet, and
+    /// [`has_authority`]), is the kind of its parse, which resolution
+    /// reads: on every short reference over the octets that matter.
+    #[test]
+    fn ref_kind_of_octets_is_ref_kind_of_parse() {
+        crate::testutil::each_sequence(b"/\\?#a.%", 5, |r| {
+            let Some(&first) = r.first() else { return };
+            let raw = match first {
+                b'?' => ref_kind(false, None, true, false),
+                b'#' => ref_kind(false, None, false, true),
+                _ => ref_kind(has_authority(r), Some(first), false, false),
+            };
+            let s = std::str::from_utf8(r).unwrap();
+            let mut side = String::new();
+            let p = crate::parse::parse_parts(s, &mut side);
+            let parsed = ref_kind(
+                p.authority.is_some(),
+                p.path.and_then(|p| p.as_bytes().first().copied()),
+                p.query.is_some(),
+                p.fragment.is_some(),
+            );
+            assert_eq!(raw, parsed, "{s:?}");
+        });
+    }
+
+    /// Rule C as [`parent_start`] applies it is the one "remove
+    /// dot-segments" applies: a path and `..` give the path up to the
+    /// start of its last segment.
+    #[test]
+    fn parent_start_is_rule_c() {
+        for p in ["/", "/a/", "/a/b/", "/a//", "//", "/a/b/c/"] {
+            let cut = parent_start(p.as_bytes(), 0, p.len());
+            assert_eq!(&p[..cut], remove_dot_segments(&format!("{p}..")), "{p:?}");
+        }
+    }
+
     #[test]
     fn file_slashes() {
         assert_eq!(decode_file_slashes("/a%2fb%5Cc%2"), "/a/b\\c%2");
