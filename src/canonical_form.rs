@@ -29,7 +29,7 @@
 //! canonical form and its base (I18 and I19 in
 //! `tests/common/invariants.rs`).
 
-use crate::path::PATH_COPY;
+use crate::path::{PATH_COPY, RefKind, dot_segment_at, has_authority, parent_start, ref_kind};
 use crate::percent::{FRAGMENT, QUERY, escape_at, is_unreserved};
 use crate::record::Span;
 use crate::scheme::{Scheme, SchemeKind, canonical_port, is_scheme_char, scheme_len};
@@ -413,15 +413,6 @@ impl Merge {
     /// The result in two pieces: the part of the base's serialization `b`
     /// kept and the part of the reference `r` after it (all of `r` for an
     /// absolute URL). Each piece ends between components.
-    pub(crate) fn pieces<'a>(&self, b: &'a [u8], r: &'a [u8]) -> (&'a [u8], &'a [u8]) {
-        if self.keep == 0 {
-            (r, &[])
-        } else {
-            (&b[..self.keep], &r[self.skip..])
-        }
-    }
-
-    /// [`Merge::pieces`] of strings (cut where octets are ASCII).
     pub(crate) fn pieces_str<'a>(&self, b: &'a str, r: &'a str) -> (&'a str, &'a str) {
         if self.keep == 0 {
             (r, "")
@@ -441,15 +432,17 @@ impl Merge {
 /// serialization, `bat`: where its components are. `None`: the stages
 /// decide.
 ///
-/// Relative steps (spec "steps to resolve a relative URL", RFC 3986 5.2):
-/// a network-path reference keeps the base's scheme only; a fragment-only
+/// Relative steps (spec "steps to resolve a relative URL", RFC 3986 5.2),
+/// chosen by the classification resolution uses (`path::ref_kind`): a
+/// network-path reference keeps the base's scheme only; a fragment-only
 /// reference (or an empty one) keeps the base up to its fragment; a query
-/// keeps the base's path; a path from the root keeps the
-/// scheme and authority; any other path is merged after the base path's
-/// last `/`, where its leading `.` and `..` segments are removed ("remove
-/// dot-segments" on the merged path: `..` drops the kept segment before
-/// it, never the root). A segment that starts with `.` after those is left
-/// to the stages.
+/// keeps the base's path; a path from the root keeps the scheme and
+/// authority; any other path is merged after the base path's last `/`,
+/// where its leading dot segments (`path::dot_segment_at`, `%2E` counting
+/// as `.`) are removed ("remove dot-segments" on the merged path: `..`
+/// drops the kept segment before it, `path::parent_start`, never the
+/// root). A segment that starts with `.` after those is left to the
+/// stages.
 pub(crate) fn merge(base: &str, bat: &[Span; 8], r: &[u8]) -> Option<Merge> {
     if !switch::on() {
         return None;
@@ -460,68 +453,82 @@ pub(crate) fn merge(base: &str, bat: &[Span; 8], r: &[u8]) -> Option<Merge> {
     // own fragment goes.
     let no_fragment = bat[7].range().map_or(b.len(), |f| f.start - 1);
     let mut at = *bat;
+    // The empty reference is the base without its fragment (resolution's
+    // step 6), as a fragment-only one is up to its own fragment.
+    let Some(&first) = r.first() else {
+        at[7] = Span::NONE;
+        return Some(Merge {
+            keep: no_fragment,
+            skip: 0,
+            at,
+        });
+    };
+    // A scheme (parse's: scheme octets, then `:`; never after a delimiter
+    // of the relative steps): an absolute URL, its own result when it is
+    // canonical.
+    if !matches!(first, b'/' | b'\\' | b'?' | b'#') && scheme_len(r).is_some() {
+        let at = layout(r)?;
+        return Some(Merge {
+            keep: 0,
+            skip: 0,
+            at,
+        });
+    }
+    // The relative steps, by the reference's parse: the authority after
+    // two slash characters, the path up to `?` or `#`.
+    let kind = match first {
+        b'?' => ref_kind(false, None, true, false),
+        b'#' => ref_kind(false, None, false, true),
+        _ => ref_kind(has_authority(r), Some(first), false, false),
+    };
     // `end`: where the reference's path ends, when it has one.
-    let (keep, skip, end) = match r.first() {
-        None | Some(b'#') => {
+    let (keep, skip, end) = match kind {
+        RefKind::Fragment => {
             at[7] = Span::NONE;
             (no_fragment, 0, None)
         }
-        Some(b'?') => {
+        RefKind::Query => {
             at[6] = Span::NONE;
             at[7] = Span::NONE;
             (path.end, 0, None)
         }
-        Some(b'/') => match r.get(1) {
-            // A network-path reference: the base's scheme, then the
-            // reference's authority, path, query and fragment, canonical
-            // by the tests of an absolute URL's (a canonical base is not
-            // `file:`). Its places in the result: after `scheme:`.
-            Some(b'/') => {
-                let keep = bat[0].range()?.end + 1;
-                let mut at = [Span::NONE; 8];
-                at[0] = bat[0];
-                authority_on(r, 2, &b[..keep - 1], false, &mut at).ok()?;
-                for span in &mut at[3..] {
-                    if let Some(x) = span.range() {
-                        *span = Span::new(keep + x.start, keep + x.end);
-                    }
+        // The base's scheme, then the reference's authority, path, query
+        // and fragment, canonical by the tests of an absolute URL's (a
+        // canonical base is not `file:`). Its places in the result: after
+        // `scheme:`. A `\` among the slashes is left to the stages.
+        RefKind::NetworkPath => {
+            if !r.starts_with(b"//") {
+                return None;
+            }
+            let keep = bat[0].range()?.end + 1;
+            let mut at = [Span::NONE; 8];
+            at[0] = bat[0];
+            authority_on(r, 2, &b[..keep - 1], false, &mut at).ok()?;
+            for span in &mut at[3..] {
+                if let Some(x) = span.range() {
+                    *span = Span::new(keep + x.start, keep + x.end);
                 }
-                return Some(Merge { keep, skip: 0, at });
             }
-            // `/\` starts an authority too: left to the stages.
-            Some(b'\\') => return None,
-            _ => (path.start, 0, Some(path_rest(r, 1, false)?)),
-        },
-        Some(_) => {
-            // A scheme (parse's: scheme octets, then `:`): an absolute URL,
-            // its own result when it is canonical.
-            if scheme_len(r).is_some() {
-                let at = layout(r)?;
-                return Some(Merge {
-                    keep: 0,
-                    skip: 0,
-                    at,
-                });
-            }
-            // Merged after the base path's last `/` (a canonical path
-            // starts with `/`), leading dot segments removed.
-            let root = path.start + 1;
-            let mut keep = path.start + memchr::memrchr(b'/', &b[path.clone()])? + 1;
+            return Some(Merge { keep, skip: 0, at });
+        }
+        // A leading `\` is left to the stages, which write `/` for it.
+        RefKind::AbsolutePath if first != b'/' => return None,
+        RefKind::AbsolutePath => (path.start, 0, Some(path_rest(r, 1, false)?)),
+        RefKind::Relative => {
+            // "Merge paths": after the base path's last `/` (a canonical
+            // path starts with `/`), then "remove dot-segments" on the
+            // reference's leading `.` and `..` segments (a `..` drops the
+            // kept segment before it, never the root). A segment that
+            // starts with `.` after those is left to the stages.
+            let root = path.start;
+            let mut keep = root + memchr::memrchr(b'/', &b[path.clone()])? + 1;
             let mut skip = 0;
-            loop {
-                let rest = &r[skip..];
-                let dots = match rest {
-                    [b'.', b'/', ..] | [b'.'] | [b'.', b'?' | b'#', ..] => 1,
-                    [b'.', b'.', b'/', ..] | [b'.', b'.'] | [b'.', b'.', b'?' | b'#', ..] => 2,
-                    _ => break,
-                };
-                if dots == 2 && keep > root {
-                    // The segment before: after the `/` before `keep - 1`
-                    // (there is one: the path's first octet).
-                    keep = memchr::memrchr(b'/', &b[..keep - 1]).map_or(root, |k| k + 1);
+            while let Some((n, dot_dot)) = dot_segment_at(&r[skip..], |c| c == b'?' || c == b'#') {
+                if dot_dot {
+                    keep = parent_start(b, root, keep);
                 }
                 // The dot segment and its `/`, if it has one.
-                skip += dots + usize::from(rest.get(dots) == Some(&b'/'));
+                skip += n + usize::from(r.get(skip + n) == Some(&b'/'));
             }
             (keep, skip, Some(path_rest(r, skip, false)?))
         }
@@ -679,8 +686,7 @@ mod tests {
             "{link:?} against {page:?}"
         );
         let mut out = String::new();
-        crate::canonicalize::canon_into(Some(&fast_base), link, &CanonOptions::default(), &mut out)
-            .unwrap();
+        crate::api::canon_into(Some(&fast_base), link, &CanonOptions::default(), &mut out).unwrap();
         assert_eq!(out, want);
         true
     }

@@ -14,8 +14,8 @@ use std::borrow::Cow;
 use crate::canonical_form::Stop;
 use crate::charset::{encode_query_into, query_encoding};
 use crate::path::{
-    PATH_COPY, decode_file_slashes_into, dot_segment, drive_spec_len, has_slash_escape,
-    needs_dot_removal, remove_dot_segments_into, starts_with_slash,
+    PATH_COPY, decode_file_slashes_into, dot_segment_at, drive_spec_len, has_slash_escape,
+    needs_dot_removal, parent_start, remove_dot_segments_into, starts_with_slash,
 };
 use crate::percent::{
     self, FRAGMENT, OPAQUE_PATH, PATH, QUERY, USERINFO, decode_unreserved_into, encode_utf8_into,
@@ -629,12 +629,11 @@ fn hierarchical_path_into(p: &str, file: bool, out: &mut String, a: &mut String,
 /// `/a/x/../b` both give `/a/b`, and `/a/.` and `/a/x/..` end in `/`.
 fn drop_dot_segment(out: &mut String, root: usize, seg_out: usize, dot_dot: bool) {
     out.truncate(seg_out);
-    if dot_dot && seg_out > root + 1 {
-        // `out[seg_out - 1]` is the segment's own `/`; the segment before
-        // it starts after the `/` before that one. Only separators are `/`
-        // in what this pass writes (`%2F` stays escaped here).
-        let prev = memchr::memrchr(b'/', &out.as_bytes()[root..seg_out - 1]).map_or(0, |k| k + 1);
-        out.truncate(root + prev);
+    if dot_dot {
+        // `out[seg_out - 1]` is the segment's own `/`. Only separators are
+        // `/` in what this pass writes (`%2F` stays escaped here).
+        let prev = parent_start(out.as_bytes(), root, seg_out);
+        out.truncate(prev);
     }
 }
 
@@ -651,25 +650,21 @@ fn path_one_pass(p: &str, file: bool, out: &mut String, root: usize) -> bool {
     loop {
         i = crate::scan::run_while(b, i, |c| PATH_COPY[usize::from(c)]);
         let Some(&c) = b.get(i) else { break };
-        // A segment starting here (at the path's start or after a `/`) with
-        // `.` or `%` may be a dot segment: `.`, `..` or a `%2E` spelling,
-        // at most six octets up to the next `/` or the end.
-        if (c == b'.' || c == b'%') && (i == 0 || b[i - 1] == b'/') {
-            let lim = b.len().min(i + 7);
-            let end = b[i..lim]
-                .iter()
-                .position(|&x| x == b'/')
-                .map_or(lim, |k| i + k);
-            if let Some(dot_dot) = dot_segment(&b[i..end]) {
-                out.push_str(&p[last..i]);
-                // The segment is at the end of `out` now (none of it is
-                // written): drop it, and with `..` the one before.
-                drop_dot_segment(out, root, out.len(), dot_dot);
-                // The separator after a dot segment goes with it.
-                last = (end + 1).min(b.len());
-                i = last;
-                continue;
-            }
+        // A segment starting here (at the path's start or after a `/`) may
+        // be a dot segment: `.`, `..` or a `%2E` spelling, up to the next
+        // `/` or the end.
+        if (c == b'.' || c == b'%')
+            && (i == 0 || b[i - 1] == b'/')
+            && let Some((n, dot_dot)) = dot_segment_at(&b[i..], |_| false)
+        {
+            out.push_str(&p[last..i]);
+            // The segment is at the end of `out` now (none of it is
+            // written): drop it, and with `..` the one before.
+            drop_dot_segment(out, root, out.len(), dot_dot);
+            // The separator after a dot segment goes with it.
+            last = (i + n + 1).min(b.len());
+            i = last;
+            continue;
         }
         match c {
             b'.' => i += 1,
@@ -789,7 +784,7 @@ fn hierarchical_path(a: &mut String, b: &mut String, file: bool) {
 /// `base` (or against its own parse, like `url_to_canon_url`), then
 /// canonicalize, appending the serialization to `out`. Nothing is appended
 /// for an invalid result.
-fn canon_staged(
+pub(crate) fn canon_staged(
     base: Option<&Url>,
     input: &str,
     opts: &CanonOptions,
@@ -819,8 +814,8 @@ fn canon_staged(
         None => {
             let s = crate::preprocess::preprocess_into(input, pre);
             crate::parse::parse_parts_into(s, side, &mut r);
-            // The input is its own base: report why it is invalid rather
-            // than "base URL is invalid".
+            // The input is its own base: an invalid parse gives its own
+            // reason (the rule of `api::own_base`).
             if let Some(why) = r.invalid {
                 return Err(why);
             }
@@ -851,56 +846,9 @@ fn canon_staged(
     res
 }
 
-/// The bulk path of the Rust API: resolves `input` against `base` (or, when
-/// `base` is `None`, against `input` itself, like `url_to_canon_url`),
-/// canonicalizes it and appends the serialization to `out`. Returns the
-/// reason when the result is invalid (then nothing is appended). The same
-/// stages as [`crate::resolve()`] and [`canonicalize`], writing into `out`
-/// and per-thread buffers: no allocation per call in steady state beyond
-/// `out`'s growth.
-pub fn canon_into(
-    base: Option<&Url>,
-    input: &str,
-    opts: &CanonOptions,
-    out: &mut String,
-) -> Result<(), InvalidReason> {
-    // Already canonical, and its own base: the stages would write it back.
-    // A canonical base and a reference whose resolution is canonical: the
-    // result in one pass. (See `canonical_form`.)
-    if opts.is_default() {
-        match base {
-            None => {
-                let stop = if crate::scan::is_ascii(input.as_bytes()) {
-                    match crate::canonical_form::scan_ascii(input.as_bytes()) {
-                        Ok(()) => {
-                            out.push_str(input);
-                            return Ok(());
-                        }
-                        Err(stop) => stop,
-                    }
-                } else {
-                    Stop::default()
-                };
-                return crate::scratch::with(crate::scratch::Used::ALL, |sc| {
-                    canon_staged_from(Some(stop), input, opts, out, sc)
-                });
-            }
-            Some(base) => {
-                if let Some((ser, m)) = crate::canonical_form::merge_with(base, input.as_bytes()) {
-                    let (a, b) = m.pieces_str(ser, input);
-                    out.push_str(a);
-                    out.push_str(b);
-                    return Ok(());
-                }
-            }
-        }
-    }
-    canon_into_stages(base, input, opts, out)
-}
-
 /// The stages on `input` without a base, resumed after the recognizer when
 /// `stop` says where it stopped ([`resume_into`]), appended to `out`.
-fn canon_staged_from(
+pub(crate) fn canon_staged_from(
     stop: Option<Stop>,
     input: &str,
     opts: &CanonOptions,
@@ -917,8 +865,9 @@ fn canon_staged_from(
     canon_staged(None, input, opts, out, sc)
 }
 
-/// [`canon_into`] without the fast path of `canonical_form`: the stages
-/// themselves, which the tests and fuzz targets compare the fast path with.
+/// [`canon_into`](crate::canon_into) without the fast exits (`crate::api`):
+/// the stages themselves, which the tests and fuzz targets compare the
+/// fast exits with.
 #[doc(hidden)]
 pub fn canon_into_stages(
     base: Option<&Url>,
@@ -928,34 +877,6 @@ pub fn canon_into_stages(
 ) -> Result<(), InvalidReason> {
     crate::scratch::with(crate::scratch::Used::ALL, |sc| {
         canon_staged(base, input, opts, out, sc)
-    })
-}
-
-/// Runs the bulk path and hands the serialization (or `None` for an invalid
-/// URL) to `f`, for the C ABI's `wurl_canon_into`: the serialization is
-/// written into a per-thread buffer.
-/// `stop`: where the recognizer of canonical input stopped on `input`
-/// (without a base, default options), to resume there.
-pub(crate) fn with_canon_buffer<R>(
-    base: Option<&Url>,
-    input: &str,
-    opts: &CanonOptions,
-    stop: Option<Stop>,
-    f: impl FnOnce(Option<&[u8]>) -> R,
-) -> R {
-    crate::scratch::with(crate::scratch::Used::ALL, |sc| {
-        let mut out = std::mem::take(&mut sc.out);
-        out.clear();
-        let res = match (base, stop) {
-            (None, Some(_)) => canon_staged_from(stop, input, opts, &mut out, sc),
-            _ => canon_staged(base, input, opts, &mut out, sc),
-        };
-        let r = match res {
-            Ok(()) => f(Some(out.as_bytes())),
-            Err(_) => f(None),
-        };
-        sc.out = out;
-        r
     })
 }
 

@@ -9,8 +9,9 @@
 #[allow(dead_code)]
 mod near_canonical;
 
+use crate::api::canon_into;
 use crate::canonical_form::set_fast_exits;
-use crate::canonicalize::{CanonOptions, canon_into, canonicalize};
+use crate::canonicalize::{CanonOptions, canonicalize};
 use crate::ffi::*;
 use crate::parse::parse;
 use crate::resolve::resolve;

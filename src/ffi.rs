@@ -1,6 +1,6 @@
 //! The C ABI. This module holds no URL logic: it checks arguments, converts
-//! between C views and Rust values, catches panics, and calls the stages of
-//! the algorithm in the other modules.
+//! between C views and Rust values, catches panics, and calls the entry
+//! layer (`api`), which chooses between the fast exits and the stages.
 //!
 //! Conventions (repeated in the header comment, `include/wurl.h`):
 //!
@@ -23,13 +23,13 @@ use std::borrow::Cow;
 use std::ffi::c_char;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use crate::canonical_form;
+use crate::api;
 use crate::canonicalize::{self, CanonOptions};
 use crate::host::{self, HostKind};
 use std::mem::ManuallyDrop;
 use std::sync::Arc;
 
-use crate::record::{Component, Record, Url};
+use crate::record::{Component, InvalidReason, Record, Url};
 
 /// A parsed, resolved or canonicalized URL. Opaque; immutable once returned.
 /// Free it with `wurl_free`. Every handle a constructor returns is freed
@@ -187,15 +187,24 @@ fn input_str<'a>(ptr: *const c_char, len: usize) -> Result<Cow<'a, str>, wurl_st
 /// iterator); only invalid input pays for the lossy decoder.
 #[inline]
 fn decode_utf8(bytes: &[u8]) -> Cow<'_, str> {
-    // Most URLs are ASCII, which `scan::is_ascii` checks a word at a time
-    // with less fixed cost than any general validator (on strings as short
-    // as URLs, the fixed cost is most of it); inlined into the callers, the
-    // rest out of line.
+    match ascii_str(bytes) {
+        Some(s) => Cow::Borrowed(s),
+        None => decode_non_ascii(bytes),
+    }
+}
+
+/// `bytes` as text when every octet is ASCII. Most URLs are, which
+/// `scan::is_ascii` checks a word at a time with less fixed cost than any
+/// general validator (on strings as short as URLs, the fixed cost is most
+/// of it).
+#[inline(always)]
+fn ascii_str(bytes: &[u8]) -> Option<&str> {
     if crate::scan::is_ascii(bytes) {
         // SAFETY: every octet is below 0x80, so `bytes` is valid UTF-8.
-        return Cow::Borrowed(unsafe { std::str::from_utf8_unchecked(bytes) });
+        Some(unsafe { std::str::from_utf8_unchecked(bytes) })
+    } else {
+        None
     }
-    decode_non_ascii(bytes)
 }
 
 /// [`decode_utf8`] of input that is not all ASCII: the branch-free
@@ -210,6 +219,34 @@ fn decode_non_ascii(bytes: &[u8]) -> Cow<'_, str> {
         return Cow::Borrowed(unsafe { std::str::from_utf8_unchecked(bytes) });
     }
     String::from_utf8_lossy(bytes)
+}
+
+/// A `(ptr, len)` input for the entry layer: bytes that the header says are
+/// UTF-8, decoded with U+FFFD replacement only when the stages need text.
+#[derive(Clone, Copy)]
+struct CInput<'a>(&'a [u8]);
+
+impl<'a> api::Input<'a> for CInput<'a> {
+    #[inline(always)]
+    fn bytes(self) -> &'a [u8] {
+        self.0
+    }
+    #[inline(always)]
+    fn ascii(self) -> Option<&'a str> {
+        ascii_str(self.0)
+    }
+    #[inline(always)]
+    fn non_ascii(self) -> Cow<'a, str> {
+        decode_non_ascii(self.0)
+    }
+    #[inline(always)]
+    fn text(self) -> Cow<'a, str> {
+        decode_utf8(self.0)
+    }
+    #[inline(always)]
+    fn tail(self, from: usize) -> Self {
+        CInput(&self.0[from..])
+    }
 }
 
 /// The bytes of a `(ptr, len)` input, not yet decoded. `Err` carries the
@@ -321,14 +358,7 @@ pub extern "C" fn wurl_parse(
         if flags != 0 {
             return WURL_E_BAD_ARG;
         }
-        // Decoding tests for ASCII, which is all the parser's fast path
-        // needs to know: tested once.
-        let url = if crate::scan::is_ascii(bytes) {
-            // SAFETY: every octet is below 0x80, so `bytes` is valid UTF-8.
-            crate::parse::parse_ascii(unsafe { std::str::from_utf8_unchecked(bytes) })
-        } else {
-            crate::parse::parse_stages(&decode_non_ascii(bytes))
-        };
+        let url = api::parse(CInput(bytes));
         emit(out, url)
     })
 }
@@ -361,13 +391,7 @@ pub extern "C" fn wurl_resolve(
         if flags != 0 {
             return WURL_E_BAD_ARG;
         }
-        // The string the base was parsed from (`wurl_resolve(wurl_parse(s),
-        // s)`): already known to be UTF-8, so not validated again.
-        let s = match base.parse_source() {
-            Some(src) if src.as_bytes() == bytes => Cow::Borrowed(src),
-            _ => decode_utf8(bytes),
-        };
-        emit(out, crate::resolve::resolve(&base, &s))
+        emit(out, api::resolve(&base, CInput(bytes)))
     })
 }
 
@@ -402,10 +426,7 @@ pub extern "C" fn wurl_canonicalize(
         if flags & !CANON_FLAGS != 0 {
             return WURL_E_BAD_ARG;
         }
-        let opts = CanonOptions {
-            charset: label.as_deref(),
-            network_strict: flags & WURL_FLAG_NETWORK_STRICT != 0,
-        };
+        let opts = canon_options(label.as_deref(), flags);
         emit(out, canonicalize::canonicalize_with(&url, &opts))
     })
 }
@@ -453,6 +474,69 @@ fn deliver_raw(
     WURL_OK
 }
 
+/// The arguments of the bulk call after `base`: the input's bytes and the
+/// charset label, checked in this order, then `flags`. `Err` carries the
+/// status to return.
+#[inline(always)]
+fn canon_args<'a>(
+    input: *const c_char,
+    input_len: usize,
+    charset: *const c_char,
+    charset_len: usize,
+    flags: u32,
+) -> Result<(&'a [u8], Option<Cow<'a, str>>), wurl_status> {
+    let bytes = input_bytes(input, input_len)?;
+    let label = charset_label(charset, charset_len)?;
+    if flags & !CANON_FLAGS != 0 {
+        return Err(WURL_E_BAD_ARG);
+    }
+    Ok((bytes, label))
+}
+
+/// The canonicalization options of a charset label and checked `flags`.
+#[inline(always)]
+fn canon_options(charset: Option<&str>, flags: u32) -> CanonOptions<'_> {
+    CanonOptions {
+        charset,
+        network_strict: flags & WURL_FLAG_NETWORK_STRICT != 0,
+    }
+}
+
+/// The bulk call's sink: the result written into the caller's `buf`, its
+/// length into `*out_len` (see [`deliver_raw`]).
+struct Deliver {
+    buf: *mut c_char,
+    buf_cap: usize,
+    out_len: *mut usize,
+}
+
+impl api::Sink<CInput<'_>> for Deliver {
+    type Out = wurl_status;
+    #[inline(always)]
+    fn pieces(self, prefix: &str, rest: CInput<'_>) -> wurl_status {
+        let r = rest.0;
+        deliver_raw(
+            prefix.as_bytes(),
+            r.as_ptr(),
+            r.len(),
+            self.buf,
+            self.buf_cap,
+            self.out_len,
+        )
+    }
+    #[inline(always)]
+    fn stages(
+        self,
+        sc: &mut crate::scratch::Scratch,
+        run: impl FnOnce(&mut String, &mut crate::scratch::Scratch) -> Result<(), InvalidReason>,
+    ) -> wurl_status {
+        api::through_buffer(sc, run, |res| match res {
+            Ok(bytes) => deliver(bytes, self.buf, self.buf_cap, self.out_len),
+            Err(_) => WURL_INVALID_URL,
+        })
+    }
+}
+
 /// The bulk path: resolves `input` against `base` (or, when `base` is NULL,
 /// against `input` itself), canonicalizes with `charset` and `flags`, and
 /// writes the serialization and a NUL into `buf`, its length (without the
@@ -482,76 +566,18 @@ pub extern "C" fn wurl_canon_into(
         if out_len.is_null() || (buf.is_null() && buf_cap > 0) {
             return WURL_E_NULL_ARG;
         }
-        let bytes = match input_bytes(input, input_len) {
-            Ok(b) => b,
+        let (bytes, label) = match canon_args(input, input_len, charset, charset_len, flags) {
+            Ok(a) => a,
             Err(e) => return e,
         };
-        let label = match charset_label(charset, charset_len) {
-            Ok(l) => l,
-            Err(e) => return e,
-        };
-        if flags & !CANON_FLAGS != 0 {
-            return WURL_E_BAD_ARG;
-        }
-        let opts = CanonOptions {
-            charset: label.as_deref(),
-            network_strict: flags & WURL_FLAG_NETWORK_STRICT != 0,
-        };
+        let opts = canon_options(label.as_deref(), flags);
         let base = handle(base);
-        let base = base.as_deref();
-        // An input that is already canonical and is its own base is its own
-        // result; against a canonical base, a reference whose resolution is
-        // canonical is a part of the base and a part of the reference: no
-        // decoding, no stages (see `canonical_form`). `ascii`: whether
-        // `bytes` is ASCII, when the fast path had to find out (decoding
-        // needs to know too).
-        let mut ascii = None;
-        let mut stop = None;
-        if opts.is_default() {
-            match base {
-                None => {
-                    // The ASCII test first, which decoding needs anyway:
-                    // non-ASCII input (IDN) costs no call.
-                    let a = crate::scan::is_ascii(bytes);
-                    ascii = Some(a);
-                    // Not canonical: where the pass stopped, to resume
-                    // there (from the start for non-ASCII input).
-                    if !a {
-                        stop = Some(canonical_form::Stop::default());
-                    } else {
-                        match canonical_form::scan_ascii(bytes) {
-                            Ok(()) => {
-                                return deliver_raw(
-                                    &[],
-                                    bytes.as_ptr(),
-                                    bytes.len(),
-                                    buf,
-                                    buf_cap,
-                                    out_len,
-                                );
-                            }
-                            Err(s) => stop = Some(s),
-                        }
-                    }
-                }
-                Some(base) => {
-                    if let Some((ser, m)) = canonical_form::merge_with(base, bytes) {
-                        let (a, b) = m.pieces(ser.as_bytes(), bytes);
-                        return deliver_raw(a, b.as_ptr(), b.len(), buf, buf_cap, out_len);
-                    }
-                }
-            }
-        }
-        let s = match ascii {
-            // SAFETY: every octet is below 0x80, so `bytes` is valid UTF-8.
-            Some(true) => Cow::Borrowed(unsafe { std::str::from_utf8_unchecked(bytes) }),
-            Some(false) => decode_non_ascii(bytes),
-            None => decode_utf8(bytes),
+        let sink = Deliver {
+            buf,
+            buf_cap,
+            out_len,
         };
-        canonicalize::with_canon_buffer(base, &s, &opts, stop, |result| match result {
-            None => WURL_INVALID_URL,
-            Some(bytes) => deliver(bytes, buf, buf_cap, out_len),
-        })
+        api::canon(base.as_deref(), CInput(bytes), &opts, sink)
     })
 }
 
@@ -706,15 +732,11 @@ pub const WURL_KEY_SURT_SCHEME: u32 = 2;
 const KEY_FLAGS: u32 = WURL_KEY_SURT | WURL_KEY_SURT_SCHEME;
 
 thread_local! {
-    /// `wurl_canon_key_into`'s canonical URL, before the key is made.
-    static KEY_CANON: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
     /// The key, before it is copied to the caller's buffer.
     static KEY_OUT: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
 }
 
-/// Runs `f` with this thread's buffer `cell`, or a fresh one when it is
-/// in use or gone (thread exit): no allocation once it has grown. A buffer
-/// whose `size` grew beyond `scratch::KEEP` bytes is freed after the call.
+/// Borrows a rules handle from C, or `None` for NULL.
 fn rules_ref<'a>(rules: *const wurl_rules) -> Option<&'a crate::rules::Rules> {
     // SAFETY: a non-NULL `rules` came from `Box::into_raw` in
     // `wurl_rules_compile` and is not yet freed (the documented contract);
@@ -856,38 +878,17 @@ pub extern "C" fn wurl_canon_key_into(
             Ok(k) => k,
             Err(e) => return e,
         };
-        crate::scratch::with_local(&KEY_CANON, Vec::capacity, |canon| {
-            // The canonical URL into this thread's buffer, grown once to
-            // the size `wurl_canon_into` says it needs.
-            let mut len = 0usize;
-            let mut st = WURL_E_BUFFER_TOO_SMALL;
-            for _ in 0..2 {
-                if canon.is_empty() {
-                    canon.resize(256, 0);
-                }
-                st = wurl_canon_into(
-                    base,
-                    input,
-                    input_len,
-                    charset,
-                    charset_len,
-                    flags,
-                    canon.as_mut_ptr().cast::<c_char>(),
-                    canon.len(),
-                    &mut len,
-                );
-                if st != WURL_E_BUFFER_TOO_SMALL {
-                    break;
-                }
-                canon.resize(len + 1, 0);
-            }
-            if st != WURL_OK {
-                return st;
-            }
-            match std::str::from_utf8(&canon[..len]) {
-                Ok(s) => deliver_key(s, &key, buf, buf_cap, out_len),
-                // A serialization is a Rust string: never reached.
-                Err(_) => WURL_E_PANIC,
+        let (bytes, label) = match canon_args(input, input_len, charset, charset_len, flags) {
+            Ok(a) => a,
+            Err(e) => return e,
+        };
+        let opts = canon_options(label.as_deref(), flags);
+        let base = handle(base);
+        crate::scratch::with_local(&KEY_OUT, String::capacity, |out| {
+            out.clear();
+            match crate::key::key_input_into(base.as_deref(), CInput(bytes), &opts, &key, out) {
+                Ok(()) => deliver(out.as_bytes(), buf, buf_cap, out_len),
+                Err(_) => WURL_INVALID_URL,
             }
         })
     })

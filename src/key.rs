@@ -1,10 +1,11 @@
 //! Keys: the canonical serialization with the opt-in [`Rules`] applied and,
 //! optionally, in [SURT](crate::surt) form — one call for crawler loops,
-//! on top of [`canon_into`].
+//! on top of [`canon_into`](crate::canon_into).
 
 use std::cell::RefCell;
 
-use crate::canonicalize::{CanonOptions, canon_into};
+use crate::api::Input;
+use crate::canonicalize::CanonOptions;
 use crate::record::{InvalidReason, Url};
 use crate::rules::Rules;
 use crate::surt::{SurtOptions, surt_into};
@@ -52,11 +53,11 @@ pub fn key_of_into(canonical: &str, key: &KeyOptions, out: &mut String) {
     }
 }
 
-/// The bulk path with a key: [`canon_into`] (resolution against `base`, or
-/// against `input` itself, and canonicalization with `opts`), then
-/// [`key_of_into`], appended to `out`. Returns the reason when the URL is
-/// invalid (then nothing is appended). No allocation per call beyond
-/// `out`'s growth once the thread is warm.
+/// The bulk path with a key: [`canon_into`](crate::canon_into) (resolution
+/// against `base`, or against `input` itself, and canonicalization with
+/// `opts`), then [`key_of_into`], appended to `out`. Returns the reason
+/// when the URL is invalid (then nothing is appended). No allocation per
+/// call beyond `out`'s growth once the thread is warm.
 ///
 /// ```
 /// let rules = wurl::Rules::parse("strip-www,drop-fragment").unwrap();
@@ -72,11 +73,22 @@ pub fn key_into(
     key: &KeyOptions,
     out: &mut String,
 ) -> Result<(), InvalidReason> {
+    key_input_into(base, input, opts, key, out)
+}
+
+/// [`key_into`] of any input of the entry layer (the C ABI's bytes too).
+pub(crate) fn key_input_into<'a, I: Input<'a>>(
+    base: Option<&Url>,
+    input: I,
+    opts: &CanonOptions,
+    key: &KeyOptions,
+    out: &mut String,
+) -> Result<(), InvalidReason> {
     if key.rules.is_none_or(Rules::is_empty) && key.surt.is_none() {
-        return canon_into(base, input, opts, out);
+        return crate::api::canon(base, input, opts, out);
     }
     with_buf(&CANON, |canon| {
-        canon_into(base, input, opts, canon)?;
+        crate::api::canon(base, input, opts, &mut *canon)?;
         key_of_into(canon, key, out);
         Ok(())
     })

@@ -15,7 +15,8 @@
 //! * [`canonical_form`] — canonicalization's fast path: recognizes, in one
 //!   pass, a URL that every stage would give back unchanged.
 //!
-//! The C ABI is in [`ffi`] and holds no URL logic.
+//! Every caller enters through [`api`], which chooses between the fast
+//! exits and the stages; the C ABI is in [`ffi`] and holds no URL logic.
 //!
 //! Absent and empty components are different everywhere: every component is
 //! an `Option<&str>` where `None` is absent and `Some("")` present-and-empty.
@@ -39,6 +40,7 @@
 
 #![forbid(unsafe_op_in_unsafe_fn)]
 
+pub mod api;
 pub mod canonical_form;
 pub mod canonicalize;
 pub mod charset;
@@ -65,7 +67,8 @@ pub mod strict;
 mod testutil;
 mod utf8;
 
-pub use canonicalize::{CanonOptions, canon_into, canonicalize, canonicalize_with};
+pub use api::{canon_into, own_base, own_base_reason};
+pub use canonicalize::{CanonOptions, canonicalize, canonicalize_with};
 pub use parse::parse;
 pub use record::{Component, InvalidReason, Url};
 pub use resolve::resolve;

@@ -43,6 +43,85 @@ pub(crate) fn dot_segment(seg: &[u8]) -> Option<bool> {
     }
 }
 
+/// The dot segment at the start of `s` (a segment ends at `/`, at an
+/// octet `end` accepts, or at the end of `s`): its length and whether it
+/// is `..` ([`dot_segment`]), or `None` when the segment is no dot
+/// segment. Only a segment of at most six octets that starts with `.` or
+/// `%` can be one, so no more than seven octets are looked at.
+#[inline(always)]
+pub(crate) fn dot_segment_at(s: &[u8], end: impl Fn(u8) -> bool) -> Option<(usize, bool)> {
+    if !matches!(s.first(), Some(b'.' | b'%')) {
+        return None;
+    }
+    let lim = s.len().min(7);
+    let n = s[..lim]
+        .iter()
+        .position(|&c| c == b'/' || end(c))
+        .unwrap_or(lim);
+    dot_segment(&s[..n]).map(|dot_dot| (n, dot_dot))
+}
+
+/// Rule C of "remove dot-segments" (RFC 3986 5.2.4) on a path as it is
+/// written: `out[..end]` ends with a `/`, after the path's root `/` at
+/// `root`; returns where the last segment before that `/` starts (just
+/// after the `/` before it), to cut there for a `..`. The root stays:
+/// `end` itself when nothing but the root is before it.
+#[inline(always)]
+pub(crate) fn parent_start(out: &[u8], root: usize, end: usize) -> usize {
+    if end <= root + 1 {
+        return end;
+    }
+    memchr::memrchr(b'/', &out[root..end - 1]).map_or(root + 1, |k| root + k + 1)
+}
+
+/// Which of "steps to resolve a relative URL" steps 2 to 6 (RFC 3986
+/// 5.2.2) a reference without a scheme, or one that is resolved as such
+/// (step 9), takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum RefKind {
+    /// Step 2: it has an authority (a network-path reference, `//host`):
+    /// the base's scheme only.
+    NetworkPath,
+    /// Step 3: its path starts with a slash character: the base's scheme
+    /// and authority.
+    AbsolutePath,
+    /// Step 4: an empty path and a query: the base's path too.
+    Query,
+    /// Step 5: an empty path, no query and a fragment: the base's query
+    /// too.
+    Fragment,
+    /// Step 6: any other path, merged with the base's ("merge paths").
+    Relative,
+}
+
+/// The [`RefKind`] of a parsed reference: whether it has an authority,
+/// the first octet of its path (`None`: an empty or absent path), whether
+/// it has a query and a fragment.
+#[inline(always)]
+pub(crate) fn ref_kind(
+    authority: bool,
+    path_first: Option<u8>,
+    query: bool,
+    fragment: bool,
+) -> RefKind {
+    match path_first {
+        _ if authority => RefKind::NetworkPath,
+        Some(b'/' | b'\\') => RefKind::AbsolutePath,
+        Some(_) => RefKind::Relative,
+        None if query => RefKind::Query,
+        None if fragment => RefKind::Fragment,
+        None => RefKind::Relative,
+    }
+}
+
+/// Whether a reference without a scheme, `r`, has an authority: parsing
+/// finds one after two or more leading slash characters.
+#[inline(always)]
+pub(crate) fn has_authority(r: &[u8]) -> bool {
+    let slash = |c: Option<&u8>| matches!(c, Some(b'/' | b'\\'));
+    slash(r.first()) && slash(r.get(1))
+}
+
 /// For `file:` URLs, percent-decodes `%2F` and `%5C` (ASCII
 /// case-insensitively) in the path, so that they act as separators.
 pub(crate) fn decode_file_slashes(path: &str) -> Cow<'_, str> {
@@ -134,11 +213,13 @@ fn drive_spec_len_rest(b: &[u8]) -> Option<usize> {
     Some(letter + suffix)
 }
 
-pub(crate) fn is_dot(seg: &[u8]) -> bool {
+/// A `.` segment (`%2E` counting as `.`); see [`dot_segment`].
+fn is_dot(seg: &[u8]) -> bool {
     seg == b"." || seg.eq_ignore_ascii_case(b"%2e")
 }
 
-pub(crate) fn is_dot_dot(seg: &[u8]) -> bool {
+/// A `..` segment (`%2E` counting as `.`); see [`dot_segment`].
+fn is_dot_dot(seg: &[u8]) -> bool {
     match seg.len() {
         2 => seg == b"..",
         4 => seg.eq_ignore_ascii_case(b".%2e") || seg.eq_ignore_ascii_case(b"%2e."),
@@ -277,7 +358,7 @@ pub(crate) fn remove_dot_segments_into(input: &str, out: &mut String) {
     while i < n && !is_sep(b[i]) {
         let end = seg_end(i);
         let seg = &b[i..end];
-        if !(is_dot(seg) || is_dot_dot(seg)) {
+        if dot_segment(seg).is_none() {
             break;
         }
         i = if end < n { end + 1 } else { n };
@@ -294,10 +375,10 @@ pub(crate) fn remove_dot_segments_into(input: &str, out: &mut String) {
             continue;
         }
         let seg = &b[j..end];
-        let dot = is_dot(seg);
-        if !dot && !is_dot_dot(seg) {
+        let Some(dot_dot) = dot_segment(seg) else {
             continue;
-        }
+        };
+        let dot = !dot_dot;
         // The unit "/seg" starts at `j - 1`.
         push(out, &input[run..j - 1]);
         if !dot {
@@ -491,6 +572,43 @@ mod tests {
                 p.push(rng.pick(alphabet));
             }
             check(&p);
+        }
+    }
+
+    /// The kind of a reference without a scheme, from its octets as
+    /// `canonical_form::merge` reads them (its first octet, and
+    /// [`has_authority`]), is the kind of its parse, which resolution
+    /// reads: on every short reference over the octets that matter.
+    #[test]
+    fn ref_kind_of_octets_is_ref_kind_of_parse() {
+        crate::testutil::each_sequence(b"/\\?#a.%", 5, |r| {
+            let Some(&first) = r.first() else { return };
+            let raw = match first {
+                b'?' => ref_kind(false, None, true, false),
+                b'#' => ref_kind(false, None, false, true),
+                _ => ref_kind(has_authority(r), Some(first), false, false),
+            };
+            let s = std::str::from_utf8(r).unwrap();
+            let mut side = String::new();
+            let p = crate::parse::parse_parts(s, &mut side);
+            let parsed = ref_kind(
+                p.authority.is_some(),
+                p.path.and_then(|p| p.as_bytes().first().copied()),
+                p.query.is_some(),
+                p.fragment.is_some(),
+            );
+            assert_eq!(raw, parsed, "{s:?}");
+        });
+    }
+
+    /// Rule C as [`parent_start`] applies it is the one "remove
+    /// dot-segments" applies: a path and `..` give the path up to the
+    /// start of its last segment.
+    #[test]
+    fn parent_start_is_rule_c() {
+        for p in ["/", "/a/", "/a/b/", "/a//", "//", "/a/b/c/"] {
+            let cut = parent_start(p.as_bytes(), 0, p.len());
+            assert_eq!(&p[..cut], remove_dot_segments(&format!("{p}..")), "{p:?}");
         }
     }
 

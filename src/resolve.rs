@@ -9,8 +9,8 @@ use memchr::memrchr2;
 
 use crate::parse::parse_parts_into;
 use crate::path::{
-    decode_file_slashes, file_path_changes, may_change, needs_dot_removal,
-    remove_dot_segments_into, starts_with_drive_spec, starts_with_slash,
+    RefKind, decode_file_slashes, file_path_changes, may_change, needs_dot_removal, ref_kind,
+    remove_dot_segments_into, starts_with_drive_spec,
 };
 use crate::preprocess::preprocess_into;
 use crate::record::{InvalidReason, Known, Parts, Url};
@@ -354,8 +354,13 @@ fn resolve_relative<'a>(
     r.hierarchical = true;
     r.scheme = base.scheme;
     let file = is_file(r);
-    let path_empty = r.path.is_none_or(str::is_empty);
-    if r.authority.is_some() {
+    let kind = ref_kind(
+        r.authority.is_some(),
+        r.path.and_then(|p| p.as_bytes().first().copied()),
+        r.query.is_some(),
+        r.fragment.is_some(),
+    );
+    if kind == RefKind::NetworkPath {
         // Step 2.
         if let Some(p) = r.path {
             r.path = Some(norm.path("", p, false, file, path, path2));
@@ -366,16 +371,16 @@ fn resolve_relative<'a>(
             r.password = None;
             r.port = None;
         }
-    } else if r.path.is_some_and(starts_with_slash) {
+    } else if kind == RefKind::AbsolutePath {
         // Step 3.
         copy_authority(r, base, path);
         let p = r.path.unwrap_or_default();
         r.path = Some(norm.path("", p, false, file, path, path2));
-    } else if path_empty && r.query.is_some() {
+    } else if kind == RefKind::Query {
         // Step 4.
         copy_authority(r, base, path);
         r.path = base.path;
-    } else if path_empty && r.fragment.is_some() {
+    } else if kind == RefKind::Fragment {
         // Step 5.
         copy_authority(r, base, path);
         r.path = base.path;

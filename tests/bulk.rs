@@ -199,3 +199,49 @@ fn c_abi_raw_bytes_equal_lossy_stages() {
         assert_eq!(got, want, "{raw:?}");
     }
 }
+
+/// `wurl_canon_into` with `buf` holding the input itself (a caller that
+/// canonicalizes in place): the result is what it gives from a separate
+/// buffer, whichever road the call takes: the input itself (canonical,
+/// its own base), a part of the base and a part of the input (a merged
+/// link), all of the input against a base (a canonical absolute link), or
+/// the stages.
+#[test]
+fn c_abi_canonicalizes_in_place() {
+    use wurl::ffi::*;
+    let page = "http://example.com/dir/page.html?x=1";
+    let cases: [(Option<&str>, &str); 10] = [
+        (None, "http://example.com/a/b?q#f"),
+        (None, "HTTP://Example.COM:80/a/./b"),
+        (None, "http://ex\u{e4}mple.com/caf\u{e9}"),
+        (Some(page), "other.html?y=2#z"),
+        (Some(page), "../../x/y"),
+        (Some(page), "?q"),
+        (Some(page), "#frag"),
+        (Some(page), "//cdn.example.net/lib.js"),
+        (Some(page), "https://example.org/abs/path"),
+        (Some(page), "A/%7e/./B C"),
+    ];
+    for (base, input) in cases {
+        let b = base.map_or(std::ptr::null_mut(), common::c_abi::parse);
+        let want = common::c_abi::canon_into(b, input, None).expect("valid");
+        let mut buf = input.as_bytes().to_vec();
+        buf.resize(want.len().max(input.len()) + 64, 0xA5);
+        let mut len = 0usize;
+        let st = wurl_canon_into(
+            b,
+            buf.as_ptr().cast(),
+            input.len(),
+            std::ptr::null(),
+            0,
+            0,
+            buf.as_mut_ptr().cast(),
+            buf.len(),
+            &mut len,
+        );
+        assert_eq!(st, WURL_OK, "{input:?} against {base:?}");
+        assert_eq!(&buf[..len], want.as_bytes(), "{input:?} against {base:?}");
+        assert_eq!(buf[len], 0, "NUL-terminated");
+        wurl_free(b);
+    }
+}

@@ -101,11 +101,10 @@ impl Ctx {
     }
 
     /// The reason to report. Without a base each input is its own base,
-    /// and the library then says "base URL is invalid" for an input that
-    /// does not parse; its own parse failure says more.
+    /// whose reason the library gives (`wurl::own_base_reason`).
     fn explain(&self, base: Option<&Url>, input: &str, why: InvalidReason) -> InvalidReason {
-        if base.is_none() && self.mode == Mode::Canon && why == InvalidReason::InvalidBase {
-            wurl::parse(input).invalid_reason().unwrap_or(why)
+        if base.is_none() && self.mode == Mode::Canon {
+            wurl::own_base_reason(input, why)
         } else {
             why
         }

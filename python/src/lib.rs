@@ -728,17 +728,18 @@ fn canonical_url(
     let (base, recipe) = match base {
         Some(b) if !b.is_none() => base_arg(b)?,
         _ => {
-            // The input is its own base: when it does not parse, its own
-            // parse failure says more than "base URL is invalid".
-            let parsed = wurl::parse(&input);
+            // The input is its own base: when it does not parse, the
+            // result is its parse, with its own reason (`wurl::own_base`).
             let recipe = Some(Recipe::parse(&input));
-            if parsed.is_invalid() {
-                return Ok(PyUrl {
-                    inner: parsed,
-                    recipe,
-                });
+            match wurl::own_base(&input) {
+                Ok(parsed) => (Cow::Owned(parsed), recipe),
+                Err(parsed) => {
+                    return Ok(PyUrl {
+                        inner: parsed,
+                        recipe,
+                    });
+                }
             }
-            (Cow::Owned(parsed), recipe)
         }
     };
     let resolved = wurl::resolve(&base, &input);

@@ -1,0 +1,275 @@
+//! The entry layer: the one place that chooses between the fast exits
+//! (`canonical_form`) and the stages for a call. Every caller comes through
+//! here: the Rust API ([`canon_into`], and the keys on top of it), the C ABI
+//! (which only converts its arguments into an `Input` and its results out
+//! of a `Sink`), and through them the CLI, Python and the bindings.
+//!
+//! The bulk call (`canon`), with the default options:
+//!
+//! 1. Without a base, ASCII input the recognizer accepts is its own
+//!    canonical form (`canonical_form::scan_ascii`): the result is the
+//!    input itself. Otherwise the stages run, resumed where the recognizer
+//!    stopped (`canonicalize::canon_staged_from`; from the start for input
+//!    that is not ASCII).
+//! 2. Against a base known to be canonical, a reference whose resolution
+//!    `canonical_form::merge` finds canonical is a part of the base's
+//!    serialization followed by a part of the reference.
+//! 3. Anything else, and every call with other options, takes the stages
+//!    (`canonicalize::canon_staged`).
+//!
+//! The input is text only where the stages need text: the C ABI's bytes
+//! are tested for ASCII once, by this flow, and decoded (UTF-8, with U+FFFD
+//! for invalid sequences) only when the fast exits did not answer. A fast
+//! exit's result is handed over in its two pieces, not copied, so that the
+//! C ABI can copy a piece of the caller's own input exactly even when its
+//! output buffer overlaps that input.
+
+use std::borrow::Cow;
+
+use crate::canonical_form::{self, Stop};
+use crate::canonicalize::{CanonOptions, canon_staged, canon_staged_from};
+use crate::record::{InvalidReason, Url};
+use crate::scratch::{self, Scratch, Used};
+
+/// The input of a call: a Rust string, or the C ABI's bytes, which are
+/// UTF-8 text once decoded.
+pub(crate) trait Input<'a>: Copy {
+    /// The octets of the input as the caller gave them.
+    fn bytes(self) -> &'a [u8];
+    /// The input as text when all of its octets are ASCII (tested a word
+    /// at a time, `scan::is_ascii`), else `None`.
+    fn ascii(self) -> Option<&'a str>;
+    /// The input as text, when [`Input::ascii`] found it not all ASCII.
+    fn non_ascii(self) -> Cow<'a, str>;
+    /// The input as text.
+    fn text(self) -> Cow<'a, str>;
+    /// The input from octet `from` on, a place between ASCII octets (where
+    /// a fast exit cuts it).
+    fn tail(self, from: usize) -> Self;
+}
+
+impl<'a> Input<'a> for &'a str {
+    #[inline(always)]
+    fn bytes(self) -> &'a [u8] {
+        self.as_bytes()
+    }
+    #[inline(always)]
+    fn ascii(self) -> Option<&'a str> {
+        crate::scan::is_ascii(self.as_bytes()).then_some(self)
+    }
+    #[inline(always)]
+    fn non_ascii(self) -> Cow<'a, str> {
+        Cow::Borrowed(self)
+    }
+    #[inline(always)]
+    fn text(self) -> Cow<'a, str> {
+        Cow::Borrowed(self)
+    }
+    #[inline(always)]
+    fn tail(self, from: usize) -> Self {
+        &self[from..]
+    }
+}
+
+/// Where the result of a bulk call goes.
+pub(crate) trait Sink<I> {
+    /// What the call returns.
+    type Out;
+    /// A fast exit's result: `prefix` (wurl's own memory, a part of the
+    /// base's serialization) followed by `rest` (a part of the input).
+    fn pieces(self, prefix: &str, rest: I) -> Self::Out;
+    /// The stages' result: `run` appends the serialization to the buffer
+    /// it is given, or says why the URL is invalid (then it appends
+    /// nothing). `sc`: this thread's buffers, for `run`.
+    fn stages(
+        self,
+        sc: &mut Scratch,
+        run: impl FnOnce(&mut String, &mut Scratch) -> Result<(), InvalidReason>,
+    ) -> Self::Out;
+}
+
+/// The Rust API's sink: the result appended to the caller's string.
+impl<'a, I: Input<'a>> Sink<I> for &mut String {
+    type Out = Result<(), InvalidReason>;
+    #[inline(always)]
+    fn pieces(self, prefix: &str, rest: I) -> Self::Out {
+        self.push_str(prefix);
+        self.push_str(&rest.text());
+        Ok(())
+    }
+    #[inline(always)]
+    fn stages(
+        self,
+        sc: &mut Scratch,
+        run: impl FnOnce(&mut String, &mut Scratch) -> Result<(), InvalidReason>,
+    ) -> Self::Out {
+        run(self, sc)
+    }
+}
+
+/// For a sink that delivers the result elsewhere (the C ABI, into the
+/// caller's buffer): runs `run` into this thread's result buffer and hands
+/// what it wrote (or why the URL is invalid) to `f`.
+#[inline(always)]
+pub(crate) fn through_buffer<R>(
+    sc: &mut Scratch,
+    run: impl FnOnce(&mut String, &mut Scratch) -> Result<(), InvalidReason>,
+    f: impl FnOnce(Result<&[u8], InvalidReason>) -> R,
+) -> R {
+    let mut out = std::mem::take(&mut sc.out);
+    out.clear();
+    let res = run(&mut out, sc);
+    let r = f(res.map(|()| out.as_bytes()));
+    sc.out = out;
+    r
+}
+
+/// The bulk call: resolves `input` against `base` (or, when `base` is
+/// `None`, against `input` itself, like `url_to_canon_url`), canonicalizes
+/// it with `opts` and gives the serialization, or why the URL is invalid,
+/// to `sink`. The fast exits first, with the default options (see the
+/// module's documentation); the stages otherwise.
+#[inline(always)]
+pub(crate) fn canon<'a, I: Input<'a>, S: Sink<I>>(
+    base: Option<&Url>,
+    input: I,
+    opts: &CanonOptions,
+    sink: S,
+) -> S::Out {
+    if opts.is_default() {
+        match base {
+            None => {
+                // The ASCII test first: the recognizer needs it, and so
+                // does decoding, which it spares on ASCII input.
+                let (text, stop) = match input.ascii() {
+                    Some(s) => match canonical_form::scan_ascii(s.as_bytes()) {
+                        Ok(()) => return sink.pieces("", input),
+                        Err(stop) => (Cow::Borrowed(s), stop),
+                    },
+                    // Non-ASCII input (IDN) is not canonical: the stages
+                    // from the start.
+                    None => (input.non_ascii(), Stop::default()),
+                };
+                return scratch::with(Used::ALL, |sc| {
+                    sink.stages(sc, |out, sc| {
+                        canon_staged_from(Some(stop), &text, opts, out, sc)
+                    })
+                });
+            }
+            Some(base) => {
+                if let Some((ser, m)) = canonical_form::merge_with(base, input.bytes()) {
+                    return sink.pieces(&ser[..m.keep], input.tail(m.skip));
+                }
+            }
+        }
+    }
+    let text = input.text();
+    scratch::with(Used::ALL, |sc| {
+        sink.stages(sc, |out, sc| canon_staged(base, &text, opts, out, sc))
+    })
+}
+
+/// The bulk path of the Rust API: resolves `input` against `base` (or, when
+/// `base` is `None`, against `input` itself, like `url_to_canon_url`),
+/// canonicalizes it and appends the serialization to `out`. Returns the
+/// reason when the result is invalid (then nothing is appended). The same
+/// stages as [`crate::resolve()`] and [`crate::canonicalize()`], writing
+/// into `out` and per-thread buffers: no allocation per call in steady
+/// state beyond `out`'s growth.
+pub fn canon_into(
+    base: Option<&Url>,
+    input: &str,
+    opts: &CanonOptions,
+    out: &mut String,
+) -> Result<(), InvalidReason> {
+    canon(base, input, opts, out)
+}
+
+/// [`parse`](crate::parse()) of an input: the recognizer's record for
+/// canonical ASCII input, the stages otherwise.
+#[inline(always)]
+pub(crate) fn parse<'a, I: Input<'a>>(input: I) -> Url {
+    match input.ascii() {
+        Some(s) => crate::parse::parse_ascii(s),
+        None => crate::parse::parse_stages(&input.non_ascii()),
+    }
+}
+
+/// [`resolve`](crate::resolve()) of an input against `base`. An input that
+/// is the string `base` was parsed from (`resolve(parse(s), s)`) is passed
+/// as that string, which resolution recognises by its address and which
+/// is not decoded again.
+#[inline(always)]
+pub(crate) fn resolve<'a, I: Input<'a>>(base: &Url, input: I) -> Url {
+    let s = match base.parse_source() {
+        Some(src) if src.as_bytes() == input.bytes() => Cow::Borrowed(src),
+        _ => input.text(),
+    };
+    crate::resolve::resolve(base, &s)
+}
+
+/// An input that is its own base (`url_to_canon_url` without a base, the
+/// bulk call without one): `Ok` with its parse, to resolve it against, or
+/// `Err` with that parse when parsing fails. The input's URL is invalid
+/// then, and the reason to give is the parse's, the rule that failed:
+/// resolving against an invalid base says only "base URL is invalid"
+/// (`InvalidReason::InvalidBase`). The bulk call gives the parse's reason
+/// itself (`canonicalize::canon_staged`); [`own_base_reason`] gives it for
+/// a record made by resolving against the parse.
+pub fn own_base(input: &str) -> Result<Url, Url> {
+    let parsed = crate::parse(input);
+    if parsed.is_invalid() {
+        Err(parsed)
+    } else {
+        Ok(parsed)
+    }
+}
+
+/// The reason to give for `input` as its own base when the record made by
+/// resolving it against its parse (and canonicalizing it) is invalid with
+/// `why`: the parse's own reason when the parse failed (see [`own_base`]),
+/// else `why`.
+///
+/// ```
+/// use wurl::InvalidReason;
+/// let parsed = wurl::parse("a b");
+/// let why = wurl::resolve(&parsed, "a b").invalid_reason().unwrap();
+/// assert_eq!(why, InvalidReason::InvalidBase);
+/// assert_eq!(wurl::own_base_reason("a b", why), parsed.invalid_reason().unwrap());
+/// ```
+pub fn own_base_reason(input: &str, why: InvalidReason) -> InvalidReason {
+    if why != InvalidReason::InvalidBase {
+        return why;
+    }
+    match own_base(input) {
+        Err(parsed) => parsed.invalid_reason().unwrap_or(why),
+        Ok(_) => why,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An input that is its own base gets one reason whichever road it
+    /// takes: the bulk call's, and [`own_base_reason`] of the handle path's
+    /// record; and an input whose parse fails gets the parse's reason.
+    #[test]
+    fn own_base_reason_is_the_bulk_calls() {
+        let opts = CanonOptions::default();
+        let mut failed = 0;
+        for input in crate::testutil::conformance_inputs() {
+            let input = input.as_str();
+            let mut out = String::new();
+            let bulk = canon_into(None, input, &opts, &mut out).err();
+            let record = crate::canonicalize(&crate::resolve(&crate::parse(input), input), None);
+            let handle = record.invalid_reason().map(|w| own_base_reason(input, w));
+            assert_eq!(bulk, handle, "{input:?}");
+            if let Err(parsed) = own_base(input) {
+                assert_eq!(bulk, parsed.invalid_reason(), "{input:?}");
+                failed += 1;
+            }
+        }
+        assert!(failed > 10, "{failed} inputs that do not parse");
+    }
+}
