@@ -6,19 +6,80 @@
 
 use crate::record::{Parts, Span, Url};
 
+/// One piece at a time of the serialization [`walk`] lays out: a delimiter
+/// the steps write, or component `i` (in `wurl_component` order). `None`
+/// stops the walk.
+trait Layout {
+    fn lit(&mut self, l: &'static str) -> Option<()>;
+    fn comp(&mut self, i: usize, c: &str) -> Option<()>;
+}
+
+/// "Steps to serialize a parsed URL" (steps 3 to 9) as a layout, the one
+/// place that says where each component of a record goes in
+/// `scheme:[//[user[:password]@]host[:port]]path[?query][#fragment]`:
+/// the pieces of `u` in order, given to `v`, until it says `None`. Its
+/// length, its writing and finding it in a string are each a [`Layout`].
+#[inline(always)]
+fn walk(u: &Parts, v: &mut impl Layout) -> Option<()> {
+    if let Some(scheme) = u.scheme {
+        v.comp(0, scheme)?;
+    }
+    v.lit(":")?;
+    // Step 6: an authority is written when any of its parts is present,
+    // even if empty.
+    if u.user.is_some() || u.password.is_some() || u.host.is_some() || u.port.is_some() {
+        v.lit("//")?;
+        if u.user.is_some() || u.password.is_some() {
+            if let Some(user) = u.user {
+                v.comp(1, user)?;
+            }
+            if let Some(pw) = u.password {
+                v.lit(":")?;
+                v.comp(2, pw)?;
+            }
+            v.lit("@")?;
+        }
+        if let Some(h) = u.host {
+            v.comp(3, h)?;
+        }
+        if let Some(p) = u.port {
+            v.lit(":")?;
+            v.comp(4, p)?;
+        }
+    }
+    if let Some(p) = u.path {
+        v.comp(5, p)?;
+    }
+    if let Some(q) = u.query {
+        v.lit("?")?;
+        v.comp(6, q)?;
+    }
+    if let Some(f) = u.fragment {
+        v.lit("#")?;
+        v.comp(7, f)?;
+    }
+    Some(())
+}
+
 /// The length [`serialize_parts`] will append, for a valid record: exact,
 /// so that a record's buffer is allocated once at its final size.
 pub(crate) fn serialized_len(u: &Parts) -> usize {
-    let len = |c: Option<&str>| c.map_or(0, str::len);
-    let sep = |c: Option<&str>| c.map_or(0, |s| s.len() + 1);
-    let mut n = len(u.scheme) + 1 + len(u.path) + sep(u.query) + sep(u.fragment);
-    if u.user.is_some() || u.password.is_some() || u.host.is_some() || u.port.is_some() {
-        n += 2 + len(u.host) + sep(u.port);
-        if u.user.is_some() || u.password.is_some() {
-            n += len(u.user) + sep(u.password) + 1;
+    struct Len(usize);
+    impl Layout for Len {
+        #[inline(always)]
+        fn lit(&mut self, l: &'static str) -> Option<()> {
+            self.0 += l.len();
+            Some(())
+        }
+        #[inline(always)]
+        fn comp(&mut self, _: usize, c: &str) -> Option<()> {
+            self.0 += c.len();
+            Some(())
         }
     }
-    n
+    let mut n = Len(0);
+    walk(u, &mut n);
+    n.0
 }
 
 /// Builds a record from its parts (see [`Url`]): the buffer is allocated
@@ -56,48 +117,25 @@ pub(crate) fn build_parsed(p: &Parts, source: &str) -> Url {
 /// Appends the serialization of the valid record `u` to `s`, and where each
 /// component went (in `wurl_component` order) to `at`.
 pub(crate) fn serialize_parts(u: &Parts, s: &mut String, at: &mut [Span; 8]) {
-    let mut put = |s: &mut String, i: usize, v: &str| {
-        let start = s.len();
-        s.push_str(v);
-        at[i] = Span::new(start, s.len());
-    };
-    if let Some(scheme) = u.scheme {
-        put(s, 0, scheme);
+    struct Write<'w> {
+        s: &'w mut String,
+        at: &'w mut [Span; 8],
     }
-    s.push(':');
-    // Step 6: an authority is written when any of its parts is present,
-    // even if empty.
-    if u.user.is_some() || u.password.is_some() || u.host.is_some() || u.port.is_some() {
-        s.push_str("//");
-        if u.user.is_some() || u.password.is_some() {
-            if let Some(user) = u.user {
-                put(s, 1, user);
-            }
-            if let Some(pw) = u.password {
-                s.push(':');
-                put(s, 2, pw);
-            }
-            s.push('@');
+    impl Layout for Write<'_> {
+        #[inline(always)]
+        fn lit(&mut self, l: &'static str) -> Option<()> {
+            self.s.push_str(l);
+            Some(())
         }
-        if let Some(h) = u.host {
-            put(s, 3, h);
-        }
-        if let Some(p) = u.port {
-            s.push(':');
-            put(s, 4, p);
+        #[inline(always)]
+        fn comp(&mut self, i: usize, c: &str) -> Option<()> {
+            let start = self.s.len();
+            self.s.push_str(c);
+            self.at[i] = Span::new(start, self.s.len());
+            Some(())
         }
     }
-    if let Some(p) = u.path {
-        put(s, 5, p);
-    }
-    if let Some(q) = u.query {
-        s.push('?');
-        put(s, 6, q);
-    }
-    if let Some(f) = u.fragment {
-        s.push('#');
-        put(s, 7, f);
-    }
+    walk(u, &mut Write { s, at });
 }
 
 /// Where [`serialize_parts`] would put each component of the valid record
@@ -118,50 +156,36 @@ pub(crate) fn layout_in(u: &Parts, s: &str, at: &mut [Span; 8]) -> bool {
 
 /// [`layout_in`]'s walk; `None` at the first mismatch.
 fn walk_layout(u: &Parts, s: &str, at: &mut [Span; 8]) -> Option<()> {
-    let b = s.as_bytes();
-    let base = b.as_ptr() as usize;
-    let mut pos = 0;
-    let mut comp = |pos: &mut usize, i: usize, c: Option<&str>| -> Option<()> {
-        let Some(c) = c else { return Some(()) };
-        let end = *pos + c.len();
-        if end > b.len() || (!c.is_empty() && c.as_ptr() as usize != base.wrapping_add(*pos)) {
-            return None;
+    struct Find<'s, 'a> {
+        b: &'s [u8],
+        pos: usize,
+        at: &'a mut [Span; 8],
+    }
+    impl Layout for Find<'_, '_> {
+        #[inline(always)]
+        fn lit(&mut self, l: &'static str) -> Option<()> {
+            let l = l.as_bytes();
+            (self.b.get(self.pos..self.pos + l.len())? == l).then(|| self.pos += l.len())
         }
-        at[i] = Span::new(*pos, end);
-        *pos = end;
-        Some(())
-    };
-    let lit = |pos: &mut usize, l: &[u8]| -> Option<()> {
-        (b.get(*pos..*pos + l.len())? == l).then(|| *pos += l.len())
-    };
-    comp(&mut pos, 0, u.scheme)?;
-    lit(&mut pos, b":")?;
-    if u.user.is_some() || u.password.is_some() || u.host.is_some() || u.port.is_some() {
-        lit(&mut pos, b"//")?;
-        if u.user.is_some() || u.password.is_some() {
-            comp(&mut pos, 1, u.user)?;
-            if u.password.is_some() {
-                lit(&mut pos, b":")?;
-                comp(&mut pos, 2, u.password)?;
+        #[inline(always)]
+        fn comp(&mut self, i: usize, c: &str) -> Option<()> {
+            let end = self.pos + c.len();
+            let here = (self.b.as_ptr() as usize).wrapping_add(self.pos);
+            if end > self.b.len() || (!c.is_empty() && c.as_ptr() as usize != here) {
+                return None;
             }
-            lit(&mut pos, b"@")?;
-        }
-        comp(&mut pos, 3, u.host)?;
-        if u.port.is_some() {
-            lit(&mut pos, b":")?;
-            comp(&mut pos, 4, u.port)?;
+            self.at[i] = Span::new(self.pos, end);
+            self.pos = end;
+            Some(())
         }
     }
-    comp(&mut pos, 5, u.path)?;
-    if u.query.is_some() {
-        lit(&mut pos, b"?")?;
-        comp(&mut pos, 6, u.query)?;
-    }
-    if u.fragment.is_some() {
-        lit(&mut pos, b"#")?;
-        comp(&mut pos, 7, u.fragment)?;
-    }
-    (pos == b.len()).then_some(())
+    let mut f = Find {
+        b: s.as_bytes(),
+        pos: 0,
+        at,
+    };
+    walk(u, &mut f)?;
+    (f.pos == f.b.len()).then_some(())
 }
 
 /// Serializes `u`; `None` when it is invalid (step 2: an invalid URL cannot
