@@ -7,6 +7,7 @@
 //! and /hierarchical/, and the raw |authority| component, which resolution
 //! needs (a `file:` URL's host is its whole authority).
 
+use std::cell::RefCell;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
@@ -100,7 +101,10 @@ pub struct Url(Arc<Record>);
 
 /// The record behind a [`Url`].
 pub(crate) struct Record {
-    buf: Box<str>,
+    /// A `String` rather than a `Box<str>`: a recycled record hands its
+    /// buffer, capacity and all, to the next record built on its thread
+    /// (see [`Url::recycle`]).
+    buf: String,
     spans: [Span; 11],
     invalid: Option<InvalidReason>,
     hierarchical: bool,
@@ -132,6 +136,15 @@ pub(crate) struct Record {
     /// options (UTF-8 query, not network-strict): set by `parse` for input
     /// that `canonical_form` recognizes, so that canonicalizing the record
     /// returns it without running the steps. Not part of the URL's value.
+    canonical: bool,
+}
+
+/// A record's flags and notes, as [`Url::wrap`] takes them.
+struct Flags {
+    invalid: Option<InvalidReason>,
+    hierarchical: bool,
+    known_host_err: Option<InvalidReason>,
+    parse_of_serialization: bool,
     canonical: bool,
 }
 
@@ -437,6 +450,98 @@ impl fmt::Display for InvalidReason {
     }
 }
 
+/// How many freed records a thread keeps for reuse, and the largest buffer
+/// one may keep: a handle path frees its handles as it makes new ones
+/// (parse, resolve, canonicalize, free), so a few suffice, and a large
+/// buffer is not worth pinning.
+const SPARE_RECORDS: usize = 4;
+const SPARE_BUFFER_MAX: usize = 1024;
+
+thread_local! {
+    /// Records freed on this thread by their last handle ([`Url::recycle`]),
+    /// each the only reference to its block and holding its emptied buffer:
+    /// the next records built on this thread reuse the block and the
+    /// buffer instead of allocating two new ones. Not part of any value.
+    static SPARE: RefCell<Vec<Arc<Record>>> = const { RefCell::new(Vec::new()) };
+}
+
+impl Url {
+    /// An empty buffer for a record of `len` octets: a spare record's
+    /// when its capacity fits (not much larger, so that a record stays
+    /// about the size of its URL), else a new one of exactly `len`.
+    pub(crate) fn new_buffer(len: usize) -> String {
+        let spare = SPARE.try_with(|s| {
+            let mut s = s.try_borrow_mut().ok()?;
+            let r = Arc::get_mut(s.last_mut()?)?;
+            let cap = r.buf.capacity();
+            (cap >= len && cap <= 2 * len + 64).then(|| std::mem::take(&mut r.buf))
+        });
+        match spare {
+            Ok(Some(b)) => b,
+            _ => String::with_capacity(len),
+        }
+    }
+
+    /// The shared record of `buf`, `spans` and `f`: in a spare record's
+    /// block when this thread has one (whose caches are empty: only the
+    /// fields written here differ), else in a new one.
+    fn wrap(buf: String, spans: &[Span; 11], f: Flags) -> Url {
+        let spare = SPARE
+            .try_with(|s| s.try_borrow_mut().ok()?.pop())
+            .ok()
+            .flatten();
+        if let Some(mut a) = spare
+            && let Some(r) = Arc::get_mut(&mut a)
+        {
+            r.buf = buf;
+            r.spans = *spans;
+            r.invalid = f.invalid;
+            r.hierarchical = f.hierarchical;
+            r.known_host_err = f.known_host_err;
+            r.parse_of_serialization = f.parse_of_serialization;
+            r.canonical = f.canonical;
+            return Url(a);
+        }
+        Url(Arc::new(Record {
+            buf,
+            spans: *spans,
+            invalid: f.invalid,
+            hierarchical: f.hierarchical,
+            known_host_err: f.known_host_err,
+            host_cache: OnceLock::new(),
+            c_views: OnceLock::new(),
+            parse_of_serialization: f.parse_of_serialization,
+            canonical: f.canonical,
+        }))
+    }
+
+    /// Gives up this reference (what dropping it does); when it was the
+    /// last one, the record's block and its buffer, emptied, are kept for
+    /// the next records built on this thread (see [`Url::new_buffer`]).
+    /// The value is gone either way: a spare record has no component.
+    pub(crate) fn recycle(self) {
+        let mut a = self.0;
+        let Some(r) = Arc::get_mut(&mut a) else {
+            return;
+        };
+        if r.buf.capacity() > SPARE_BUFFER_MAX {
+            return;
+        }
+        r.buf.clear();
+        r.host_cache.take();
+        r.c_views.take();
+        let mut a = Some(a);
+        let _ = SPARE.try_with(|s| {
+            if let Ok(mut s) = s.try_borrow_mut()
+                && s.len() < SPARE_RECORDS
+                && let Some(a) = a.take()
+            {
+                s.push(a);
+            }
+        });
+    }
+}
+
 impl Url {
     /// Notes whether this record (made just now, by a parse) is the parse
     /// of its own serialization.
@@ -463,7 +568,7 @@ impl Url {
             port => Some(Span::new(at[3].start, port.end)),
         };
         let extra = authority.map_or(0, |a| a.end - a.start + 1);
-        let mut buf = String::with_capacity(len + 1 + extra);
+        let mut buf = Url::new_buffer(len + 1 + extra);
         buf.push_str(prefix);
         if !rest.is_empty() {
             buf.push_str(rest);
@@ -487,17 +592,17 @@ impl Url {
                 Span::new(start, start + (a.end - a.start))
             }
         };
-        Url(Arc::new(Record {
-            buf: buf.into_boxed_str(),
-            spans,
-            invalid: None,
-            hierarchical: true,
-            known_host_err: None,
-            host_cache: OnceLock::new(),
-            c_views: OnceLock::new(),
-            parse_of_serialization: true,
-            canonical: true,
-        }))
+        Url::wrap(
+            buf,
+            &spans,
+            Flags {
+                invalid: None,
+                hierarchical: true,
+                known_host_err: None,
+                parse_of_serialization: true,
+                canonical: true,
+            },
+        )
     }
 
     /// The serialization and the component spans of a base known to be
@@ -557,7 +662,7 @@ impl Url {
             b.reserve_exact(extra);
             b
         } else {
-            let mut b = String::with_capacity(ser.len() + extra);
+            let mut b = Url::new_buffer(ser.len() + extra);
             b.push_str(ser);
             b
         };
@@ -629,17 +734,17 @@ impl Url {
         } else if let Some(k) = p.known.host {
             spans[KNOWN_HOST] = push(k);
         }
-        Url(Arc::new(Record {
-            buf: buf.into_boxed_str(),
-            spans,
-            invalid: p.invalid,
-            hierarchical: p.hierarchical,
-            known_host_err: p.known.err,
-            host_cache: OnceLock::new(),
-            c_views: OnceLock::new(),
-            parse_of_serialization: false,
-            canonical: false,
-        }))
+        Url::wrap(
+            buf,
+            &spans,
+            Flags {
+                invalid: p.invalid,
+                hierarchical: p.hierarchical,
+                known_host_err: p.known.err,
+                parse_of_serialization: false,
+                canonical: false,
+            },
+        )
     }
 
     /// Whether `p` and `q` are the very same slices (and flags): a cheap
@@ -884,6 +989,56 @@ fn known_is_host(p: &Parts) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A record freed by its last reference is reused, block and buffer,
+    /// by the next record built on its thread, which has exactly the value
+    /// and the views a fresh record would have; a record still shared is
+    /// never reused.
+    #[test]
+    fn recycled_records_are_fresh() {
+        for input in [
+            "http://Example.COM:80/a/./b?q#f",
+            "no scheme",
+            "http://user:pw@h:8080/p",
+            "http://example.com/",
+        ] {
+            let u = crate::parse(input);
+            // Fill the caches, which recycling must empty.
+            let _ = u.get_nul(0);
+            let _ = crate::resolve(&u, "x");
+            let block = Arc::as_ptr(&u.0);
+            u.recycle();
+            let again = crate::parse(input);
+            assert!(std::ptr::eq(Arc::as_ptr(&again.0), block), "{input:?}");
+            let fresh = Url(Arc::new(Record {
+                buf: again.0.buf.clone(),
+                spans: again.0.spans,
+                invalid: again.0.invalid,
+                hierarchical: again.0.hierarchical,
+                known_host_err: again.0.known_host_err,
+                host_cache: OnceLock::new(),
+                c_views: OnceLock::new(),
+                parse_of_serialization: again.0.parse_of_serialization,
+                canonical: again.0.canonical,
+            }));
+            assert_eq!(again, fresh, "{input:?}");
+            assert!(again.0.host_cache.get().is_none() && again.0.c_views.get().is_none());
+            for c in Component::ALL {
+                assert_eq!(
+                    again.get_nul(c as usize),
+                    fresh.get_nul(c as usize),
+                    "{input:?}"
+                );
+            }
+            // Shared: freeing one reference keeps the record for the other.
+            let other = again.clone();
+            let block = Arc::as_ptr(&again.0);
+            again.recycle();
+            let third = crate::parse("http://another.example/");
+            assert!(!std::ptr::eq(Arc::as_ptr(&third.0), block));
+            assert_eq!(other, fresh, "{input:?}");
+        }
+    }
 
     /// The C ABI's views (`get_nul`): each is the component followed by one
     /// NUL, for valid and invalid records, tail or not; a view asked for
