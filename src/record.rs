@@ -605,6 +605,50 @@ impl Url {
         )
     }
 
+    /// This valid record with its path, which is present and not empty,
+    /// replaced by `path`: the other octets of its buffer copied as they
+    /// are, and the spans after the path moved. The same value as a record
+    /// built from this one's parts with that path and nothing known of
+    /// its host (what resolving its own string gives, see
+    /// `resolve::own_resolution`); `None` when this record knows its
+    /// canonical host.
+    pub(crate) fn with_path(&self, path: &str) -> Option<Url> {
+        let r = &*self.0;
+        let old = r.spans[Component::Path as usize];
+        if r.invalid.is_some()
+            || old.start == ABSENT
+            || old.start == old.end
+            || r.spans[KNOWN_HOST] != Span::NONE
+            || r.known_host_err.is_some()
+        {
+            return None;
+        }
+        let (ps, pe) = (old.start, old.end);
+        let mut buf = Url::new_buffer(r.buf.len() - (pe - ps) + path.len());
+        buf.push_str(r.buf.get(..ps)?);
+        buf.push_str(path);
+        buf.push_str(r.buf.get(pe..)?);
+        // The path is not empty, so whatever starts or ends at or past its
+        // end lies after it (the serialization ends there or later).
+        let moved = |x: usize| if x >= pe { x - pe + ps + path.len() } else { x };
+        let mut spans = r.spans;
+        for s in spans.iter_mut().filter(|s| s.start != ABSENT) {
+            *s = Span::new(moved(s.start), moved(s.end));
+        }
+        spans[Component::Path as usize] = Span::new(ps, ps + path.len());
+        Some(Url::wrap(
+            buf,
+            &spans,
+            Flags {
+                invalid: None,
+                hierarchical: r.hierarchical,
+                known_host_err: None,
+                parse_of_serialization: false,
+                canonical: false,
+            },
+        ))
+    }
+
     /// The serialization and the component spans of a base known to be
     /// canonical (see [`Url::build_canonical`]), other than `file:` (whose
     /// resolution takes more steps), for `canonical_form::merge`.
