@@ -482,10 +482,17 @@ impl Url {
         }
     }
 
-    /// The shared record of `buf`, `spans` and `f`: in a spare record's
-    /// block when this thread has one (whose caches are empty: only the
-    /// fields written here differ), else in a new one.
+    /// The shared record of `buf`, `spans` and `f` (see [`Url::wrap_with`]).
     fn wrap(buf: String, spans: &[Span; 11], f: Flags) -> Url {
+        Url::wrap_with(buf, f, |_, s| *s = *spans)
+    }
+
+    /// The shared record of `buf` and `f`, whose spans `fill` writes, all
+    /// of them, with what it appends to `buf`: in a spare record's block
+    /// when this thread has one (whose caches are empty: only the fields
+    /// written here differ; the spans are written in place), else in a
+    /// new one.
+    fn wrap_with(buf: String, f: Flags, fill: impl FnOnce(&mut String, &mut [Span; 11])) -> Url {
         let spare = SPARE
             .try_with(|s| s.try_borrow_mut().ok()?.pop())
             .ok()
@@ -494,7 +501,7 @@ impl Url {
             && let Some(r) = Arc::get_mut(&mut a)
         {
             r.buf = buf;
-            r.spans = *spans;
+            fill(&mut r.buf, &mut r.spans);
             r.invalid = f.invalid;
             r.hierarchical = f.hierarchical;
             r.known_host_err = f.known_host_err;
@@ -502,9 +509,12 @@ impl Url {
             r.canonical = f.canonical;
             return Url(a);
         }
+        let mut buf = buf;
+        let mut spans = [Span::NONE; 11];
+        fill(&mut buf, &mut spans);
         Url(Arc::new(Record {
             buf,
-            spans: *spans,
+            spans,
             invalid: f.invalid,
             hierarchical: f.hierarchical,
             known_host_err: f.known_host_err,
@@ -574,35 +584,33 @@ impl Url {
             buf.push_str(rest);
         }
         buf.push('\0');
-        let mut spans = [Span::NONE; 11];
-        spans[..8].copy_from_slice(at);
-        spans[SERIAL] = Span::new(0, len);
-        spans[AUTHORITY] = match authority {
-            None => at[3],
-            Some(a) => {
-                // Host and port, from whichever of the two pieces holds
-                // them (the base's part of a resolution, the reference's
-                // for a network-path reference; each piece ends between
-                // components, so every slice is at a character boundary).
-                let start = buf.len();
-                let n = prefix.len();
-                buf.push_str(&prefix[a.start.min(n)..a.end.min(n)]);
-                buf.push_str(&rest[a.start.max(n) - n..a.end.max(n) - n]);
-                buf.push('\0');
-                Span::new(start, start + (a.end - a.start))
-            }
+        let flags = Flags {
+            invalid: None,
+            hierarchical: true,
+            known_host_err: None,
+            parse_of_serialization: true,
+            canonical: true,
         };
-        Url::wrap(
-            buf,
-            &spans,
-            Flags {
-                invalid: None,
-                hierarchical: true,
-                known_host_err: None,
-                parse_of_serialization: true,
-                canonical: true,
-            },
-        )
+        Url::wrap_with(buf, flags, |buf, spans| {
+            *spans = [Span::NONE; 11];
+            spans[..8].copy_from_slice(at);
+            spans[SERIAL] = Span::new(0, len);
+            spans[AUTHORITY] = match authority {
+                None => at[3],
+                Some(a) => {
+                    // Host and port, from whichever of the two pieces holds
+                    // them (the base's part of a resolution, the reference's
+                    // for a network-path reference; each piece ends between
+                    // components, so every slice is at a character boundary).
+                    let start = buf.len();
+                    let n = prefix.len();
+                    buf.push_str(&prefix[a.start.min(n)..a.end.min(n)]);
+                    buf.push_str(&rest[a.start.max(n) - n..a.end.max(n) - n]);
+                    buf.push('\0');
+                    Span::new(start, start + (a.end - a.start))
+                }
+            };
+        })
     }
 
     /// This valid record with its path, which is present and not empty,
@@ -740,55 +748,52 @@ impl Url {
     /// (components at `at`), or nothing. Appends its NUL (for a valid
     /// record) or a NUL-terminated copy of every component of `p` (for an
     /// invalid one), then the raw authority and the known canonical host.
-    pub(crate) fn finish(mut buf: String, valid: bool, at: &[Span; 8], p: &Parts) -> Url {
-        let mut spans = [Span::NONE; 11];
-        let push = |buf: &mut String, s: &str| {
-            let start = buf.len();
-            buf.push_str(s);
-            buf.push('\0');
-            Span {
-                start,
-                end: start + s.len(),
-            }
+    pub(crate) fn finish(buf: String, valid: bool, at: &[Span; 8], p: &Parts) -> Url {
+        let flags = Flags {
+            invalid: p.invalid,
+            hierarchical: p.hierarchical,
+            known_host_err: p.known.err,
+            parse_of_serialization: false,
+            canonical: false,
         };
-        if valid {
-            spans[SERIAL] = Span::new(0, buf.len());
-            buf.push('\0');
-            spans[..8].copy_from_slice(at);
-        } else {
-            let comps = [
-                p.scheme, p.user, p.password, p.host, p.port, p.path, p.query, p.fragment,
-            ];
-            for (span, c) in spans.iter_mut().zip(&comps) {
-                if let Some(c) = c {
-                    *span = push(&mut buf, c);
+        Url::wrap_with(buf, flags, |buf, spans| {
+            *spans = [Span::NONE; 11];
+            let push = |buf: &mut String, s: &str| {
+                let start = buf.len();
+                buf.push_str(s);
+                buf.push('\0');
+                Span {
+                    start,
+                    end: start + s.len(),
+                }
+            };
+            if valid {
+                spans[SERIAL] = Span::new(0, buf.len());
+                buf.push('\0');
+                spans[..8].copy_from_slice(at);
+            } else {
+                let comps = [
+                    p.scheme, p.user, p.password, p.host, p.port, p.path, p.query, p.fragment,
+                ];
+                for (span, c) in spans.iter_mut().zip(&comps) {
+                    if let Some(c) = c {
+                        *span = push(buf, c);
+                    }
                 }
             }
-        }
-        let mut push = |s: &str| push(&mut buf, s);
-        if authority_is_host(p) {
-            // An authority of a host alone (most of them): no copy.
-            spans[AUTHORITY] = spans[Component::Host as usize];
-        } else if let Some(a) = p.authority {
-            spans[AUTHORITY] = push(a);
-        }
-        if known_is_host(p) {
-            // The host is canonical already (see `CachedHost`): no copy.
-            spans[KNOWN_HOST] = spans[Component::Host as usize];
-        } else if let Some(k) = p.known.host {
-            spans[KNOWN_HOST] = push(k);
-        }
-        Url::wrap(
-            buf,
-            &spans,
-            Flags {
-                invalid: p.invalid,
-                hierarchical: p.hierarchical,
-                known_host_err: p.known.err,
-                parse_of_serialization: false,
-                canonical: false,
-            },
-        )
+            if authority_is_host(p) {
+                // An authority of a host alone (most of them): no copy.
+                spans[AUTHORITY] = spans[Component::Host as usize];
+            } else if let Some(a) = p.authority {
+                spans[AUTHORITY] = push(buf, a);
+            }
+            if known_is_host(p) {
+                // The host is canonical already (see `CachedHost`): no copy.
+                spans[KNOWN_HOST] = spans[Component::Host as usize];
+            } else if let Some(k) = p.known.host {
+                spans[KNOWN_HOST] = push(buf, k);
+            }
+        })
     }
 
     /// Whether `p` and `q` are the very same slices (and flags): a cheap
