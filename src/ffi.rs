@@ -674,7 +674,7 @@ pub extern "C" fn wurl_free(url: *mut wurl_url) {
     // (`emit`) and the caller frees it once (the documented contract): this
     // gives back that handle's reference count.
     let arc = unsafe { Arc::from_raw(url.cast_const().cast::<Record>()) };
-    let _ = catch_unwind(AssertUnwindSafe(move || drop(arc)));
+    let _ = catch_unwind(AssertUnwindSafe(move || Url::from_arc(arc).recycle()));
 }
 
 /// A static, NUL-terminated English description of `status`

@@ -7,6 +7,7 @@
 //! and /hierarchical/, and the raw |authority| component, which resolution
 //! needs (a `file:` URL's host is its whole authority).
 
+use std::cell::RefCell;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
@@ -100,7 +101,10 @@ pub struct Url(Arc<Record>);
 
 /// The record behind a [`Url`].
 pub(crate) struct Record {
-    buf: Box<str>,
+    /// A `String` rather than a `Box<str>`: a recycled record hands its
+    /// buffer, capacity and all, to the next record built on its thread
+    /// (see [`Url::recycle`]).
+    buf: String,
     spans: [Span; 11],
     invalid: Option<InvalidReason>,
     hierarchical: bool,
@@ -132,6 +136,15 @@ pub(crate) struct Record {
     /// options (UTF-8 query, not network-strict): set by `parse` for input
     /// that `canonical_form` recognizes, so that canonicalizing the record
     /// returns it without running the steps. Not part of the URL's value.
+    canonical: bool,
+}
+
+/// A record's flags and notes, as [`Url::wrap`] takes them.
+struct Flags {
+    invalid: Option<InvalidReason>,
+    hierarchical: bool,
+    known_host_err: Option<InvalidReason>,
+    parse_of_serialization: bool,
     canonical: bool,
 }
 
@@ -437,6 +450,108 @@ impl fmt::Display for InvalidReason {
     }
 }
 
+/// How many freed records a thread keeps for reuse, and the largest buffer
+/// one may keep: a handle path frees its handles as it makes new ones
+/// (parse, resolve, canonicalize, free), so a few suffice, and a large
+/// buffer is not worth pinning.
+const SPARE_RECORDS: usize = 4;
+const SPARE_BUFFER_MAX: usize = 1024;
+
+thread_local! {
+    /// Records freed on this thread by their last handle ([`Url::recycle`]),
+    /// each the only reference to its block and holding its emptied buffer:
+    /// the next records built on this thread reuse the block and the
+    /// buffer instead of allocating two new ones. Not part of any value.
+    static SPARE: RefCell<Vec<Arc<Record>>> = const { RefCell::new(Vec::new()) };
+}
+
+impl Url {
+    /// An empty buffer for a record of `len` octets: a spare record's
+    /// when its capacity fits (not much larger, so that a record stays
+    /// about the size of its URL), else a new one of exactly `len`.
+    pub(crate) fn new_buffer(len: usize) -> String {
+        let spare = SPARE.try_with(|s| {
+            let mut s = s.try_borrow_mut().ok()?;
+            let r = Arc::get_mut(s.last_mut()?)?;
+            let cap = r.buf.capacity();
+            (cap >= len && cap <= 2 * len + 64).then(|| std::mem::take(&mut r.buf))
+        });
+        match spare {
+            Ok(Some(b)) => b,
+            _ => String::with_capacity(len),
+        }
+    }
+
+    /// The shared record of `buf`, `spans` and `f` (see [`Url::wrap_with`]).
+    fn wrap(buf: String, spans: &[Span; 11], f: Flags) -> Url {
+        Url::wrap_with(buf, f, |_, s| *s = *spans)
+    }
+
+    /// The shared record of `buf` and `f`, whose spans `fill` writes, all
+    /// of them, with what it appends to `buf`: in a spare record's block
+    /// when this thread has one (whose caches are empty: only the fields
+    /// written here differ; the spans are written in place), else in a
+    /// new one.
+    fn wrap_with(buf: String, f: Flags, fill: impl FnOnce(&mut String, &mut [Span; 11])) -> Url {
+        let spare = SPARE
+            .try_with(|s| s.try_borrow_mut().ok()?.pop())
+            .ok()
+            .flatten();
+        if let Some(mut a) = spare
+            && let Some(r) = Arc::get_mut(&mut a)
+        {
+            r.buf = buf;
+            fill(&mut r.buf, &mut r.spans);
+            r.invalid = f.invalid;
+            r.hierarchical = f.hierarchical;
+            r.known_host_err = f.known_host_err;
+            r.parse_of_serialization = f.parse_of_serialization;
+            r.canonical = f.canonical;
+            return Url(a);
+        }
+        let mut buf = buf;
+        let mut spans = [Span::NONE; 11];
+        fill(&mut buf, &mut spans);
+        Url(Arc::new(Record {
+            buf,
+            spans,
+            invalid: f.invalid,
+            hierarchical: f.hierarchical,
+            known_host_err: f.known_host_err,
+            host_cache: OnceLock::new(),
+            c_views: OnceLock::new(),
+            parse_of_serialization: f.parse_of_serialization,
+            canonical: f.canonical,
+        }))
+    }
+
+    /// Gives up this reference (what dropping it does); when it was the
+    /// last one, the record's block and its buffer, emptied, are kept for
+    /// the next records built on this thread (see [`Url::new_buffer`]).
+    /// The value is gone either way: a spare record has no component.
+    pub(crate) fn recycle(self) {
+        let mut a = self.0;
+        let Some(r) = Arc::get_mut(&mut a) else {
+            return;
+        };
+        if r.buf.capacity() > SPARE_BUFFER_MAX {
+            return;
+        }
+        r.buf.clear();
+        r.host_cache.take();
+        r.c_views.take();
+        let mut a = Some(a);
+        let _ = SPARE.try_with(|s| {
+            if let Ok(mut s) = s.try_borrow_mut()
+                && s.len() < SPARE_RECORDS
+                && let Some(a) = a.take()
+            {
+                s.push(a);
+            }
+        });
+    }
+}
+
 impl Url {
     /// Notes whether this record (made just now, by a parse) is the parse
     /// of its own serialization.
@@ -463,41 +578,83 @@ impl Url {
             port => Some(Span::new(at[3].start, port.end)),
         };
         let extra = authority.map_or(0, |a| a.end - a.start + 1);
-        let mut buf = String::with_capacity(len + 1 + extra);
+        let mut buf = Url::new_buffer(len + 1 + extra);
         buf.push_str(prefix);
         if !rest.is_empty() {
             buf.push_str(rest);
         }
         buf.push('\0');
-        let mut spans = [Span::NONE; 11];
-        spans[..8].copy_from_slice(at);
-        spans[SERIAL] = Span::new(0, len);
-        spans[AUTHORITY] = match authority {
-            None => at[3],
-            Some(a) => {
-                // Host and port, from whichever of the two pieces holds
-                // them (the base's part of a resolution, the reference's
-                // for a network-path reference; each piece ends between
-                // components, so every slice is at a character boundary).
-                let start = buf.len();
-                let n = prefix.len();
-                buf.push_str(&prefix[a.start.min(n)..a.end.min(n)]);
-                buf.push_str(&rest[a.start.max(n) - n..a.end.max(n) - n]);
-                buf.push('\0');
-                Span::new(start, start + (a.end - a.start))
-            }
-        };
-        Url(Arc::new(Record {
-            buf: buf.into_boxed_str(),
-            spans,
+        let flags = Flags {
             invalid: None,
             hierarchical: true,
             known_host_err: None,
-            host_cache: OnceLock::new(),
-            c_views: OnceLock::new(),
             parse_of_serialization: true,
             canonical: true,
-        }))
+        };
+        Url::wrap_with(buf, flags, |buf, spans| {
+            *spans = [Span::NONE; 11];
+            spans[..8].copy_from_slice(at);
+            spans[SERIAL] = Span::new(0, len);
+            spans[AUTHORITY] = match authority {
+                None => at[3],
+                Some(a) => {
+                    // Host and port, from whichever of the two pieces holds
+                    // them (the base's part of a resolution, the reference's
+                    // for a network-path reference; each piece ends between
+                    // components, so every slice is at a character boundary).
+                    let start = buf.len();
+                    let n = prefix.len();
+                    buf.push_str(&prefix[a.start.min(n)..a.end.min(n)]);
+                    buf.push_str(&rest[a.start.max(n) - n..a.end.max(n) - n]);
+                    buf.push('\0');
+                    Span::new(start, start + (a.end - a.start))
+                }
+            };
+        })
+    }
+
+    /// This valid record with its path, which is present and not empty,
+    /// replaced by `path`: the other octets of its buffer copied as they
+    /// are, and the spans after the path moved. The same value as a record
+    /// built from this one's parts with that path and nothing known of
+    /// its host (what resolving its own string gives, see
+    /// `resolve::own_resolution`); `None` when this record knows its
+    /// canonical host.
+    pub(crate) fn with_path(&self, path: &str) -> Option<Url> {
+        let r = &*self.0;
+        let old = r.spans[Component::Path as usize];
+        if r.invalid.is_some()
+            || old.start == ABSENT
+            || old.start == old.end
+            || r.spans[KNOWN_HOST] != Span::NONE
+            || r.known_host_err.is_some()
+        {
+            return None;
+        }
+        let (ps, pe) = (old.start, old.end);
+        let mut buf = Url::new_buffer(r.buf.len() - (pe - ps) + path.len());
+        buf.push_str(r.buf.get(..ps)?);
+        buf.push_str(path);
+        buf.push_str(r.buf.get(pe..)?);
+        // The path is not empty, so whatever starts or ends at or past its
+        // end lies after it (the serialization ends there or later).
+        let moved = |x: usize| if x >= pe { x - pe + ps + path.len() } else { x };
+        let mut spans = r.spans;
+        for s in spans.iter_mut().filter(|s| s.start != ABSENT) {
+            *s = Span::new(moved(s.start), moved(s.end));
+        }
+        spans[Component::Path as usize] = Span::new(ps, ps + path.len());
+        Some(Url::wrap(
+            buf,
+            &spans,
+            Flags {
+                invalid: None,
+                hierarchical: r.hierarchical,
+                known_host_err: None,
+                parse_of_serialization: false,
+                canonical: false,
+            },
+        ))
     }
 
     /// The serialization and the component spans of a base known to be
@@ -557,7 +714,7 @@ impl Url {
             b.reserve_exact(extra);
             b
         } else {
-            let mut b = String::with_capacity(ser.len() + extra);
+            let mut b = Url::new_buffer(ser.len() + extra);
             b.push_str(ser);
             b
         };
@@ -591,55 +748,52 @@ impl Url {
     /// (components at `at`), or nothing. Appends its NUL (for a valid
     /// record) or a NUL-terminated copy of every component of `p` (for an
     /// invalid one), then the raw authority and the known canonical host.
-    pub(crate) fn finish(mut buf: String, valid: bool, at: &[Span; 8], p: &Parts) -> Url {
-        let mut spans = [Span::NONE; 11];
-        let push = |buf: &mut String, s: &str| {
-            let start = buf.len();
-            buf.push_str(s);
-            buf.push('\0');
-            Span {
-                start,
-                end: start + s.len(),
-            }
-        };
-        if valid {
-            spans[SERIAL] = Span::new(0, buf.len());
-            buf.push('\0');
-            spans[..8].copy_from_slice(at);
-        } else {
-            let comps = [
-                p.scheme, p.user, p.password, p.host, p.port, p.path, p.query, p.fragment,
-            ];
-            for (span, c) in spans.iter_mut().zip(&comps) {
-                if let Some(c) = c {
-                    *span = push(&mut buf, c);
-                }
-            }
-        }
-        let mut push = |s: &str| push(&mut buf, s);
-        if authority_is_host(p) {
-            // An authority of a host alone (most of them): no copy.
-            spans[AUTHORITY] = spans[Component::Host as usize];
-        } else if let Some(a) = p.authority {
-            spans[AUTHORITY] = push(a);
-        }
-        if known_is_host(p) {
-            // The host is canonical already (see `CachedHost`): no copy.
-            spans[KNOWN_HOST] = spans[Component::Host as usize];
-        } else if let Some(k) = p.known.host {
-            spans[KNOWN_HOST] = push(k);
-        }
-        Url(Arc::new(Record {
-            buf: buf.into_boxed_str(),
-            spans,
+    pub(crate) fn finish(buf: String, valid: bool, at: &[Span; 8], p: &Parts) -> Url {
+        let flags = Flags {
             invalid: p.invalid,
             hierarchical: p.hierarchical,
             known_host_err: p.known.err,
-            host_cache: OnceLock::new(),
-            c_views: OnceLock::new(),
             parse_of_serialization: false,
             canonical: false,
-        }))
+        };
+        Url::wrap_with(buf, flags, |buf, spans| {
+            *spans = [Span::NONE; 11];
+            let push = |buf: &mut String, s: &str| {
+                let start = buf.len();
+                buf.push_str(s);
+                buf.push('\0');
+                Span {
+                    start,
+                    end: start + s.len(),
+                }
+            };
+            if valid {
+                spans[SERIAL] = Span::new(0, buf.len());
+                buf.push('\0');
+                spans[..8].copy_from_slice(at);
+            } else {
+                let comps = [
+                    p.scheme, p.user, p.password, p.host, p.port, p.path, p.query, p.fragment,
+                ];
+                for (span, c) in spans.iter_mut().zip(&comps) {
+                    if let Some(c) = c {
+                        *span = push(buf, c);
+                    }
+                }
+            }
+            if authority_is_host(p) {
+                // An authority of a host alone (most of them): no copy.
+                spans[AUTHORITY] = spans[Component::Host as usize];
+            } else if let Some(a) = p.authority {
+                spans[AUTHORITY] = push(buf, a);
+            }
+            if known_is_host(p) {
+                // The host is canonical already (see `CachedHost`): no copy.
+                spans[KNOWN_HOST] = spans[Component::Host as usize];
+            } else if let Some(k) = p.known.host {
+                spans[KNOWN_HOST] = push(buf, k);
+            }
+        })
     }
 
     /// Whether `p` and `q` are the very same slices (and flags): a cheap
@@ -884,6 +1038,56 @@ fn known_is_host(p: &Parts) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A record freed by its last reference is reused, block and buffer,
+    /// by the next record built on its thread, which has exactly the value
+    /// and the views a fresh record would have; a record still shared is
+    /// never reused.
+    #[test]
+    fn recycled_records_are_fresh() {
+        for input in [
+            "http://Example.COM:80/a/./b?q#f",
+            "no scheme",
+            "http://user:pw@h:8080/p",
+            "http://example.com/",
+        ] {
+            let u = crate::parse(input);
+            // Fill the caches, which recycling must empty.
+            let _ = u.get_nul(0);
+            let _ = crate::resolve(&u, "x");
+            let block = Arc::as_ptr(&u.0);
+            u.recycle();
+            let again = crate::parse(input);
+            assert!(std::ptr::eq(Arc::as_ptr(&again.0), block), "{input:?}");
+            let fresh = Url(Arc::new(Record {
+                buf: again.0.buf.clone(),
+                spans: again.0.spans,
+                invalid: again.0.invalid,
+                hierarchical: again.0.hierarchical,
+                known_host_err: again.0.known_host_err,
+                host_cache: OnceLock::new(),
+                c_views: OnceLock::new(),
+                parse_of_serialization: again.0.parse_of_serialization,
+                canonical: again.0.canonical,
+            }));
+            assert_eq!(again, fresh, "{input:?}");
+            assert!(again.0.host_cache.get().is_none() && again.0.c_views.get().is_none());
+            for c in Component::ALL {
+                assert_eq!(
+                    again.get_nul(c as usize),
+                    fresh.get_nul(c as usize),
+                    "{input:?}"
+                );
+            }
+            // Shared: freeing one reference keeps the record for the other.
+            let other = again.clone();
+            let block = Arc::as_ptr(&again.0);
+            again.recycle();
+            let third = crate::parse("http://another.example/");
+            assert!(!std::ptr::eq(Arc::as_ptr(&third.0), block));
+            assert_eq!(other, fresh, "{input:?}");
+        }
+    }
 
     /// The C ABI's views (`get_nul`): each is the component followed by one
     /// NUL, for valid and invalid records, tail or not; a view asked for

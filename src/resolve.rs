@@ -29,12 +29,21 @@ pub fn resolve(base: &Url, input: &str) -> Url {
     // then the pointers tell, without comparing the bytes again.
     let is_source = base
         .parse_source()
-        .is_some_and(|src| std::ptr::eq(src, input) || src == input);
+        .is_some_and(|src| std::ptr::eq(src, input) || src == input || trims_to(input, src));
     // A record known to be canonical (see `canonical_form`) has no dot
     // segment, `\` or, in `file:`, escaped separator: its own resolution
     // without looking at its path again.
-    if is_source && (base.is_known_canonical() || is_own_resolution(base)) {
-        return base.clone();
+    if is_source {
+        if base.is_known_canonical() {
+            return base.clone();
+        }
+        if crate::canonical_form::fast_exits_on() {
+            if let Some(u) = own_resolution(base) {
+                return u;
+            }
+        } else if is_own_resolution(base) {
+            return base.clone();
+        }
     }
     // A canonical base and a reference whose resolution is canonical (most
     // of a page's links): the result in one pass (see `canonical_form`).
@@ -64,6 +73,20 @@ pub fn resolve(base: &Url, input: &str) -> Url {
         }
         crate::serialize::build(&r)
     })
+}
+
+/// Whether preprocessing `input` (resolution step 1) gives `src` by
+/// trimming its ends alone: the string a base was parsed from, written
+/// with surrounding white space, resolves as that string does. A fast
+/// exit (under the switch): the steps preprocess and parse it again.
+#[inline]
+fn trims_to(input: &str, src: &str) -> bool {
+    let b = input.as_bytes();
+    crate::canonical_form::fast_exits_on()
+        && b.len() > src.len()
+        && (b.first().is_some_and(|&c| crate::preprocess::is_trimmed(c))
+            || b.last().is_some_and(|&c| crate::preprocess::is_trimmed(c)))
+        && crate::preprocess::only_trimmed(input) == Some(src)
 }
 
 /// "Steps to resolve a URL" on a base's parts, into `r` (overwritten; see
@@ -222,6 +245,35 @@ fn is_own_resolution(u: &Url) -> bool {
         needs_dot_removal(p.as_bytes())
     };
     !changes
+}
+
+/// The resolution of the string `u` is the parse of against `u`, for a
+/// hierarchical URL with an authority: step 9 sends it to the relative
+/// steps, whose step 2 keeps every component and normalizes the path
+/// ([`normalize_path`], as [`Norm::path`] does when not merge-only), and
+/// the result knows nothing of its host. So it is `u` when the path does
+/// not change, else `u` with the normalized path ([`Url::with_path`]).
+/// `None` for other records, which take the steps: invalid or without an
+/// authority, a `file:` URL whose path changes (its host becomes its
+/// whole authority), a record that knows its canonical host.
+fn own_resolution(u: &Url) -> Option<Url> {
+    if u.is_invalid() || !u.is_hierarchical() || u.authority().is_none() {
+        return None;
+    }
+    let Some(p) = u.path() else {
+        return Some(u.clone());
+    };
+    if u.scheme().is_some_and(crate::scheme::is_file) {
+        return (!file_path_changes(p.as_bytes())).then(|| u.clone());
+    }
+    crate::scratch::with(crate::scratch::Used::RESOLVE, |sc| {
+        let q = normalize_path("", p, false, false, &mut sc.path, &mut sc.path2);
+        if std::ptr::eq(q, p) || q == p {
+            Some(u.clone())
+        } else {
+            u.with_path(q)
+        }
+    })
 }
 
 fn is_file(u: &Parts) -> bool {
@@ -480,6 +532,70 @@ mod host_cache_tests {
 #[cfg(test)]
 mod own_tests {
     use super::*;
+
+    /// `own_resolution`, the fast exit of `resolve` for the string a
+    /// record was parsed from, gives the record the steps give: the same
+    /// value (components, raw authority, flags) and the same C views, on
+    /// every conformance input, every line of the pages-as-written
+    /// dataset, and paths with dot segments around ports, user
+    /// information and IPv6 literals; each also written with white space
+    /// around it.
+    #[test]
+    fn own_resolution_is_the_steps() {
+        use crate::canonical_form::set_fast_exits;
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/bench/data/pagewritten.txt");
+        let raw = std::fs::read(path).expect("pagewritten.txt");
+        let mut inputs = crate::testutil::conformance_inputs();
+        inputs.extend(String::from_utf8_lossy(&raw).lines().map(str::to_owned));
+        for extra in [
+            "http://a:8080/x/../y?q#f",
+            "http://u:p@H.example:80/./a/b/../c",
+            "http://[::1]:81/a/%2e%2E/b",
+            "http://a/\\x/../y",
+            "http://a/.",
+            "http://a/..?x",
+            "ftp://h/a/b/c/./../../g#s/../x",
+            "file://h/a/../b",
+            "foo://h/./x",
+        ] {
+            inputs.push(extra.to_owned());
+        }
+        let mut moved = 0;
+        for input in &inputs {
+            let base = crate::parse(input);
+            let Some(src) = base.parse_source().map(str::to_owned) else {
+                continue;
+            };
+            // The string itself, and written with white space that
+            // preprocessing trims.
+            // (And a string that trims to another one.)
+            for link in [
+                src.clone(),
+                format!(" \x0c{src}\x0b  "),
+                format!(" {src}#x "),
+            ] {
+                let prev = set_fast_exits(false);
+                let steps = crate::resolve(&base, &link);
+                set_fast_exits(true);
+                let fast = crate::resolve(&base, &link);
+                set_fast_exits(prev);
+                assert_eq!(fast, steps, "{link:?}");
+                assert_eq!(fast.as_str(), steps.as_str(), "{link:?}");
+                for i in 0..8 {
+                    assert_eq!(fast.get_nul(i), steps.get_nul(i), "{link:?} {i}");
+                }
+                assert_eq!(
+                    crate::canonicalize(&fast, None),
+                    crate::canonicalize(&steps, None),
+                    "{link:?}"
+                );
+                if fast.path() != base.path() {
+                    moved += 1;
+                }
+            }
+        }
+        assert!(moved > 1000, "{moved} paths changed");
+    }
 
     /// Every input of the conformance suite: resolving it against its own
     /// parse with the shortcut gives exactly what the steps give.

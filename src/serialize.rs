@@ -87,7 +87,7 @@ pub(crate) fn serialized_len(u: &Parts) -> usize {
 pub(crate) fn build(p: &Parts) -> Url {
     let valid = p.invalid.is_none();
     let ser = if valid { serialized_len(p) } else { 0 };
-    let mut buf = String::with_capacity(ser + 1 + Url::extra_len(p, valid));
+    let mut buf = Url::new_buffer(ser + 1 + Url::extra_len(p, valid));
     let mut at = [Span::NONE; 8];
     if valid {
         serialize_parts(p, &mut buf, &mut at);
@@ -102,7 +102,7 @@ pub(crate) fn build_parsed(p: &Parts, source: &str) -> Url {
     let (mut url, same) = if layout_in(p, source, &mut at) {
         // Most absolute URLs: the serialization is `source`, copied whole
         // instead of written component by component.
-        let mut buf = String::with_capacity(source.len() + 1 + Url::extra_len(p, true));
+        let mut buf = Url::new_buffer(source.len() + 1 + Url::extra_len(p, true));
         buf.push_str(source);
         (Url::finish(buf, true, &at, p), true)
     } else {
