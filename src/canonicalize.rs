@@ -353,9 +353,8 @@ fn resume_into(s: &str, stop: Stop, out: &mut String, work: &mut Work) -> bool {
     }
     let start = out.len();
     let mut stop = stop;
-    // The scheme, when the recognizer stopped in it: lowercased, and the
-    // recognizer reads the rest again.
-    let from = if stop.scheme_end == 0 {
+    // The scheme, when the recognizer stopped in it: lowercased.
+    let (n, from) = if stop.scheme_end == 0 {
         let Some(n) = crate::scheme::scheme_len(b) else {
             return false;
         };
@@ -364,38 +363,61 @@ fn resume_into(s: &str, stop: Stop, out: &mut String, work: &mut Work) -> bool {
         }
         out.push_str(&s[..n + 3]);
         out[start..].make_ascii_lowercase();
-        match crate::canonical_form::scan_authority(b, n) {
+        (n, n + 3)
+    } else {
+        (stop.scheme_end, 0)
+    };
+    // Stopped before the path: the recognizer reads the authority again,
+    // noting the host to lowercase, the port to drop or the empty path,
+    // and goes on after them.
+    if stop.path_start == 0 {
+        match crate::canonical_form::scan_authority(b, n, stop.host_end) {
             Ok(()) => {
-                out.push_str(&s[n + 3..]);
+                out.push_str(&s[from..]);
                 return true;
             }
             Err(st) => stop = st,
         }
-        n + 3
-    } else {
-        0
-    };
+    }
     let mut i = stop.path_start;
     if i != 0 {
-        if !crate::preprocess::leaves_tail(&b[i..]) {
+        // The recognizer read `s[..ok]`: octets preprocessing leaves as
+        // they are.
+        let ok = stop.path_ok.max(i);
+        if ok < b.len() && !crate::preprocess::leaves_tail(&b[ok..]) {
             return false;
         }
         // The path up to the segment the recognizer stopped in is copied
         // as it is; the one pass goes on from that segment (what it
         // copied is in `out`, as the pass itself would have written it).
-        let ok = stop.path_ok.max(i);
         let seg = if matches!(b.get(ok), None | Some(b'?' | b'#')) {
             ok
         } else {
             memchr::memrchr(b'/', &b[i..ok]).map_or(i, |k| i + k + 1)
         };
-        out.push_str(&s[from..seg]);
-        let end = crate::scan::find2(&b[seg..], b'?', b'#').map_or(b.len(), |k| seg + k);
+        let root = if stop.host_upper || stop.port_dropped || b.get(i) != Some(&b'/') {
+            let root = push_authority(s, from, &stop, out);
+            // An empty path: canonicalization writes `/`.
+            if b.get(i) != Some(&b'/') {
+                out.push('/');
+            }
+            if i < seg {
+                out.push_str(&s[i..seg]);
+            }
+            root
+        } else {
+            out.push_str(&s[from..seg]);
+            start + i
+        };
+        let end = if seg == b.len() {
+            seg
+        } else {
+            crate::scan::find2(&b[seg..], b'?', b'#').map_or(b.len(), |k| seg + k)
+        };
         let rest = &s[seg..end];
         if !crate::resolve::own_path_unchanged(rest) {
             return false;
         }
-        let root = start + i;
         if !path_one_pass(rest, false, out, root) {
             out.truncate(root);
             hierarchical_path_into(&s[i..end], false, out, &mut work.a, &mut work.b);
@@ -457,6 +479,29 @@ fn resume_into(s: &str, stop: Stop, out: &mut String, work: &mut Work) -> bool {
     hierarchical_path_into(path, false, out, &mut work.a, &mut work.b);
     query_fragment_into(s, end, out);
     true
+}
+
+/// `s[from..stop.path_start]`, the authority the recognizer of canonical
+/// input found (`from` is at most where the host starts), appended to
+/// `out` in canonical form: the host as CanonicalizeHost's fast path
+/// writes it (lowercased when `stop.host_upper`), the port unless the
+/// port rules drop it (`stop.port_dropped`). Returns where the path
+/// begins in `out`.
+fn push_authority(s: &str, from: usize, stop: &Stop, out: &mut String) -> usize {
+    let cut = if stop.port_dropped {
+        stop.host_end
+    } else {
+        stop.path_start
+    };
+    if stop.host_upper {
+        let h = stop.scheme_end + 3;
+        out.push_str(&s[from..h]);
+        crate::host::push_plain(&s[h..stop.host_end], true, out);
+        out.push_str(&s[stop.host_end..cut]);
+    } else {
+        out.push_str(&s[from..cut]);
+    }
+    out.len()
 }
 
 /// The query (up to `#` or the end) and the fragment of `s` from `i`, for

@@ -112,14 +112,23 @@ pub(crate) fn canonical_port(
     port: Option<&str>,
     default: Option<u32>,
 ) -> Result<Option<u32>, InvalidReason> {
+    canonical_port_octets(port.map(str::as_bytes), default)
+}
+
+/// [`canonical_port`] of the octets of a port, for passes over octets.
+#[inline]
+pub(crate) fn canonical_port_octets(
+    port: Option<&[u8]>,
+    default: Option<u32>,
+) -> Result<Option<u32>, InvalidReason> {
     let Some(port) = port.filter(|p| !p.is_empty()) else {
         return Ok(None);
     };
-    if !port.bytes().all(|c| c.is_ascii_digit()) {
+    if !port.iter().all(u8::is_ascii_digit) {
         return Err(InvalidReason::PortNotNumeric);
     }
     // Saturate: a port of a million digits is simply out of range.
-    let p = port.bytes().fold(0u32, |v, c| {
+    let p = port.iter().fold(0u32, |v, &c| {
         v.saturating_mul(10).saturating_add(u32::from(c - b'0'))
     });
     if default == Some(p) {
