@@ -409,19 +409,24 @@ fn resume_into(s: &str, stop: Stop, out: &mut String, work: &mut Work) -> bool {
             out.push_str(&s[from..seg]);
             start + i
         };
-        let end = if seg == b.len() {
-            seg
-        } else {
-            crate::scan::find2(&b[seg..], b'?', b'#').map_or(b.len(), |k| seg + k)
+        // All of the rest canonical: nothing more to write.
+        if seg == b.len() {
+            return true;
+        }
+        // The rest of the path, read once with what follows it.
+        let end = match path_pass::<true>(&s[seg..], false, out, root) {
+            Ok(k) => seg + k,
+            Err(PathStop::Resolution) => return false,
+            Err(PathStop::Steps) => {
+                let end = crate::scan::find2(&b[seg..], b'?', b'#').map_or(b.len(), |k| seg + k);
+                if !crate::resolve::own_path_unchanged(&s[seg..end]) {
+                    return false;
+                }
+                out.truncate(root);
+                hierarchical_path_into(&s[i..end], false, out, &mut work.a, &mut work.b);
+                end
+            }
         };
-        let rest = &s[seg..end];
-        if !crate::resolve::own_path_unchanged(rest) {
-            return false;
-        }
-        if !path_one_pass(rest, false, out, root) {
-            out.truncate(root);
-            hierarchical_path_into(&s[i..end], false, out, &mut work.a, &mut work.b);
-        }
         query_fragment_into(s, end, out);
         return true;
     } else {
@@ -688,13 +693,43 @@ fn drop_dot_segment(out: &mut String, root: usize, seg_out: usize, dot_dot: bool
 /// the path's leading `/` is (or will be) in `out`.
 #[inline(always)]
 fn path_one_pass(p: &str, file: bool, out: &mut String, root: usize) -> bool {
+    path_pass::<false>(p, file, out, root).is_ok()
+}
+
+/// Why [`path_pass`] stopped short of the end of the path.
+enum PathStop {
+    /// The path needs the full steps ([`hierarchical_path`]).
+    Steps,
+    /// Resolution against its own parse changes the path
+    /// (`resolve::own_path_unchanged`): the stages.
+    Resolution,
+}
+
+/// [`path_one_pass`], returning where the path ends in `p`. With `TAIL`,
+/// `p` is the rest of a URL without a base, not the path alone (for
+/// [`resume_into`]): the path ends at its first `?` or `#`, and the pass
+/// stops (`PathStop::Resolution`) at an octet that resolution of the
+/// URL against its own parse would change in the path, so that the tail
+/// is read once.
+#[inline(always)]
+fn path_pass<const TAIL: bool>(
+    p: &str,
+    file: bool,
+    out: &mut String,
+    root: usize,
+) -> Result<usize, PathStop> {
     let b = p.as_bytes();
     // `last`: the first octet of `p` not yet written. Octets are written in
     // runs, so `out` lags behind `p`: the octet of `p` at `j >= last` will
     // be at `out.len() + j - last`.
     let (mut i, mut last) = (0, 0);
+    let copy = if TAIL {
+        &crate::path::PATH_COPY_IN_URL
+    } else {
+        &PATH_COPY
+    };
     loop {
-        i = crate::scan::run_while(b, i, |c| PATH_COPY[usize::from(c)]);
+        i = crate::scan::run_while(b, i, |c| copy[usize::from(c)]);
         let Some(&c) = b.get(i) else { break };
         // A segment starting here (at the path's start or after a `/`) with
         // `.` or `%` may be a dot segment: `.`, `..` or a `%2E` spelling,
@@ -703,25 +738,30 @@ fn path_one_pass(p: &str, file: bool, out: &mut String, root: usize) -> bool {
             let lim = b.len().min(i + 7);
             let end = b[i..lim]
                 .iter()
-                .position(|&x| x == b'/')
+                .position(|&x| x == b'/' || (TAIL && matches!(x, b'?' | b'#')))
                 .map_or(lim, |k| i + k);
             if let Some(dot_dot) = dot_segment(&b[i..end]) {
                 out.push_str(&p[last..i]);
                 // The segment is at the end of `out` now (none of it is
                 // written): drop it, and with `..` the one before.
                 drop_dot_segment(out, root, out.len(), dot_dot);
-                // The separator after a dot segment goes with it.
-                last = (end + 1).min(b.len());
+                // The separator after a dot segment goes with it (not the
+                // end of the path).
+                last = end + usize::from(b.get(end) == Some(&b'/'));
                 i = last;
                 continue;
             }
         }
         match c {
+            b'?' | b'#' if TAIL => break,
+            b'\\' if TAIL && !crate::resolve::own_path_unchanged(&p[i..=i]) => {
+                return Err(PathStop::Resolution);
+            }
             b'.' => i += 1,
             // In `file:` a `\` is a separator (resolving the serialization
             // again decodes its `%5C` into one): the full steps. Elsewhere
             // it is an octet the path set escapes, below.
-            b'\\' if file => return false,
+            b'\\' if file => return Err(PathStop::Steps),
             b'%' => match escape_at(b, i) {
                 Some(v) if is_unreserved(v) => {
                     out.push_str(&p[last..i]);
@@ -737,14 +777,14 @@ fn path_one_pass(p: &str, file: bool, out: &mut String, root: usize) -> bool {
                         if w.last() == Some(&b'%')
                             || (n >= 2 && w[n - 2] == b'%' && w[n - 1].is_ascii_hexdigit())
                         {
-                            return false;
+                            return Err(PathStop::Steps);
                         }
                     }
                     out.push(char::from(v));
                     i += 3;
                     last = i;
                 }
-                Some(b'/' | b'\\') if file => return false,
+                Some(b'/' | b'\\') if file => return Err(PathStop::Steps),
                 _ => i += 1,
             },
             _ => {
@@ -757,10 +797,10 @@ fn path_one_pass(p: &str, file: bool, out: &mut String, root: usize) -> bool {
             }
         }
     }
-    if last < b.len() {
-        out.push_str(&p[last..]);
+    if last < i {
+        out.push_str(&p[last..i]);
     }
-    true
+    Ok(i)
 }
 
 /// The bound on the rounds of [`hierarchical_path`]. Each round after the
