@@ -1048,6 +1048,60 @@ pub(crate) fn with_canon_buffer<R>(
 mod tests {
     use super::*;
 
+    /// The edits the resume road makes after the recognizer stopped in the
+    /// authority (a host to lowercase, a port to drop, an empty path), on
+    /// every combination of scheme case, host case, port spelling
+    /// (default, leading zeros, empty, out of range) and what follows,
+    /// give what the stages give.
+    #[test]
+    fn resume_edits_are_the_stages() {
+        let opts = CanonOptions::default();
+        for scheme in ["http", "HTTP", "https", "Https", "ftp", "foo", "file"] {
+            for host in [
+                "h.com",
+                "H.com",
+                "WWW.X.ORG",
+                "a_B~c",
+                "ABC",
+                "1.2.3.4",
+                "Ab.1",
+            ] {
+                for port in [
+                    "", ":", ":80", ":080", ":0080", ":443", ":0443", ":21", ":8080", ":08080",
+                    ":0", ":00", ":99999", ":8a",
+                ] {
+                    for rest in [
+                        "",
+                        "/",
+                        "/a/./b",
+                        "/a/../b",
+                        "?q",
+                        "#f",
+                        "?",
+                        "#",
+                        "/x?a b#c d",
+                        "/%41",
+                        "/%7e?%7e#%7e",
+                        "\\x",
+                        "/a\\b",
+                        "/.",
+                        "/..",
+                        "/a/..?q",
+                        "/a/.#f",
+                        " ",
+                    ] {
+                        let s = format!("{scheme}://{host}{port}{rest}");
+                        let mut fast = String::new();
+                        let rf = canon_into(None, &s, &opts, &mut fast);
+                        let mut slow = String::new();
+                        let rs = canon_into_stages(None, &s, &opts, &mut slow);
+                        assert_eq!((rf, fast), (rs, slow), "{s:?}");
+                    }
+                }
+            }
+        }
+    }
+
     /// `canonicalize_with` recognises an already canonical record by its
     /// serialization (`Url::same_serialized`): on every conformance input,
     /// resolved and then canonicalized once and twice, that test says
