@@ -413,19 +413,8 @@ fn resume_into(s: &str, stop: Stop, out: &mut String, work: &mut Work) -> bool {
         if seg == b.len() {
             return true;
         }
-        // The rest of the path, read once with what follows it.
-        let end = match path_pass::<true>(&s[seg..], false, out, root) {
-            Ok(k) => seg + k,
-            Err(PathStop::Resolution) => return false,
-            Err(PathStop::Steps) => {
-                let end = crate::scan::find2(&b[seg..], b'?', b'#').map_or(b.len(), |k| seg + k);
-                if !crate::resolve::own_path_unchanged(&s[seg..end]) {
-                    return false;
-                }
-                out.truncate(root);
-                hierarchical_path_into(&s[i..end], false, out, &mut work.a, &mut work.b);
-                end
-            }
+        let Some(end) = path_rest_into(s, i, seg, root, out, work) else {
+            return false;
         };
         query_fragment_into(s, end, out);
         return true;
@@ -475,15 +464,48 @@ fn resume_into(s: &str, stop: Stop, out: &mut String, work: &mut Work) -> bool {
         }
         i = end;
     }
-    // Path: up to `?`, `#` or the end.
-    let end = crate::scan::find2(&b[i..], b'?', b'#').map_or(b.len(), |k| i + k);
-    let path = &s[i..end];
-    if !crate::resolve::own_path_unchanged(path) {
-        return false;
+    // Path: up to `?`, `#` or the end; `/` when it is empty.
+    let root = out.len();
+    if b.get(i) != Some(&b'/') {
+        out.push('/');
     }
-    hierarchical_path_into(path, false, out, &mut work.a, &mut work.b);
+    let Some(end) = path_rest_into(s, i, i, root, out, work) else {
+        return false;
+    };
     query_fragment_into(s, end, out);
     true
+}
+
+/// For [`resume_into`]: the path of `s` that starts at `i` (its `/`, or
+/// where an empty one would be), written from `seg` on (a segment's start,
+/// `out` holding the canonical path before it from `root`, the place of
+/// the path's `/`), read once with what follows it ([`path_pass`] in
+/// `TAIL` mode; the full steps when the one pass cannot do). Returns
+/// where the path ends in `s`; `None` when resolution against the URL's
+/// own parse would change it (the stages are needed).
+#[inline(always)]
+fn path_rest_into(
+    s: &str,
+    i: usize,
+    seg: usize,
+    root: usize,
+    out: &mut String,
+    work: &mut Work,
+) -> Option<usize> {
+    match path_pass::<true>(&s[seg..], false, out, root) {
+        Ok(k) => Some(seg + k),
+        Err(PathStop::Resolution) => None,
+        Err(PathStop::Steps) => {
+            let b = s.as_bytes();
+            let end = crate::scan::find2(&b[seg..], b'?', b'#').map_or(b.len(), |k| seg + k);
+            if !crate::resolve::own_path_unchanged(&s[i..end]) {
+                return None;
+            }
+            out.truncate(root);
+            hierarchical_path_into(&s[i..end], false, out, &mut work.a, &mut work.b);
+            Some(end)
+        }
+    }
 }
 
 /// `s[from..stop.path_start]`, the authority the recognizer of canonical
