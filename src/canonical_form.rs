@@ -32,7 +32,7 @@
 use crate::path::{PATH_COPY, RefKind, dot_segment_at, has_authority, parent_start, ref_kind};
 use crate::percent::{FRAGMENT, QUERY, escape_at, is_unreserved};
 use crate::record::Span;
-use crate::scheme::{Scheme, SchemeKind, canonical_port, is_scheme_char, scheme_len};
+use crate::scheme::{Scheme, SchemeKind, canonical_port_octets, is_scheme_char, scheme_len};
 
 /// A path octet the path rules copy wherever it is ([`PATH_COPY`]), except
 /// `?` and `#`, which end the path.
@@ -47,6 +47,8 @@ const FRAGMENT_OK: u8 = 4;
 const SCHEME_OK: u8 = 8;
 /// A host octet CanonicalizeHost's fast path copies as it is.
 const HOST_OK: u8 = 16;
+/// A host octet CanonicalizeHost's fast path lowercases (`A-Z`).
+const HOST_UPPER: u8 = 32;
 
 /// Whether the fast exits ([`layout`], [`is_canonical`], [`merge`]) may
 /// answer. Tests and the `differential` feature (for the fuzz target that
@@ -118,6 +120,8 @@ static CLASS: [u8; 256] = {
         }
         if crate::host::is_canonical_plain(c) {
             k |= HOST_OK;
+        } else if crate::host::is_plain(c) {
+            k |= HOST_UPPER;
         }
         t[i] = k;
         i += 1;
@@ -148,46 +152,58 @@ pub fn is_canonical(s: &[u8]) -> bool {
 /// answer, and filling the places is work on every URL for nothing.
 #[inline(never)]
 pub(crate) fn is_canonical_ascii(s: &[u8]) -> bool {
-    layout_in(s).is_ok()
+    layout_in::<CHECK>(s).is_ok()
 }
 
 /// [`is_canonical_ascii`], saying on a URL it rejects how far the pass got,
 /// for canonicalization to resume there (`canonicalize::resume_into`).
 #[inline(never)]
 pub(crate) fn scan_ascii(s: &[u8]) -> Result<(), Stop> {
-    layout_in(s).map(|_| ())
+    layout_in::<CHECK>(s).map(|_| ())
 }
 
-/// [`scan_ascii`] from the host on, for `s` whose scheme `s[..n]`, of a
-/// hierarchical kind other than `file:`, is followed by `://` and is not
-/// lowercase (canonicalization lowercases it; its default port is found
-/// whatever its case). An octet outside ASCII is in no class: the pass
-/// stops at it.
+/// [`scan_ascii`] from the host on, noting the edits of [`Stop`] and going
+/// on after them, for `s` whose scheme `s[..n]`, of a hierarchical kind
+/// other than `file:`, is followed by `://` (its default port is found
+/// whatever its case: canonicalization lowercases it). `host_end` (0:
+/// none): where the host ends, when the pass found it canonical
+/// (`Stop::host_end`). An octet outside ASCII is in no class: the pass
+/// stops at it. `Ok` when the rest is canonical as it is.
 #[inline(never)]
-pub(crate) fn scan_authority(s: &[u8], n: usize) -> Result<(), Stop> {
+pub(crate) fn scan_authority(s: &[u8], n: usize, host_end: usize) -> Result<(), Stop> {
     if !switch::on() {
         return Err(Stop::default());
     }
     let mut at = [Span::NONE; 8];
-    authority_on(s, n + 3, &s[..n], false, &mut at)
+    authority_on::<EDIT>(s, n + 3, host_end, &s[..n], false, &mut at)
 }
 
 /// How far the pass of [`layout`] got on a URL it rejected: the prefix it
-/// found canonical, ending at a component boundary. `scheme_end` (0:
-/// none): `s[..scheme_end]` is a lowercase scheme other than `file:`, of
-/// a hierarchical kind, followed by `://`. `host_end` (0: none): moreover
-/// `s[..host_end]` is `scheme://host` with a host CanonicalizeHost copies,
-/// found as parse finds it (exactly two slashes before it). `path_start`
-/// (0: none): moreover the port after the host, if any, is one the port
-/// rules copy, and a path starting with `/` begins at `path_start`.
-/// `path_ok` (0: none): the path rules copy `s[path_start..path_ok]` as it
-/// is; `path_ok` is the octet they do not (or where the path ends).
+/// found canonical, ending at a component boundary, up to the edits below.
+/// `scheme_end` (0: none): `s[..scheme_end]` is a lowercase scheme other
+/// than `file:`, of a hierarchical kind, followed by `://`. `host_end` (0:
+/// none): moreover `s[..host_end]` is `scheme://host` with a host
+/// CanonicalizeHost copies (lowercased when `host_upper`), found as parse
+/// finds it (exactly two slashes before it). `path_start` (0: none):
+/// moreover the port after the host, if any, is one the port rules copy
+/// (or drop, when `port_dropped`), and the path begins at `path_start`:
+/// with `/`, or it is empty (`s[path_start]` is `?`, `#` or the end), when
+/// canonicalization writes `/` for it. `path_ok` (0: none): the path rules
+/// copy `s[path_start..path_ok]` as it is; `path_ok` is the octet they do
+/// not (or where the path ends), or `s.len()` when the query and the
+/// fragment are canonical too (then only the edits are left to make).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Stop {
     pub(crate) scheme_end: usize,
     pub(crate) host_end: usize,
     pub(crate) path_start: usize,
     pub(crate) path_ok: usize,
+    /// The host has ASCII uppercase letters: CanonicalizeHost's fast path
+    /// lowercases them (`host::push_plain`), and otherwise copies it.
+    pub(crate) host_upper: bool,
+    /// `s[host_end..path_start]` is `:` and a port the port rules drop
+    /// (empty, or the scheme's default).
+    pub(crate) port_dropped: bool,
 }
 
 /// [`is_canonical`], with the places of the components when it is:
@@ -207,12 +223,13 @@ pub(crate) fn layout(s: &[u8]) -> Option<[Span; 8]> {
 /// [`layout`] of `s` known to be ASCII.
 #[inline(never)]
 pub(crate) fn layout_of_ascii(s: &[u8]) -> Option<[Span; 8]> {
-    layout_in(s).ok()
+    layout_in::<CHECK>(s).ok()
 }
 
-/// The pass of [`layout`] and [`is_canonical`] over ASCII `s`.
+/// The pass of [`layout`] and [`is_canonical`] over ASCII `s`, in `MODE`
+/// (see [`authority_on`]).
 #[inline(always)]
-fn layout_in(s: &[u8]) -> Result<[Span; 8], Stop> {
+fn layout_in<const MODE: u8>(s: &[u8]) -> Result<[Span; 8], Stop> {
     let no = Stop::default();
     if !switch::on() {
         return Err(no);
@@ -246,25 +263,39 @@ fn layout_in(s: &[u8]) -> Result<[Span; 8], Stop> {
         }
     };
     at[0] = Span::new(0, n);
-    authority_on(s, n + 3, &s[..n], file, &mut at)?;
+    authority_on::<MODE>(s, n + 3, 0, &s[..n], file, &mut at)?;
     Ok(at)
 }
+
+/// The modes of [`authority_on`]. `CHECK`: whether `s` is canonical, and
+/// if not, how far it is ([`Stop`], without its edits).
+const CHECK: u8 = 0;
+/// Also where it differs from its canonical form only by a host to
+/// lowercase, a port to drop or an empty path: noted in the [`Stop`]
+/// (`host_upper`, `port_dropped`, `path_start`), and the pass goes on.
+/// A mode of its own, run only after `CHECK` stopped before the path, so
+/// that the pass over canonical input does not pay for it.
+const EDIT: u8 = 1;
 
 /// The rest of [`layout`] after `scheme://`: the host from `h` on, the
 /// port, the path, the query and the fragment of `s`, into `at[3..]` (at
 /// their places in `s`). `scheme`: the lowercase scheme (for its default
-/// port). `Err` unless all of `s` is canonical, with how far it got.
+/// port). `known_host_end` (`EDIT` mode; 0: none): where the host ends,
+/// when an earlier pass found it canonical as it is. `Err` unless all of `s` is canonical, with how far it got (in
+/// `EDIT` mode, with the edits: see [`Stop`]).
 #[inline(always)]
-fn authority_on(
+fn authority_on<const MODE: u8>(
     s: &[u8],
     h: usize,
+    known_host_end: usize,
     scheme: &[u8],
     file: bool,
     at: &mut [Span; 8],
 ) -> Result<(), Stop> {
     // How far it got, made only when it stops. `file:` takes the HOSTPATH
-    // steps: no place to resume from.
-    let stop = |host_end, path_start, path_ok| {
+    // steps: no place to resume from. The edits (`host_upper`,
+    // `port_dropped`) go with a place in the path only.
+    let stop = |host_end, path_start, path_ok, host_upper, port_dropped| {
         if file {
             Stop::default()
         } else {
@@ -273,44 +304,75 @@ fn authority_on(
                 host_end,
                 path_start,
                 path_ok,
+                host_upper,
+                port_dropped,
             }
         }
     };
     // Host: exactly two slashes before it (more would be dropped) and a
-    // host CanonicalizeHost leaves as it is (never empty).
-    let h_end = run(s, h, HOST_OK);
-    if h_end == h || crate::host::all_inet(&s[h..h_end]) {
-        return Err(stop(0, 0, 0));
-    }
-    // `file:`: HOSTPATH makes `localhost` the empty host.
-    if file && &s[h..h_end] == b"localhost" {
-        return Err(stop(0, 0, 0));
-    }
+    // host CanonicalizeHost leaves as it is (never empty), or, in `EDIT`
+    // mode, one its fast path only lowercases (`host::is_plain`: the same
+    // octets and uppercase letters; `all_inet` is the same test on either
+    // case).
+    let mut upper = false;
+    // A known host is the whole host when the authority's next part
+    // follows it (`Stop::host_end` can be where the pass met an octet the
+    // host copies only lowercased).
+    let h_end = if MODE == EDIT
+        && known_host_end != 0
+        && matches!(
+            s.get(known_host_end),
+            None | Some(b':' | b'/' | b'?' | b'#')
+        ) {
+        known_host_end
+    } else {
+        let mut h_end = run(s, h, HOST_OK);
+        if MODE == EDIT && !file && s.get(h_end).is_some_and(u8::is_ascii_uppercase) {
+            h_end = run(s, h_end, HOST_OK | HOST_UPPER);
+            upper = true;
+        }
+        if h_end == h || crate::host::all_inet(&s[h..h_end]) {
+            return Err(stop(0, 0, 0, false, false));
+        }
+        // `file:`: HOSTPATH makes `localhost` the empty host.
+        if file && &s[h..h_end] == b"localhost" {
+            return Err(stop(0, 0, 0, false, false));
+        }
+        h_end
+    };
+    // A stop before the path: the host, when it is canonical as it is.
+    let host_stop = if upper { 0 } else { h_end };
     at[3] = Span::new(h, h_end);
     let mut i = h_end;
+    let mut dropped = false;
     // Port: a number that the port rules write back as it is: not the
-    // scheme's default, in range, no leading zero. (A `file:` host runs up
-    // to the path: its `:` is not a port's.)
+    // scheme's default, in range, no leading zero; or, in `EDIT` mode,
+    // one they drop (empty or the default). (A `file:` host runs up to
+    // the path: its `:` is not a port's.)
     if s.get(i) == Some(&b':') && !file {
         let p = i + 1;
         let len = s[p..].iter().take_while(|c| c.is_ascii_digit()).count();
         let port = &s[p..p + len];
         let default = Scheme::of(scheme).default_port;
-        // ASCII digits, so `from_utf8` cannot fail.
-        let v = canonical_port(std::str::from_utf8(port).ok(), default);
-        if !matches!(v, Ok(Some(_))) || (len > 1 && port[0] == b'0') {
-            return Err(stop(h_end, 0, 0));
+        match canonical_port_octets(Some(port), default) {
+            Ok(Some(_)) if len == 1 || port[0] != b'0' => {}
+            Ok(None) if MODE == EDIT => dropped = true,
+            _ => return Err(stop(host_stop, 0, 0, false, false)),
         }
         at[4] = Span::new(p, p + len);
         i = p + len;
     }
-    // Path: present and starting with `/` (canonicalization writes `/` for
-    // an empty one). The path rules copy each octet but: a `.` that starts
-    // a segment (it may be a dot segment; rejected here, rare), a `%`
-    // escape of an unreserved octet (decoded), `\` and the octets of the
-    // path percent-encode set.
-    if s.get(i) != Some(&b'/') {
-        return Err(stop(h_end, 0, 0));
+    // Path: present and starting with `/`, or, in `EDIT` mode, empty
+    // (canonicalization writes `/` for it; not in `file:`, whose empty
+    // path takes HOSTPATH's steps). The path rules copy each octet but: a
+    // `.` that starts a segment (it may be a dot segment; rejected here,
+    // rare), a `%` escape of an unreserved octet (decoded), `\` and the
+    // octets of the path percent-encode set.
+    let p = i;
+    let slash = s.get(i) == Some(&b'/');
+    let empty = MODE == EDIT && !file && matches!(s.get(i), None | Some(b'?' | b'#'));
+    if !(slash || empty) {
+        return Err(stop(host_stop, 0, 0, false, false));
     }
     // `file:`: HOSTPATH rewrites a drive specification at the start of the
     // path: a letter, then `:`, `|` or an escape of either (`/c:`, `/c|`,
@@ -322,17 +384,21 @@ fn authority_on(
         && s.get(i + 1).is_some_and(u8::is_ascii_alphabetic)
         && matches!(s.get(i + 2), Some(b':' | b'%'))
     {
-        return Err(stop(0, 0, 0));
+        return Err(stop(0, 0, 0, false, false));
     }
-    let p = i;
-    i = path_upto(s, i + 1, file).map_err(|f| stop(h_end, p, f))?;
+    if slash {
+        i = path_upto(s, i + 1, file).map_err(|f| stop(h_end, p, f, upper, dropped))?;
+    }
     at[5] = Span::new(p, i);
     let path_end = i;
     i = query_fragment(s, i, 0, 0, at);
-    if i == s.len() {
-        Ok(())
+    if i != s.len() {
+        Err(stop(h_end, p, path_end, upper, dropped))
+    } else if upper || dropped || !slash {
+        // Canonical but for the edits.
+        Err(stop(h_end, p, i, upper, dropped))
     } else {
-        Err(stop(h_end, p, path_end))
+        Ok(())
     }
 }
 
@@ -503,7 +569,7 @@ pub(crate) fn merge(base: &str, bat: &[Span; 8], r: &[u8]) -> Option<Merge> {
             let keep = bat[0].range()?.end + 1;
             let mut at = [Span::NONE; 8];
             at[0] = bat[0];
-            authority_on(r, 2, &b[..keep - 1], false, &mut at).ok()?;
+            authority_on::<CHECK>(r, 2, 0, &b[..keep - 1], false, &mut at).ok()?;
             for span in &mut at[3..] {
                 if let Some(x) = span.range() {
                     *span = Span::new(keep + x.start, keep + x.end);

@@ -353,9 +353,8 @@ fn resume_into(s: &str, stop: Stop, out: &mut String, work: &mut Work) -> bool {
     }
     let start = out.len();
     let mut stop = stop;
-    // The scheme, when the recognizer stopped in it: lowercased, and the
-    // recognizer reads the rest again.
-    let from = if stop.scheme_end == 0 {
+    // The scheme, when the recognizer stopped in it: lowercased.
+    let (n, from) = if stop.scheme_end == 0 {
         let Some(n) = crate::scheme::scheme_len(b) else {
             return false;
         };
@@ -364,42 +363,59 @@ fn resume_into(s: &str, stop: Stop, out: &mut String, work: &mut Work) -> bool {
         }
         out.push_str(&s[..n + 3]);
         out[start..].make_ascii_lowercase();
-        match crate::canonical_form::scan_authority(b, n) {
+        (n, n + 3)
+    } else {
+        (stop.scheme_end, 0)
+    };
+    // Stopped before the path: the recognizer reads the authority again,
+    // noting the host to lowercase, the port to drop or the empty path,
+    // and goes on after them.
+    if stop.path_start == 0 {
+        match crate::canonical_form::scan_authority(b, n, stop.host_end) {
             Ok(()) => {
-                out.push_str(&s[n + 3..]);
+                out.push_str(&s[from..]);
                 return true;
             }
             Err(st) => stop = st,
         }
-        n + 3
-    } else {
-        0
-    };
+    }
     let mut i = stop.path_start;
     if i != 0 {
-        if !crate::preprocess::leaves_tail(&b[i..]) {
+        // The recognizer read `s[..ok]`: octets preprocessing leaves as
+        // they are.
+        let ok = stop.path_ok.max(i);
+        if ok < b.len() && !crate::preprocess::leaves_tail(&b[ok..]) {
             return false;
         }
         // The path up to the segment the recognizer stopped in is copied
         // as it is; the one pass goes on from that segment (what it
         // copied is in `out`, as the pass itself would have written it).
-        let ok = stop.path_ok.max(i);
         let seg = if matches!(b.get(ok), None | Some(b'?' | b'#')) {
             ok
         } else {
             memchr::memrchr(b'/', &b[i..ok]).map_or(i, |k| i + k + 1)
         };
-        out.push_str(&s[from..seg]);
-        let end = crate::scan::find2(&b[seg..], b'?', b'#').map_or(b.len(), |k| seg + k);
-        let rest = &s[seg..end];
-        if !crate::resolve::own_path_unchanged(rest) {
+        let root = if stop.host_upper || stop.port_dropped || b.get(i) != Some(&b'/') {
+            let root = push_authority(s, from, &stop, out);
+            // An empty path: canonicalization writes `/`.
+            if b.get(i) != Some(&b'/') {
+                out.push('/');
+            }
+            if i < seg {
+                out.push_str(&s[i..seg]);
+            }
+            root
+        } else {
+            out.push_str(&s[from..seg]);
+            start + i
+        };
+        // All of the rest canonical: nothing more to write.
+        if seg == b.len() {
+            return true;
+        }
+        let Some(end) = path_rest_into(s, i, seg, root, out, work) else {
             return false;
-        }
-        let root = start + i;
-        if !path_one_pass(rest, false, out, root) {
-            out.truncate(root);
-            hierarchical_path_into(&s[i..end], false, out, &mut work.a, &mut work.b);
-        }
+        };
         query_fragment_into(s, end, out);
         return true;
     } else {
@@ -448,15 +464,71 @@ fn resume_into(s: &str, stop: Stop, out: &mut String, work: &mut Work) -> bool {
         }
         i = end;
     }
-    // Path: up to `?`, `#` or the end.
-    let end = crate::scan::find2(&b[i..], b'?', b'#').map_or(b.len(), |k| i + k);
-    let path = &s[i..end];
-    if !crate::resolve::own_path_unchanged(path) {
-        return false;
+    // Path: up to `?`, `#` or the end; `/` when it is empty.
+    let root = out.len();
+    if b.get(i) != Some(&b'/') {
+        out.push('/');
     }
-    hierarchical_path_into(path, false, out, &mut work.a, &mut work.b);
+    let Some(end) = path_rest_into(s, i, i, root, out, work) else {
+        return false;
+    };
     query_fragment_into(s, end, out);
     true
+}
+
+/// For [`resume_into`]: the path of `s` that starts at `i` (its `/`, or
+/// where an empty one would be), written from `seg` on (a segment's start,
+/// `out` holding the canonical path before it from `root`, the place of
+/// the path's `/`), read once with what follows it ([`path_pass`] in
+/// `TAIL` mode; the full steps when the one pass cannot do). Returns
+/// where the path ends in `s`; `None` when resolution against the URL's
+/// own parse would change it (the stages are needed).
+#[inline(always)]
+fn path_rest_into(
+    s: &str,
+    i: usize,
+    seg: usize,
+    root: usize,
+    out: &mut String,
+    work: &mut Work,
+) -> Option<usize> {
+    match path_pass::<true>(&s[seg..], false, out, root) {
+        Ok(k) => Some(seg + k),
+        Err(PathStop::Resolution) => None,
+        Err(PathStop::Steps) => {
+            let b = s.as_bytes();
+            let end = crate::scan::find2(&b[seg..], b'?', b'#').map_or(b.len(), |k| seg + k);
+            if !crate::resolve::own_path_unchanged(&s[i..end]) {
+                return None;
+            }
+            out.truncate(root);
+            hierarchical_path_into(&s[i..end], false, out, &mut work.a, &mut work.b);
+            Some(end)
+        }
+    }
+}
+
+/// `s[from..stop.path_start]`, the authority the recognizer of canonical
+/// input found (`from` is at most where the host starts), appended to
+/// `out` in canonical form: the host as CanonicalizeHost's fast path
+/// writes it (lowercased when `stop.host_upper`), the port unless the
+/// port rules drop it (`stop.port_dropped`). Returns where the path
+/// begins in `out`.
+fn push_authority(s: &str, from: usize, stop: &Stop, out: &mut String) -> usize {
+    let cut = if stop.port_dropped {
+        stop.host_end
+    } else {
+        stop.path_start
+    };
+    if stop.host_upper {
+        let h = stop.scheme_end + 3;
+        out.push_str(&s[from..h]);
+        crate::host::push_plain(&s[h..stop.host_end], true, out);
+        out.push_str(&s[stop.host_end..cut]);
+    } else {
+        out.push_str(&s[from..cut]);
+    }
+    out.len()
 }
 
 /// The query (up to `#` or the end) and the fragment of `s` from `i`, for
@@ -642,36 +714,73 @@ fn drop_dot_segment(out: &mut String, root: usize, seg_out: usize, dot_dot: bool
 /// the path's leading `/` is (or will be) in `out`.
 #[inline(always)]
 fn path_one_pass(p: &str, file: bool, out: &mut String, root: usize) -> bool {
+    path_pass::<false>(p, file, out, root).is_ok()
+}
+
+/// Why [`path_pass`] stopped short of the end of the path.
+enum PathStop {
+    /// The path needs the full steps ([`hierarchical_path`]).
+    Steps,
+    /// Resolution against its own parse changes the path
+    /// (`resolve::own_path_unchanged`): the stages.
+    Resolution,
+}
+
+/// [`path_one_pass`], returning where the path ends in `p`. With `TAIL`,
+/// `p` is the rest of a URL without a base, not the path alone (for
+/// [`resume_into`]): the path ends at its first `?` or `#`, and the pass
+/// stops (`PathStop::Resolution`) at an octet that resolution of the
+/// URL against its own parse would change in the path, so that the tail
+/// is read once.
+#[inline(always)]
+fn path_pass<const TAIL: bool>(
+    p: &str,
+    file: bool,
+    out: &mut String,
+    root: usize,
+) -> Result<usize, PathStop> {
     let b = p.as_bytes();
     // `last`: the first octet of `p` not yet written. Octets are written in
     // runs, so `out` lags behind `p`: the octet of `p` at `j >= last` will
     // be at `out.len() + j - last`.
     let (mut i, mut last) = (0, 0);
+    let copy = if TAIL {
+        &crate::path::PATH_COPY_IN_URL
+    } else {
+        &PATH_COPY
+    };
     loop {
-        i = crate::scan::run_while(b, i, |c| PATH_COPY[usize::from(c)]);
+        i = crate::scan::run_while(b, i, |c| copy[usize::from(c)]);
         let Some(&c) = b.get(i) else { break };
         // A segment starting here (at the path's start or after a `/`) may
         // be a dot segment: `.`, `..` or a `%2E` spelling, up to the next
-        // `/` or the end.
+        // `/` or the end of the path (with `TAIL`, a `?` or `#`).
         if (c == b'.' || c == b'%')
             && (i == 0 || b[i - 1] == b'/')
-            && let Some((n, dot_dot)) = dot_segment_at(&b[i..], |_| false)
+            && let Some((n, dot_dot)) =
+                dot_segment_at(&b[i..], |x| TAIL && matches!(x, b'?' | b'#'))
         {
             out.push_str(&p[last..i]);
             // The segment is at the end of `out` now (none of it is
             // written): drop it, and with `..` the one before.
             drop_dot_segment(out, root, out.len(), dot_dot);
-            // The separator after a dot segment goes with it.
-            last = (i + n + 1).min(b.len());
+            // The separator after a dot segment goes with it (not the end
+            // of the path).
+            let end = i + n;
+            last = end + usize::from(b.get(end) == Some(&b'/'));
             i = last;
             continue;
         }
         match c {
+            b'?' | b'#' if TAIL => break,
+            b'\\' if TAIL && !crate::resolve::own_path_unchanged(&p[i..=i]) => {
+                return Err(PathStop::Resolution);
+            }
             b'.' => i += 1,
             // In `file:` a `\` is a separator (resolving the serialization
             // again decodes its `%5C` into one): the full steps. Elsewhere
             // it is an octet the path set escapes, below.
-            b'\\' if file => return false,
+            b'\\' if file => return Err(PathStop::Steps),
             b'%' => match escape_at(b, i) {
                 Some(v) if is_unreserved(v) => {
                     out.push_str(&p[last..i]);
@@ -687,14 +796,14 @@ fn path_one_pass(p: &str, file: bool, out: &mut String, root: usize) -> bool {
                         if w.last() == Some(&b'%')
                             || (n >= 2 && w[n - 2] == b'%' && w[n - 1].is_ascii_hexdigit())
                         {
-                            return false;
+                            return Err(PathStop::Steps);
                         }
                     }
                     out.push(char::from(v));
                     i += 3;
                     last = i;
                 }
-                Some(b'/' | b'\\') if file => return false,
+                Some(b'/' | b'\\') if file => return Err(PathStop::Steps),
                 _ => i += 1,
             },
             _ => {
@@ -707,10 +816,10 @@ fn path_one_pass(p: &str, file: bool, out: &mut String, root: usize) -> bool {
             }
         }
     }
-    if last < b.len() {
-        out.push_str(&p[last..]);
+    if last < i {
+        out.push_str(&p[last..i]);
     }
-    true
+    Ok(i)
 }
 
 /// The bound on the rounds of [`hierarchical_path`]. Each round after the
@@ -883,6 +992,60 @@ pub fn canon_into_stages(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The edits the resume road makes after the recognizer stopped in the
+    /// authority (a host to lowercase, a port to drop, an empty path), on
+    /// every combination of scheme case, host case, port spelling
+    /// (default, leading zeros, empty, out of range) and what follows,
+    /// give what the stages give.
+    #[test]
+    fn resume_edits_are_the_stages() {
+        let opts = CanonOptions::default();
+        for scheme in ["http", "HTTP", "https", "Https", "ftp", "foo", "file"] {
+            for host in [
+                "h.com",
+                "H.com",
+                "WWW.X.ORG",
+                "a_B~c",
+                "ABC",
+                "1.2.3.4",
+                "Ab.1",
+            ] {
+                for port in [
+                    "", ":", ":80", ":080", ":0080", ":443", ":0443", ":21", ":8080", ":08080",
+                    ":0", ":00", ":99999", ":8a",
+                ] {
+                    for rest in [
+                        "",
+                        "/",
+                        "/a/./b",
+                        "/a/../b",
+                        "?q",
+                        "#f",
+                        "?",
+                        "#",
+                        "/x?a b#c d",
+                        "/%41",
+                        "/%7e?%7e#%7e",
+                        "\\x",
+                        "/a\\b",
+                        "/.",
+                        "/..",
+                        "/a/..?q",
+                        "/a/.#f",
+                        " ",
+                    ] {
+                        let s = format!("{scheme}://{host}{port}{rest}");
+                        let mut fast = String::new();
+                        let rf = crate::api::canon_into(None, &s, &opts, &mut fast);
+                        let mut slow = String::new();
+                        let rs = canon_into_stages(None, &s, &opts, &mut slow);
+                        assert_eq!((rf, fast), (rs, slow), "{s:?}");
+                    }
+                }
+            }
+        }
+    }
 
     /// `canonicalize_with` recognises an already canonical record by its
     /// serialization (`Url::same_serialized`): on every conformance input,

@@ -282,14 +282,7 @@ pub fn canonicalize_host_into(
     // `all`: the classes every octet has; `any`: those some octet has.
     let (all, any) = classes(host.as_bytes());
     if all & PLAIN != 0 && all & INET == 0 {
-        // Copied, then lowercased in place only when some octet is
-        // uppercase (most hosts are already lowercase): a memcpy and a
-        // vectorizable pass beats pushing char by char.
-        let start = out.len();
-        out.push_str(host);
-        if any & UPPER != 0 {
-            out[start..].make_ascii_lowercase();
-        }
+        push_plain(host, any & UPPER != 0, out);
         return Ok(());
     }
     with_scratch(|scratch| canonicalize_host_slow(host, any, is_file, out, scratch))
@@ -308,8 +301,24 @@ fn classes(host: &[u8]) -> (u8, u8) {
     (all, any)
 }
 
+/// The result of the fast path of [`canonicalize_host_into`] for a host of
+/// [`is_plain`] octets that is not all [`all_inet`] octets, appended to
+/// `out`: Nameprep of such a host is ASCII lowercasing, and no other step
+/// changes it. `upper`: whether some octet is uppercase. Copied, then
+/// lowercased in place only when some octet is uppercase (most hosts are
+/// already lowercase): a memcpy and a vectorizable pass beats pushing char
+/// by char.
+#[inline(always)]
+pub(crate) fn push_plain(host: &str, upper: bool, out: &mut String) {
+    let start = out.len();
+    out.push_str(host);
+    if upper {
+        out[start..].make_ascii_lowercase();
+    }
+}
+
 /// The octets of the fast path's hosts ([`PLAIN`]).
-const fn is_plain(c: u8) -> bool {
+pub(crate) const fn is_plain(c: u8) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, b'-' | b'.' | b'_' | b'~' | b'+')
 }
 

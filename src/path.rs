@@ -28,6 +28,15 @@ pub(crate) static PATH_COPY: [bool; 256] = {
     t
 };
 
+/// [`PATH_COPY`] without `?` and `#`, which end the path of a URL read
+/// with what follows its path.
+pub(crate) static PATH_COPY_IN_URL: [bool; 256] = {
+    let mut t = PATH_COPY;
+    t[b'?' as usize] = false;
+    t[b'#' as usize] = false;
+    t
+};
+
 /// What a segment is to "remove dot-segments": `Some(false)` for `.`,
 /// `Some(true)` for `..` (`%2E` counting as `.`), `None` for any other.
 pub(crate) fn dot_segment(seg: &[u8]) -> Option<bool> {

@@ -54,6 +54,29 @@ impl Scheme {
     /// length, then a comparison with each name of that length.
     #[inline(always)]
     pub(crate) fn of(b: &[u8]) -> Scheme {
+        // The schemes of most URLs, already lowercase: one comparison
+        // each before the case-insensitive ones.
+        match b {
+            b"https" => {
+                return Scheme {
+                    kind: SchemeKind::Other,
+                    default_port: Some(443),
+                };
+            }
+            b"http" => {
+                return Scheme {
+                    kind: SchemeKind::Other,
+                    default_port: Some(80),
+                };
+            }
+            b"file" => {
+                return Scheme {
+                    kind: SchemeKind::File,
+                    default_port: None,
+                };
+            }
+            _ => {}
+        }
         let is = |name: &[u8]| b.eq_ignore_ascii_case(name);
         let (kind, port) = match b.len() {
             1 if b[0].is_ascii_alphabetic() => (SchemeKind::Drive, None),
@@ -112,16 +135,28 @@ pub(crate) fn canonical_port(
     port: Option<&str>,
     default: Option<u32>,
 ) -> Result<Option<u32>, InvalidReason> {
+    canonical_port_octets(port.map(str::as_bytes), default)
+}
+
+/// [`canonical_port`] of the octets of a port, for passes over octets.
+#[inline]
+pub(crate) fn canonical_port_octets(
+    port: Option<&[u8]>,
+    default: Option<u32>,
+) -> Result<Option<u32>, InvalidReason> {
     let Some(port) = port.filter(|p| !p.is_empty()) else {
         return Ok(None);
     };
-    if !port.bytes().all(|c| c.is_ascii_digit()) {
-        return Err(InvalidReason::PortNotNumeric);
+    // Capped: a port of a million digits is simply out of range (the cap
+    // is above every port and keeps `p * 10 + 9` within `u32`).
+    let mut p = 0u32;
+    for &c in port {
+        let d = c.wrapping_sub(b'0');
+        if d > 9 {
+            return Err(InvalidReason::PortNotNumeric);
+        }
+        p = (p * 10 + u32::from(d)).min(1_000_000);
     }
-    // Saturate: a port of a million digits is simply out of range.
-    let p = port.bytes().fold(0u32, |v, c| {
-        v.saturating_mul(10).saturating_add(u32::from(c - b'0'))
-    });
     if default == Some(p) {
         Ok(None)
     } else if p <= 65535 {
