@@ -793,12 +793,39 @@ impl Url {
         p: &Parts,
         write: impl FnOnce(&mut String, &mut [Span; 8]),
     ) -> Url {
-        Url::build_with(Err(len), Url::flags_of(p), |buf, spans| {
+        Url::finish_sized_as(len, valid, p, Url::flags_of(p), write)
+    }
+
+    /// [`Url::finish_sized`] with the flags `f` (those of `p`, or with
+    /// what the caller knows more of the record).
+    fn finish_sized_as(
+        len: usize,
+        valid: bool,
+        p: &Parts,
+        f: Flags,
+        write: impl FnOnce(&mut String, &mut [Span; 8]),
+    ) -> Url {
+        Url::build_with(Err(len), f, |buf, spans| {
             *spans = [Span::NONE; 11];
             if let Some(at) = spans.first_chunk_mut::<8>() {
                 write(buf, at);
             }
             Url::fill_rest(buf, spans, valid, p);
+        })
+    }
+
+    /// [`Url::finish_sized`] for the parse of `source`, which is its
+    /// serialization (the components of `p` at `at` in it): the record
+    /// notes so as it is built (see [`Url::parse_source`]).
+    pub(crate) fn finish_parsed(p: &Parts, source: &str, at: &[Span; 8]) -> Url {
+        let len = source.len() + 1 + Url::extra_len(p, true);
+        let f = Flags {
+            parse_of_serialization: true,
+            ..Url::flags_of(p)
+        };
+        Url::finish_sized_as(len, true, p, f, |buf, spans| {
+            buf.push_str(source);
+            *spans = *at;
         })
     }
 
@@ -888,7 +915,10 @@ impl Url {
     /// canonical, which most are).
     pub(crate) fn same_serialized(&self, at: &[Span; 8], p_ser: &str) -> bool {
         let r = &*self.0;
-        r.invalid.is_none() && r.spans[..8] == at[..] && self.as_str() == Some(p_ser)
+        // The strings first: those of different lengths (most of the
+        // canonicalizations that change something) differ without
+        // looking at an octet or a span.
+        r.invalid.is_none() && self.as_str() == Some(p_ser) && r.spans[..8] == at[..]
     }
 
     /// The shared record, for the C ABI's handles.

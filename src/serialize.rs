@@ -98,21 +98,15 @@ pub(crate) fn build(p: &Parts) -> Url {
 /// record notes whether its serialization is `source` itself.
 pub(crate) fn build_parsed(p: &Parts, source: &str) -> Url {
     let mut at = [Span::NONE; 8];
-    let (mut url, same) = if layout_in(p, source, &mut at) {
+    if layout_in(p, source, &mut at) {
         // Most absolute URLs: the serialization is `source`, copied whole
         // instead of written component by component.
-        let len = source.len() + 1 + Url::extra_len(p, true);
-        let url = Url::finish_sized(len, true, p, |buf, spans| {
-            buf.push_str(source);
-            *spans = at;
-        });
-        (url, true)
-    } else {
-        let url = build(p);
-        let same = url.as_str() == Some(source);
-        (url, same)
-    };
-    url.set_parse_of_serialization(same);
+        return Url::finish_parsed(p, source, &at);
+    }
+    let mut url = build(p);
+    if url.as_str() == Some(source) {
+        url.set_parse_of_serialization(true);
+    }
     url
 }
 
