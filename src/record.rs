@@ -465,6 +465,13 @@ thread_local! {
     static SPARE: RefCell<Vec<Arc<Record>>> = const { RefCell::new(Vec::new()) };
 }
 
+/// Whether a spare buffer of capacity `cap` serves a record of `len`
+/// octets: it holds them, and is not much larger, so that a record stays
+/// about the size of its URL.
+fn fits(cap: usize, len: usize) -> bool {
+    cap >= len && cap <= 2 * len + 64
+}
+
 impl Url {
     /// An empty buffer for a record of `len` octets: a spare record's
     /// when its capacity fits (not much larger, so that a record stays
@@ -473,8 +480,7 @@ impl Url {
         let spare = SPARE.try_with(|s| {
             let mut s = s.try_borrow_mut().ok()?;
             let r = Arc::get_mut(s.last_mut()?)?;
-            let cap = r.buf.capacity();
-            (cap >= len && cap <= 2 * len + 64).then(|| std::mem::take(&mut r.buf))
+            fits(r.buf.capacity(), len).then(|| std::mem::take(&mut r.buf))
         });
         match spare {
             Ok(Some(b)) => b,
@@ -488,11 +494,24 @@ impl Url {
     }
 
     /// The shared record of `buf` and `f`, whose spans `fill` writes, all
-    /// of them, with what it appends to `buf`: in a spare record's block
-    /// when this thread has one (whose caches are empty: only the fields
-    /// written here differ; the spans are written in place), else in a
-    /// new one.
+    /// of them, with what it appends to `buf` (see [`Url::build_with`]).
     fn wrap_with(buf: String, f: Flags, fill: impl FnOnce(&mut String, &mut [Span; 11])) -> Url {
+        Url::build_with(Ok(buf), f, fill)
+    }
+
+    /// The shared record of `f`, whose spans `fill` writes, all of them,
+    /// with what it appends to its buffer: `buf`, or for `Err(len)` an
+    /// empty one for a record of `len` octets, a spare record's when its
+    /// capacity fits (as [`Url::new_buffer`] decides), else a new one of
+    /// exactly `len`. In a spare record's block when this thread has one
+    /// (whose caches are empty: only the fields written here differ; the
+    /// spans are written in place), else in a new one: one look at the
+    /// spare records for both the block and the buffer.
+    fn build_with(
+        buf: Result<String, usize>,
+        f: Flags,
+        fill: impl FnOnce(&mut String, &mut [Span; 11]),
+    ) -> Url {
         let spare = SPARE
             .try_with(|s| s.try_borrow_mut().ok()?.pop())
             .ok()
@@ -500,7 +519,15 @@ impl Url {
         if let Some(mut a) = spare
             && let Some(r) = Arc::get_mut(&mut a)
         {
-            r.buf = buf;
+            match buf {
+                Ok(buf) => r.buf = buf,
+                Err(len) => {
+                    // A spare record's buffer is empty (see `recycle`).
+                    if !fits(r.buf.capacity(), len) {
+                        r.buf = String::with_capacity(len);
+                    }
+                }
+            }
             fill(&mut r.buf, &mut r.spans);
             r.invalid = f.invalid;
             r.hierarchical = f.hierarchical;
@@ -509,7 +536,7 @@ impl Url {
             r.canonical = f.canonical;
             return Url(a);
         }
-        let mut buf = buf;
+        let mut buf = buf.unwrap_or_else(String::with_capacity);
         let mut spans = [Span::NONE; 11];
         fill(&mut buf, &mut spans);
         Url(Arc::new(Record {
@@ -578,12 +605,6 @@ impl Url {
             port => Some(Span::new(at[3].start, port.end)),
         };
         let extra = authority.map_or(0, |a| a.end - a.start + 1);
-        let mut buf = Url::new_buffer(len + 1 + extra);
-        buf.push_str(prefix);
-        if !rest.is_empty() {
-            buf.push_str(rest);
-        }
-        buf.push('\0');
         let flags = Flags {
             invalid: None,
             hierarchical: true,
@@ -591,7 +612,12 @@ impl Url {
             parse_of_serialization: true,
             canonical: true,
         };
-        Url::wrap_with(buf, flags, |buf, spans| {
+        Url::build_with(Err(len + 1 + extra), flags, |buf, spans| {
+            buf.push_str(prefix);
+            if !rest.is_empty() {
+                buf.push_str(rest);
+            }
+            buf.push('\0');
             *spans = [Span::NONE; 11];
             spans[..8].copy_from_slice(at);
             spans[SERIAL] = Span::new(0, len);
@@ -706,19 +732,18 @@ impl Url {
             ..Parts::default()
         };
         let extra = authority.map_or(0, |a| a.len() + 1) + 1;
-        let buf = if ser.capacity() > crate::scratch::KEEP {
+        if ser.capacity() > crate::scratch::KEEP {
             // Shrink first: growing may move the buffer, and the old block
             // then counts at its full capacity until the copy is done.
             let mut b = std::mem::take(ser);
             b.shrink_to_fit();
             b.reserve_exact(extra);
-            b
-        } else {
-            let mut b = Url::new_buffer(ser.len() + extra);
-            b.push_str(ser);
-            b
-        };
-        Url::finish(buf, true, at, &p)
+            return Url::finish(b, true, at, &p);
+        }
+        Url::finish_sized(ser.len() + extra, true, &p, |buf, spans| {
+            buf.push_str(ser);
+            *spans = *at;
+        })
     }
 
     /// The length of what [`Url::finish`] appends after the serialization
@@ -749,51 +774,110 @@ impl Url {
     /// record) or a NUL-terminated copy of every component of `p` (for an
     /// invalid one), then the raw authority and the known canonical host.
     pub(crate) fn finish(buf: String, valid: bool, at: &[Span; 8], p: &Parts) -> Url {
-        let flags = Flags {
+        Url::build_with(Ok(buf), Url::flags_of(p), |buf, spans| {
+            *spans = [Span::NONE; 11];
+            if valid {
+                spans[..8].copy_from_slice(at);
+            }
+            Url::fill_rest(buf, spans, valid, p);
+        })
+    }
+
+    /// [`Url::finish`] for a record of `len` octets whose buffer starts
+    /// empty: `write` appends the serialization of a valid record and
+    /// writes the spans of its components (or, for an invalid one, does
+    /// nothing), in the record's own buffer instead of one copied in.
+    pub(crate) fn finish_sized(
+        len: usize,
+        valid: bool,
+        p: &Parts,
+        write: impl FnOnce(&mut String, &mut [Span; 8]),
+    ) -> Url {
+        Url::finish_sized_as(len, valid, p, Url::flags_of(p), write)
+    }
+
+    /// [`Url::finish_sized`] with the flags `f` (those of `p`, or with
+    /// what the caller knows more of the record).
+    fn finish_sized_as(
+        len: usize,
+        valid: bool,
+        p: &Parts,
+        f: Flags,
+        write: impl FnOnce(&mut String, &mut [Span; 8]),
+    ) -> Url {
+        Url::build_with(Err(len), f, |buf, spans| {
+            *spans = [Span::NONE; 11];
+            if let Some(at) = spans.first_chunk_mut::<8>() {
+                write(buf, at);
+            }
+            Url::fill_rest(buf, spans, valid, p);
+        })
+    }
+
+    /// [`Url::finish_sized`] for the parse of `source`, which is its
+    /// serialization (the components of `p` at `at` in it): the record
+    /// notes so as it is built (see [`Url::parse_source`]).
+    pub(crate) fn finish_parsed(p: &Parts, source: &str, at: &[Span; 8]) -> Url {
+        let len = source.len() + 1 + Url::extra_len(p, true);
+        let f = Flags {
+            parse_of_serialization: true,
+            ..Url::flags_of(p)
+        };
+        Url::finish_sized_as(len, true, p, f, |buf, spans| {
+            buf.push_str(source);
+            *spans = *at;
+        })
+    }
+
+    /// The flags of a record built from `p` by [`Url::finish`].
+    fn flags_of(p: &Parts) -> Flags {
+        Flags {
             invalid: p.invalid,
             hierarchical: p.hierarchical,
             known_host_err: p.known.err,
             parse_of_serialization: false,
             canonical: false,
+        }
+    }
+
+    /// What [`Url::finish`] appends to `buf` (the serialization of a valid
+    /// record, its components' spans written, or nothing) and the spans
+    /// it writes for it.
+    fn fill_rest(buf: &mut String, spans: &mut [Span; 11], valid: bool, p: &Parts) {
+        let push = |buf: &mut String, s: &str| {
+            let start = buf.len();
+            buf.push_str(s);
+            buf.push('\0');
+            Span {
+                start,
+                end: start + s.len(),
+            }
         };
-        Url::wrap_with(buf, flags, |buf, spans| {
-            *spans = [Span::NONE; 11];
-            let push = |buf: &mut String, s: &str| {
-                let start = buf.len();
-                buf.push_str(s);
-                buf.push('\0');
-                Span {
-                    start,
-                    end: start + s.len(),
-                }
-            };
-            if valid {
-                spans[SERIAL] = Span::new(0, buf.len());
-                buf.push('\0');
-                spans[..8].copy_from_slice(at);
-            } else {
-                let comps = [
-                    p.scheme, p.user, p.password, p.host, p.port, p.path, p.query, p.fragment,
-                ];
-                for (span, c) in spans.iter_mut().zip(&comps) {
-                    if let Some(c) = c {
-                        *span = push(buf, c);
-                    }
+        if valid {
+            spans[SERIAL] = Span::new(0, buf.len());
+            buf.push('\0');
+        } else {
+            let comps = [
+                p.scheme, p.user, p.password, p.host, p.port, p.path, p.query, p.fragment,
+            ];
+            for (span, c) in spans.iter_mut().zip(&comps) {
+                if let Some(c) = c {
+                    *span = push(buf, c);
                 }
             }
-            if authority_is_host(p) {
-                // An authority of a host alone (most of them): no copy.
-                spans[AUTHORITY] = spans[Component::Host as usize];
-            } else if let Some(a) = p.authority {
-                spans[AUTHORITY] = push(buf, a);
-            }
-            if known_is_host(p) {
-                // The host is canonical already (see `CachedHost`): no copy.
-                spans[KNOWN_HOST] = spans[Component::Host as usize];
-            } else if let Some(k) = p.known.host {
-                spans[KNOWN_HOST] = push(buf, k);
-            }
-        })
+        }
+        if authority_is_host(p) {
+            // An authority of a host alone (most of them): no copy.
+            spans[AUTHORITY] = spans[Component::Host as usize];
+        } else if let Some(a) = p.authority {
+            spans[AUTHORITY] = push(buf, a);
+        }
+        if known_is_host(p) {
+            // The host is canonical already (see `CachedHost`): no copy.
+            spans[KNOWN_HOST] = spans[Component::Host as usize];
+        } else if let Some(k) = p.known.host {
+            spans[KNOWN_HOST] = push(buf, k);
+        }
     }
 
     /// Whether `p` and `q` are the very same slices (and flags): a cheap
@@ -831,7 +915,10 @@ impl Url {
     /// canonical, which most are).
     pub(crate) fn same_serialized(&self, at: &[Span; 8], p_ser: &str) -> bool {
         let r = &*self.0;
-        r.invalid.is_none() && r.spans[..8] == at[..] && self.as_str() == Some(p_ser)
+        // The strings first: those of different lengths (most of the
+        // canonicalizations that change something) differ without
+        // looking at an octet or a span.
+        r.invalid.is_none() && self.as_str() == Some(p_ser) && r.spans[..8] == at[..]
     }
 
     /// The shared record, for the C ABI's handles.

@@ -87,30 +87,26 @@ pub(crate) fn serialized_len(u: &Parts) -> usize {
 pub(crate) fn build(p: &Parts) -> Url {
     let valid = p.invalid.is_none();
     let ser = if valid { serialized_len(p) } else { 0 };
-    let mut buf = Url::new_buffer(ser + 1 + Url::extra_len(p, valid));
-    let mut at = [Span::NONE; 8];
-    if valid {
-        serialize_parts(p, &mut buf, &mut at);
-    }
-    Url::finish(buf, valid, &at, p)
+    Url::finish_sized(ser + 1 + Url::extra_len(p, valid), valid, p, |buf, at| {
+        if valid {
+            serialize_parts(p, buf, at);
+        }
+    })
 }
 
 /// [`build`] for the parse of `source` (the preprocessed input): the
 /// record notes whether its serialization is `source` itself.
 pub(crate) fn build_parsed(p: &Parts, source: &str) -> Url {
     let mut at = [Span::NONE; 8];
-    let (mut url, same) = if layout_in(p, source, &mut at) {
+    if layout_in(p, source, &mut at) {
         // Most absolute URLs: the serialization is `source`, copied whole
         // instead of written component by component.
-        let mut buf = Url::new_buffer(source.len() + 1 + Url::extra_len(p, true));
-        buf.push_str(source);
-        (Url::finish(buf, true, &at, p), true)
-    } else {
-        let url = build(p);
-        let same = url.as_str() == Some(source);
-        (url, same)
-    };
-    url.set_parse_of_serialization(same);
+        return Url::finish_parsed(p, source, &at);
+    }
+    let mut url = build(p);
+    if url.as_str() == Some(source) {
+        url.set_parse_of_serialization(true);
+    }
     url
 }
 
