@@ -309,8 +309,9 @@ fn fragment_into(f: &str, out: &mut String) {
 }
 
 /// The stages on `s` without a base, resumed where the recognizer of
-/// canonical input stopped (`canonical_form::Stop`; the default when it
-/// stopped in the scheme or did not run, on non-ASCII input): the prefix it found
+/// canonical input stopped (`canonical_form::Stop`, at the first octet
+/// outside ASCII at the latest; the default when it stopped in the scheme
+/// or did not run, on input that decoding changed): the prefix it found
 /// canonical is copied, and the components after it are written by the
 /// rules the stages use for them, as [`write_canonical`] writes them, for
 /// a URL of the shape `scheme://host[:port][path][?query][#fragment]`
