@@ -339,16 +339,15 @@ fn resume_into(s: &str, stop: Stop, out: &mut String, work: &mut Work) -> bool {
         let Some(t) = crate::preprocess::only_trimmed(s).filter(|t| !t.is_empty()) else {
             return false;
         };
-        let stop = if crate::scan::is_ascii(t.as_bytes()) {
-            match crate::canonical_form::scan_ascii(t.as_bytes()) {
-                Ok(()) => {
-                    out.push_str(t);
-                    return true;
-                }
-                Err(stop) => stop,
+        // The recognizer accepts ASCII only, and stops at the first octet
+        // outside it at the latest: on text (`t` is), where it stopped
+        // holds whatever the octets after it are.
+        let stop = match crate::canonical_form::scan_ascii(t.as_bytes()) {
+            Ok(()) => {
+                out.push_str(t);
+                return true;
             }
-        } else {
-            Stop::default()
+            Err(stop) => stop,
         };
         return resume_into(t, stop, out, work);
     }
