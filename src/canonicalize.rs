@@ -393,7 +393,12 @@ fn resume_into(s: &str, stop: Stop, out: &mut String, work: &mut Work) -> bool {
         let seg = if matches!(b.get(ok), None | Some(b'?' | b'#')) {
             ok
         } else {
-            memchr::memrchr(b'/', &b[i..ok]).map_or(i, |k| i + k + 1)
+            // The segment's start is a few octets back: a loop here,
+            // rather than a vector search's call and setup.
+            b[i..ok]
+                .iter()
+                .rposition(|&c| c == b'/')
+                .map_or(i, |k| i + k + 1)
         };
         let root = if stop.host_upper || stop.port_dropped || b.get(i) != Some(&b'/') {
             let root = push_authority(s, from, &stop, out);
