@@ -1052,6 +1052,50 @@ mod tests {
         }
     }
 
+    /// Input with octets outside ASCII after an ASCII prefix resumes where
+    /// the recognizer stopped (at the first such octet at the latest),
+    /// also inside surrounding white space: on every combination of
+    /// prefix edits, non-ASCII text in each component and a dot segment or
+    /// escape around it, the result is the stages'.
+    #[test]
+    fn resume_on_non_ascii_is_the_stages() {
+        let opts = CanonOptions::default();
+        for wrap in ["", " ", "\u{1}", "\t"] {
+            for scheme in ["http", "HTTP", "foo"] {
+                for host in ["h.com", "H.com"] {
+                    for port in ["", ":80", ":8080"] {
+                        for rest in [
+                            "",
+                            "/\u{e9}",
+                            "/a/\u{e9}/b",
+                            "/a \u{e9}",
+                            "/\u{e9}/../x",
+                            "/a/./\u{e9}",
+                            "/%41\u{e9}",
+                            "/x\u{e9}%2e/..",
+                            "/\u{e9}\\x",
+                            "/x?\u{e9}",
+                            "/x?a#\u{e9}",
+                            "/x#\u{85}",
+                            "?\u{e9}",
+                            "#\u{e9}",
+                            "/a\u{FDD0}b",
+                            "/\u{5d0}\u{5d1}?\u{e9}#\u{e9}",
+                            "/\u{e9}\tx",
+                        ] {
+                            let s = format!("{wrap}{scheme}://{host}{port}{rest}{wrap}");
+                            let mut fast = String::new();
+                            let rf = crate::api::canon_into(None, &s, &opts, &mut fast);
+                            let mut slow = String::new();
+                            let rs = canon_into_stages(None, &s, &opts, &mut slow);
+                            assert_eq!((rf, fast), (rs, slow), "{s:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// `canonicalize_with` recognises an already canonical record by its
     /// serialization (`Url::same_serialized`): on every conformance input,
     /// resolved and then canonicalized once and twice, that test says
