@@ -6,11 +6,11 @@
 //!
 //! The bulk call (`canon`), with the default options:
 //!
-//! 1. Without a base, ASCII input the recognizer accepts is its own
-//!    canonical form (`canonical_form::scan_ascii`): the result is the
+//! 1. Without a base, input the recognizer accepts (ASCII only) is its
+//!    own canonical form (`canonical_form::scan_ascii`): the result is the
 //!    input itself. Otherwise the stages run, resumed where the recognizer
 //!    stopped (`canonicalize::canon_staged_from`; from the start for input
-//!    that is not ASCII).
+//!    that is not valid UTF-8, which decoding changes).
 //! 2. Against a base known to be canonical, a reference whose resolution
 //!    `canonical_form::merge` finds canonical is a part of the base's
 //!    serialization followed by a part of the reference.
@@ -139,16 +139,26 @@ pub(crate) fn canon<'a, I: Input<'a>, S: Sink<I>>(
     if opts.is_default() {
         match base {
             None => {
-                // The ASCII test first: the recognizer needs it, and so
-                // does decoding, which it spares on ASCII input.
-                let (text, stop) = match input.ascii() {
-                    Some(s) => match canonical_form::scan_ascii(s.as_bytes()) {
-                        Ok(()) => return sink.pieces("", input),
-                        Err(stop) => (Cow::Borrowed(s), stop),
+                // The recognizer first: it accepts ASCII input only (an
+                // octet outside ASCII is in none of its classes), so
+                // canonical input needs no ASCII test. Input it rejects
+                // takes the test, which decoding needs and spares on
+                // ASCII input.
+                let (text, stop) = match canonical_form::scan_ascii(input.bytes()) {
+                    Ok(()) => return sink.pieces("", input),
+                    Err(stop) => match input.ascii() {
+                        Some(s) => (Cow::Borrowed(s), stop),
+                        // Non-ASCII input: the recognizer stopped at its
+                        // first octet outside ASCII at the latest, and the
+                        // prefix it read is where it is in the text when
+                        // decoding took the octets as they are (valid
+                        // UTF-8). Decoding that replaced invalid sequences
+                        // moves them: the stages from the start then.
+                        None => match input.non_ascii() {
+                            Cow::Borrowed(t) => (Cow::Borrowed(t), stop),
+                            text => (text, Stop::default()),
+                        },
                     },
-                    // Non-ASCII input (IDN) is not canonical: the stages
-                    // from the start.
-                    None => (input.non_ascii(), Stop::default()),
                 };
                 return scratch::with(Used::ALL, |sc| {
                     sink.stages(sc, |out, sc| {

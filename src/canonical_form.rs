@@ -157,6 +157,10 @@ pub(crate) fn is_canonical_ascii(s: &[u8]) -> bool {
 
 /// [`is_canonical_ascii`], saying on a URL it rejects how far the pass got,
 /// for canonicalization to resume there (`canonicalize::resume_into`).
+/// `s` need not be ASCII: an octet outside ASCII is in no class
+/// ([`CLASS`]), so the pass stops at it, and `Ok` says `s` is ASCII too.
+/// The bulk call runs it before the ASCII test, which canonical input
+/// then skips; its `Stop` is for ASCII input only.
 #[inline(never)]
 pub(crate) fn scan_ascii(s: &[u8]) -> Result<(), Stop> {
     layout_in::<CHECK>(s).map(|_| ())
@@ -893,6 +897,28 @@ mod tests {
                             .unwrap_or(len);
                         assert_eq!(run(&s, from, class), want, "{class} {s:?} {from}");
                     }
+                }
+            }
+        }
+    }
+
+    /// A URL with an octet outside ASCII is never canonical to the pass,
+    /// whatever the octet and wherever it is: the bulk call takes its
+    /// acceptance as the proof that the input is ASCII.
+    #[test]
+    fn scan_rejects_every_octet_outside_ascii() {
+        for s in [
+            "http://h/",
+            "https://a.b-c_d/x.y/%20z?q=%41&r#f#g",
+            "foo+1://h:81/p",
+            "file://h/a/b.c?q#f",
+        ] {
+            assert!(scan_ascii(s.as_bytes()).is_ok(), "{s:?}");
+            for at in 0..=s.len() {
+                for c in [0x80u8, 0xA0, 0xC3, 0xE2, 0xFF] {
+                    let mut v = s.as_bytes().to_vec();
+                    v.insert(at, c);
+                    assert!(scan_ascii(&v).is_err(), "{s:?} {at} {c:#x}");
                 }
             }
         }

@@ -309,8 +309,9 @@ fn fragment_into(f: &str, out: &mut String) {
 }
 
 /// The stages on `s` without a base, resumed where the recognizer of
-/// canonical input stopped (`canonical_form::Stop`; the default when it
-/// stopped in the scheme or did not run, on non-ASCII input): the prefix it found
+/// canonical input stopped (`canonical_form::Stop`, at the first octet
+/// outside ASCII at the latest; the default when it stopped in the scheme
+/// or did not run, on input that decoding changed): the prefix it found
 /// canonical is copied, and the components after it are written by the
 /// rules the stages use for them, as [`write_canonical`] writes them, for
 /// a URL of the shape `scheme://host[:port][path][?query][#fragment]`
@@ -338,16 +339,15 @@ fn resume_into(s: &str, stop: Stop, out: &mut String, work: &mut Work) -> bool {
         let Some(t) = crate::preprocess::only_trimmed(s).filter(|t| !t.is_empty()) else {
             return false;
         };
-        let stop = if crate::scan::is_ascii(t.as_bytes()) {
-            match crate::canonical_form::scan_ascii(t.as_bytes()) {
-                Ok(()) => {
-                    out.push_str(t);
-                    return true;
-                }
-                Err(stop) => stop,
+        // The recognizer accepts ASCII only, and stops at the first octet
+        // outside it at the latest: on text (`t` is), where it stopped
+        // holds whatever the octets after it are.
+        let stop = match crate::canonical_form::scan_ascii(t.as_bytes()) {
+            Ok(()) => {
+                out.push_str(t);
+                return true;
             }
-        } else {
-            Stop::default()
+            Err(stop) => stop,
         };
         return resume_into(t, stop, out, work);
     }
@@ -393,7 +393,12 @@ fn resume_into(s: &str, stop: Stop, out: &mut String, work: &mut Work) -> bool {
         let seg = if matches!(b.get(ok), None | Some(b'?' | b'#')) {
             ok
         } else {
-            memchr::memrchr(b'/', &b[i..ok]).map_or(i, |k| i + k + 1)
+            // The segment's start is a few octets back: a loop here,
+            // rather than a vector search's call and setup.
+            b[i..ok]
+                .iter()
+                .rposition(|&c| c == b'/')
+                .map_or(i, |k| i + k + 1)
         };
         let root = if stop.host_upper || stop.port_dropped || b.get(i) != Some(&b'/') {
             let root = push_authority(s, from, &stop, out);
@@ -1041,6 +1046,50 @@ mod tests {
                         let mut slow = String::new();
                         let rs = canon_into_stages(None, &s, &opts, &mut slow);
                         assert_eq!((rf, fast), (rs, slow), "{s:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// Input with octets outside ASCII after an ASCII prefix resumes where
+    /// the recognizer stopped (at the first such octet at the latest),
+    /// also inside surrounding white space: on every combination of
+    /// prefix edits, non-ASCII text in each component and a dot segment or
+    /// escape around it, the result is the stages'.
+    #[test]
+    fn resume_on_non_ascii_is_the_stages() {
+        let opts = CanonOptions::default();
+        for wrap in ["", " ", "\u{1}", "\t"] {
+            for scheme in ["http", "HTTP", "foo"] {
+                for host in ["h.com", "H.com"] {
+                    for port in ["", ":80", ":8080"] {
+                        for rest in [
+                            "",
+                            "/\u{e9}",
+                            "/a/\u{e9}/b",
+                            "/a \u{e9}",
+                            "/\u{e9}/../x",
+                            "/a/./\u{e9}",
+                            "/%41\u{e9}",
+                            "/x\u{e9}%2e/..",
+                            "/\u{e9}\\x",
+                            "/x?\u{e9}",
+                            "/x?a#\u{e9}",
+                            "/x#\u{85}",
+                            "?\u{e9}",
+                            "#\u{e9}",
+                            "/a\u{FDD0}b",
+                            "/\u{5d0}\u{5d1}?\u{e9}#\u{e9}",
+                            "/\u{e9}\tx",
+                        ] {
+                            let s = format!("{wrap}{scheme}://{host}{port}{rest}{wrap}");
+                            let mut fast = String::new();
+                            let rf = crate::api::canon_into(None, &s, &opts, &mut fast);
+                            let mut slow = String::new();
+                            let rs = canon_into_stages(None, &s, &opts, &mut slow);
+                            assert_eq!((rf, fast), (rs, slow), "{s:?}");
+                        }
                     }
                 }
             }
