@@ -1005,7 +1005,6 @@ mod tests {
     /// give what the stages give.
     #[test]
     fn resume_edits_are_the_stages() {
-        let opts = CanonOptions::default();
         for scheme in ["http", "HTTP", "https", "Https", "ftp", "foo", "file"] {
             for host in [
                 "h.com",
@@ -1040,16 +1039,22 @@ mod tests {
                         "/a/.#f",
                         " ",
                     ] {
-                        let s = format!("{scheme}://{host}{port}{rest}");
-                        let mut fast = String::new();
-                        let rf = crate::api::canon_into(None, &s, &opts, &mut fast);
-                        let mut slow = String::new();
-                        let rs = canon_into_stages(None, &s, &opts, &mut slow);
-                        assert_eq!((rf, fast), (rs, slow), "{s:?}");
+                        assert_resume_is_stages(&format!("{scheme}://{host}{port}{rest}"));
                     }
                 }
             }
         }
+    }
+
+    /// The bulk call without a base (the fast exits and the resume road)
+    /// gives what the stages give on `s`.
+    fn assert_resume_is_stages(s: &str) {
+        let opts = CanonOptions::default();
+        let mut fast = String::new();
+        let rf = crate::api::canon_into(None, s, &opts, &mut fast);
+        let mut slow = String::new();
+        let rs = canon_into_stages(None, s, &opts, &mut slow);
+        assert_eq!((rf, fast), (rs, slow), "{s:?}");
     }
 
     /// Input with octets outside ASCII after an ASCII prefix resumes where
@@ -1059,7 +1064,6 @@ mod tests {
     /// escape around it, the result is the stages'.
     #[test]
     fn resume_on_non_ascii_is_the_stages() {
-        let opts = CanonOptions::default();
         for wrap in ["", " ", "\u{1}", "\t"] {
             for scheme in ["http", "HTTP", "foo"] {
                 for host in ["h.com", "H.com"] {
@@ -1083,12 +1087,9 @@ mod tests {
                             "/\u{5d0}\u{5d1}?\u{e9}#\u{e9}",
                             "/\u{e9}\tx",
                         ] {
-                            let s = format!("{wrap}{scheme}://{host}{port}{rest}{wrap}");
-                            let mut fast = String::new();
-                            let rf = crate::api::canon_into(None, &s, &opts, &mut fast);
-                            let mut slow = String::new();
-                            let rs = canon_into_stages(None, &s, &opts, &mut slow);
-                            assert_eq!((rf, fast), (rs, slow), "{s:?}");
+                            assert_resume_is_stages(&format!(
+                                "{wrap}{scheme}://{host}{port}{rest}{wrap}"
+                            ));
                         }
                     }
                 }
