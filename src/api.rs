@@ -160,10 +160,14 @@ pub(crate) fn canon<'a, I: Input<'a>, S: Sink<I>>(
                         },
                     },
                 };
-                return scratch::with(Used::ALL, |sc| {
-                    sink.stages(sc, |out, sc| {
-                        canon_staged_from(Some(stop), &text, opts, out, sc)
-                    })
+                // The resume road writes few of the buffers: the trim
+                // looks at those unless the stages ran.
+                return scratch::with_either(Used::RESUME, Used::ALL, |sc| {
+                    let mut staged = false;
+                    let r = sink.stages(sc, |out, sc| {
+                        canon_staged_from(Some(stop), &text, opts, out, sc, &mut staged)
+                    });
+                    (r, !staged)
                 });
             }
             Some(base) => {

@@ -962,12 +962,15 @@ pub(crate) fn canon_staged(
 
 /// The stages on `input` without a base, resumed after the recognizer when
 /// `stop` says where it stopped ([`resume_into`]), appended to `out`.
+/// Sets `*staged` when the stages ran: otherwise only `out` and the path
+/// steps' buffers were written (`scratch::Used::RESUME`).
 pub(crate) fn canon_staged_from(
     stop: Option<Stop>,
     input: &str,
     opts: &CanonOptions,
     out: &mut String,
     sc: &mut Scratch,
+    staged: &mut bool,
 ) -> Result<(), InvalidReason> {
     if let Some(stop) = stop {
         let start = out.len();
@@ -976,6 +979,7 @@ pub(crate) fn canon_staged_from(
         }
         out.truncate(start);
     }
+    *staged = true;
     canon_staged(None, input, opts, out, sc)
 }
 

@@ -58,7 +58,10 @@ impl Used {
     const PATH2: u16 = 1 << 3;
     const CANON: u16 = 1 << 4;
     const OUT: u16 = 1 << 5;
-    const WORK: u16 = 1 << 6;
+    /// The `file:` HOSTPATH loop's buffers (`Work::host`, `Work::path`).
+    const WORK_FILE: u16 = 1 << 6;
+    /// The full path steps' buffers (`Work::a`, `Work::b`).
+    const WORK_STEPS: u16 = 1 << 7;
     /// Parsing: the preprocessed input and a path it writes.
     pub(crate) const PARSE: Used = Used(Used::PRE | Used::SIDE);
     /// Resolution: parsing's, and the merged path and its dot-segment
@@ -66,7 +69,12 @@ impl Used {
     pub(crate) const RESOLVE: Used = Used(Used::PRE | Used::SIDE | Used::PATH | Used::PATH2);
     /// Canonicalization of a record: the serialization it writes and its
     /// working buffers.
-    pub(crate) const CANONICALIZE: Used = Used(Used::CANON | Used::WORK);
+    pub(crate) const CANONICALIZE: Used = Used(Used::CANON | Used::WORK_FILE | Used::WORK_STEPS);
+    /// The bulk path's resume road (`canonicalize::canon_staged_from` when
+    /// the stages do not run): its output, and the full path steps for a
+    /// path the one pass cannot write. Three buffers to trim where the
+    /// stages need all of them.
+    pub(crate) const RESUME: Used = Used(Used::OUT | Used::WORK_STEPS);
     /// The bulk path: every stage, and its output.
     pub(crate) const ALL: Used = Used(u16::MAX);
 
@@ -88,10 +96,10 @@ impl Scratch {
             (Used::PATH2, &mut self.path2),
             (Used::CANON, &mut self.canon),
             (Used::OUT, &mut self.out),
-            (Used::WORK, a),
-            (Used::WORK, b),
-            (Used::WORK, c),
-            (Used::WORK, d),
+            (Used::WORK_FILE, a),
+            (Used::WORK_FILE, b),
+            (Used::WORK_STEPS, c),
+            (Used::WORK_STEPS, d),
         ] {
             if used.has(bit) {
                 s.clear();
@@ -134,6 +142,34 @@ pub(crate) fn with<R>(used: Used, f: impl FnOnce(&mut Scratch) -> R) -> R {
     match r {
         Ok(Some(r)) => r,
         _ => (f.take().expect("not called yet"))(&mut Scratch::default()),
+    }
+}
+
+/// [`with`] for a call that writes either the buffers `narrow` names or
+/// those `wide` names: `f` returns its result and whether it kept to
+/// `narrow`, and the trim looks at those buffers only.
+#[inline(always)]
+pub(crate) fn with_either<R>(
+    narrow: Used,
+    wide: Used,
+    f: impl FnOnce(&mut Scratch) -> (R, bool),
+) -> R {
+    let mut f = Some(f);
+    let r = SCRATCH.try_with(|cell| match cell.try_borrow_mut() {
+        Ok(mut sc) => {
+            let (r, kept) = (f.take().expect("called once"))(&mut sc);
+            if kept {
+                sc.trim(narrow);
+            } else {
+                sc.trim(wide);
+            }
+            Some(r)
+        }
+        Err(_) => None,
+    });
+    match r {
+        Ok(Some(r)) => r,
+        _ => (f.take().expect("not called yet"))(&mut Scratch::default()).0,
     }
 }
 
