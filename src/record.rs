@@ -856,9 +856,14 @@ impl Url {
             parse_of_serialization: true,
             ..Url::flags_of(p)
         };
-        Url::finish_sized_as(len, true, p, f, |buf, spans| {
+        Url::build_with(Err(len), f, |buf, spans| {
             buf.push_str(source);
-            *spans = *at;
+            // Every component's span is `at`'s: only the raw authority's
+            // and the known host's start absent, for `fill_rest` to set.
+            spans[..8].copy_from_slice(at);
+            spans[AUTHORITY] = Span::NONE;
+            spans[KNOWN_HOST] = Span::NONE;
+            Url::fill_rest(buf, spans, true, p);
         })
     }
 
