@@ -1262,4 +1262,49 @@ mod tests {
             }
         }
     }
+
+    /// Canonicalization keeps its input's raw authority and flag, and its
+    /// record (written directly by `Url::build_serialized`) is the one
+    /// `serialize::build` makes of those and the canonical components:
+    /// the same value, serialization and C views.
+    #[test]
+    fn canonical_records_are_built_from_their_parts() {
+        let mut checked = 0;
+        for input in crate::testutil::conformance_inputs() {
+            let u = crate::resolve(&crate::parse(&input), &input);
+            let c = crate::canonicalize(&u, None);
+            if c.is_invalid() {
+                continue;
+            }
+            assert_eq!(c.authority(), u.authority(), "{input:?}");
+            let p = Parts {
+                scheme: c.scheme(),
+                user: c.user(),
+                password: c.password(),
+                host: c.host(),
+                port: c.port(),
+                path: c.path(),
+                query: c.query(),
+                fragment: c.fragment(),
+                authority: u.authority(),
+                hierarchical: u.is_hierarchical(),
+                ..Parts::default()
+            };
+            let built = crate::serialize::build(&p);
+            assert_eq!(c, built, "{input:?}");
+            assert_eq!(
+                c.serialization_nul(),
+                built.serialization_nul(),
+                "{input:?}"
+            );
+            for i in 0..8 {
+                assert_eq!(c.get_nul(i), built.get_nul(i), "{input:?} {i}");
+            }
+            checked += usize::from(u.authority().is_some());
+        }
+        assert!(
+            checked > 100,
+            "{checked} canonical records with an authority"
+        );
+    }
 }
