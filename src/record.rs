@@ -726,10 +726,15 @@ impl Url {
         authority: Option<&str>,
         hierarchical: bool,
     ) -> Url {
-        let p = Parts {
-            authority,
+        // What `finish` gives for the parts of a valid record with only
+        // the raw authority and the flag set, written directly: no host in
+        // those parts, so the authority is a copy and no host is known.
+        let flags = Flags {
+            invalid: None,
             hierarchical,
-            ..Parts::default()
+            known_host_err: None,
+            parse_of_serialization: false,
+            canonical: false,
         };
         let extra = authority.map_or(0, |a| a.len() + 1) + 1;
         if ser.capacity() > crate::scratch::KEEP {
@@ -738,12 +743,40 @@ impl Url {
             let mut b = std::mem::take(ser);
             b.shrink_to_fit();
             b.reserve_exact(extra);
-            return Url::finish(b, true, at, &p);
+            return Url::build_with(Ok(b), flags, |buf, spans| {
+                Url::fill_serialized(buf, spans, at, authority);
+            });
         }
-        Url::finish_sized(ser.len() + extra, true, &p, |buf, spans| {
+        Url::build_with(Err(ser.len() + extra), flags, |buf, spans| {
             buf.push_str(ser);
-            *spans = *at;
+            Url::fill_serialized(buf, spans, at, authority);
         })
+    }
+
+    /// [`Url::fill_rest`] for a valid record whose serialization `buf`
+    /// holds (components at `at`), with the raw authority `authority` and
+    /// no host in its parts: the NUL, then a NUL-terminated copy of the
+    /// authority.
+    #[inline(always)]
+    fn fill_serialized(
+        buf: &mut String,
+        spans: &mut [Span; 11],
+        at: &[Span; 8],
+        authority: Option<&str>,
+    ) {
+        spans[..8].copy_from_slice(at);
+        spans[SERIAL] = Span::new(0, buf.len());
+        buf.push('\0');
+        spans[AUTHORITY] = match authority {
+            Some(a) => {
+                let start = buf.len();
+                buf.push_str(a);
+                buf.push('\0');
+                Span::new(start, start + a.len())
+            }
+            None => Span::NONE,
+        };
+        spans[KNOWN_HOST] = Span::NONE;
     }
 
     /// The length of what [`Url::finish`] appends after the serialization
@@ -823,9 +856,14 @@ impl Url {
             parse_of_serialization: true,
             ..Url::flags_of(p)
         };
-        Url::finish_sized_as(len, true, p, f, |buf, spans| {
+        Url::build_with(Err(len), f, |buf, spans| {
             buf.push_str(source);
-            *spans = *at;
+            // Every component's span is `at`'s: only the raw authority's
+            // and the known host's start absent, for `fill_rest` to set.
+            spans[..8].copy_from_slice(at);
+            spans[AUTHORITY] = Span::NONE;
+            spans[KNOWN_HOST] = Span::NONE;
+            Url::fill_rest(buf, spans, true, p);
         })
     }
 
@@ -1223,5 +1261,50 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Canonicalization keeps its input's raw authority and flag, and its
+    /// record (written directly by `Url::build_serialized`) is the one
+    /// `serialize::build` makes of those and the canonical components:
+    /// the same value, serialization and C views.
+    #[test]
+    fn canonical_records_are_built_from_their_parts() {
+        let mut checked = 0;
+        for input in crate::testutil::conformance_inputs() {
+            let u = crate::resolve(&crate::parse(&input), &input);
+            let c = crate::canonicalize(&u, None);
+            if c.is_invalid() {
+                continue;
+            }
+            assert_eq!(c.authority(), u.authority(), "{input:?}");
+            let p = Parts {
+                scheme: c.scheme(),
+                user: c.user(),
+                password: c.password(),
+                host: c.host(),
+                port: c.port(),
+                path: c.path(),
+                query: c.query(),
+                fragment: c.fragment(),
+                authority: u.authority(),
+                hierarchical: u.is_hierarchical(),
+                ..Parts::default()
+            };
+            let built = crate::serialize::build(&p);
+            assert_eq!(c, built, "{input:?}");
+            assert_eq!(
+                c.serialization_nul(),
+                built.serialization_nul(),
+                "{input:?}"
+            );
+            for i in 0..8 {
+                assert_eq!(c.get_nul(i), built.get_nul(i), "{input:?} {i}");
+            }
+            checked += usize::from(u.authority().is_some());
+        }
+        assert!(
+            checked > 100,
+            "{checked} canonical records with an authority"
+        );
     }
 }
