@@ -130,19 +130,7 @@ thread_local! {
 /// writes only the buffers `used` names.
 #[inline(always)]
 pub(crate) fn with<R>(used: Used, f: impl FnOnce(&mut Scratch) -> R) -> R {
-    let mut f = Some(f);
-    let r = SCRATCH.try_with(|cell| match cell.try_borrow_mut() {
-        Ok(mut sc) => {
-            let r = (f.take().expect("called once"))(&mut sc);
-            sc.trim(used);
-            Some(r)
-        }
-        Err(_) => None,
-    });
-    match r {
-        Ok(Some(r)) => r,
-        _ => (f.take().expect("not called yet"))(&mut Scratch::default()),
-    }
+    with_either(used, used, |sc| (f(sc), true))
 }
 
 /// [`with`] for a call that writes either the buffers `narrow` names or
