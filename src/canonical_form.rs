@@ -475,8 +475,18 @@ pub(crate) struct Merge {
 /// its serialization and the merge.
 #[inline]
 pub(crate) fn merge_with<'b>(base: &'b crate::record::Url, r: &[u8]) -> Option<(&'b str, Merge)> {
-    let (ser, at) = base.canonical_base()?;
+    let (ser, at) = merge_base(base)?;
     Some((ser, merge(ser, at, r)?))
+}
+
+/// The serialization and spans of `base` when [`merge`] can resolve
+/// against it: known canonical, and not `file:` (whose resolution takes
+/// the HOSTPATH steps).
+#[inline]
+fn merge_base(base: &crate::record::Url) -> Option<(&str, &[Span; 8])> {
+    let (ser, at) = base.canonical_base()?;
+    let scheme = at[0].get(ser)?;
+    (!Scheme::of(scheme.as_bytes()).is_file()).then_some((ser, at))
 }
 
 impl Merge {
@@ -727,7 +737,7 @@ mod tests {
     /// stages' resolution. Returns whether it gave a result.
     fn check_merge(page: &str, link: &str) -> bool {
         let fast_base = parse(page);
-        let Some((ser, at)) = fast_base.canonical_base() else {
+        let Some((ser, at)) = merge_base(&fast_base) else {
             return false;
         };
         let Some(m) = merge(ser, at, link.as_bytes()) else {

@@ -683,18 +683,14 @@ impl Url {
         ))
     }
 
-    /// The serialization and the component spans of a base known to be
-    /// canonical (see [`Url::build_canonical`]), other than `file:` (whose
-    /// resolution takes more steps), for `canonical_form::merge`.
+    /// The serialization and the component spans of a record known to be
+    /// canonical (see [`Url::build_canonical`]), for `canonical_form::merge`.
     pub(crate) fn canonical_base(&self) -> Option<(&str, &[Span; 8])> {
         let r = &*self.0;
         if !r.canonical {
             return None;
         }
         let ser = self.as_str()?;
-        if r.spans[0].get(ser) == Some("file") {
-            return None;
-        }
         r.spans.first_chunk::<8>().map(|at| (ser, at))
     }
 

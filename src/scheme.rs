@@ -120,7 +120,7 @@ impl Scheme {
 /// Whether `scheme` is `file`, ASCII case-insensitively.
 #[inline]
 pub(crate) fn is_file(scheme: &str) -> bool {
-    scheme.eq_ignore_ascii_case("file")
+    Scheme::of(scheme.as_bytes()).is_file()
 }
 
 /// The default port of a scheme (section "Port numbers"), compared ASCII
