@@ -325,7 +325,12 @@ fn fragment_into(f: &str, out: &mut String) {
 /// prefix). False when the stages are needed: user information, another
 /// shape, a step that fails (then `out` holds a partial result, for the
 /// caller to drop).
-fn resume_into(s: &str, stop: Stop, out: &mut String, work: &mut Work) -> bool {
+///
+/// `stop` is borrowed where the recognizer wrote it, and its fields are
+/// read one by one: a copy of the whole would load it in wider pieces
+/// than the recognizer stored it in, which stalls until those stores are
+/// done.
+fn resume_into(s: &str, stop: &Stop, out: &mut String, work: &mut Work) -> bool {
     let b = s.as_bytes();
     if !crate::canonical_form::fast_exits_on() {
         return false;
@@ -342,7 +347,8 @@ fn resume_into(s: &str, stop: Stop, out: &mut String, work: &mut Work) -> bool {
         // The recognizer accepts ASCII only, and stops at the first octet
         // outside it at the latest: on text (`t` is), where it stopped
         // holds whatever the octets after it are.
-        let stop = match crate::canonical_form::scan_ascii(t.as_bytes()) {
+        let scanned = crate::canonical_form::scan_ascii(t.as_bytes());
+        let stop = match &scanned {
             Ok(()) => {
                 out.push_str(t);
                 return true;
@@ -352,7 +358,6 @@ fn resume_into(s: &str, stop: Stop, out: &mut String, work: &mut Work) -> bool {
         return resume_into(t, stop, out, work);
     }
     let start = out.len();
-    let mut stop = stop;
     // The scheme, when the recognizer stopped in it: lowercased.
     let (n, from) = if stop.scheme_end == 0 {
         let Some(n) = crate::scheme::scheme_len(b) else {
@@ -370,15 +375,19 @@ fn resume_into(s: &str, stop: Stop, out: &mut String, work: &mut Work) -> bool {
     // Stopped before the path: the recognizer reads the authority again,
     // noting the host to lowercase, the port to drop or the empty path,
     // and goes on after them.
-    if stop.path_start == 0 {
-        match crate::canonical_form::scan_authority(b, n, stop.host_end) {
+    let rescanned;
+    let stop = if stop.path_start == 0 {
+        rescanned = crate::canonical_form::scan_authority(b, n, stop.host_end);
+        match &rescanned {
             Ok(()) => {
                 out.push_str(&s[from..]);
                 return true;
             }
-            Err(st) => stop = st,
+            Err(st) => st,
         }
-    }
+    } else {
+        stop
+    };
     let mut i = stop.path_start;
     if i != 0 {
         // The recognizer read `s[..ok]`: octets preprocessing leaves as
@@ -401,7 +410,7 @@ fn resume_into(s: &str, stop: Stop, out: &mut String, work: &mut Work) -> bool {
                 .map_or(i, |k| i + k + 1)
         };
         let root = if stop.host_upper || stop.port_dropped || b.get(i) != Some(&b'/') {
-            let root = push_authority(s, from, &stop, out);
+            let root = push_authority(s, from, stop, out);
             // An empty path: canonicalization writes `/`.
             if b.get(i) != Some(&b'/') {
                 out.push('/');
@@ -965,7 +974,7 @@ pub(crate) fn canon_staged(
 /// Sets `*staged` when the stages ran: otherwise only `out` and the path
 /// steps' buffers were written (`scratch::Used::RESUME`).
 pub(crate) fn canon_staged_from(
-    stop: Option<Stop>,
+    stop: Option<&Stop>,
     input: &str,
     opts: &CanonOptions,
     out: &mut String,
