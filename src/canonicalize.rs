@@ -397,19 +397,11 @@ fn resume_into(s: &str, stop: &Stop, out: &mut String, work: &mut Work) -> bool 
         if ok < b.len() && !crate::preprocess::leaves_tail(&b[ok..]) {
             return false;
         }
-        // The path up to the segment the recognizer stopped in is copied
-        // as it is; the one pass goes on from that segment (what it
-        // copied is in `out`, as the pass itself would have written it).
-        let seg = if matches!(b.get(ok), None | Some(b'?' | b'#')) {
-            ok
-        } else {
-            // The segment's start is a few octets back: a loop here,
-            // rather than a vector search's call and setup.
-            b[i..ok]
-                .iter()
-                .rposition(|&c| c == b'/')
-                .map_or(i, |k| i + k + 1)
-        };
+        // The path up to where the recognizer stopped is copied as it is
+        // (what it copied is in `out`, as the pass itself would have
+        // written it); the one pass goes on from there, reading the octet
+        // before it to know whether a segment starts there.
+        let seg = ok;
         let root = if stop.host_upper || stop.port_dropped || b.get(i) != Some(&b'/') {
             let root = push_authority(s, from, stop, out);
             // An empty path: canonicalization writes `/`.
@@ -507,8 +499,8 @@ fn path_rest_into(
     out: &mut String,
     work: &mut Work,
 ) -> Option<usize> {
-    match path_pass::<true>(&s[seg..], false, out, root) {
-        Ok(k) => Some(seg + k),
+    match path_pass_from::<true>(&s[i..], seg - i, false, out, root) {
+        Ok(k) => Some(i + k),
         Err(PathStop::Resolution) => None,
         Err(PathStop::Steps) => {
             let b = s.as_bytes();
@@ -754,11 +746,26 @@ fn path_pass<const TAIL: bool>(
     out: &mut String,
     root: usize,
 ) -> Result<usize, PathStop> {
+    path_pass_from::<TAIL>(p, 0, file, out, root)
+}
+
+/// [`path_pass`] from octet `from` of `p` on, `p[..from]` being written
+/// in `out` already as the pass writes it (`from` is after the path's
+/// first octet, or 0). A segment starts at `from` when the octet before
+/// it is `/`.
+#[inline(always)]
+fn path_pass_from<const TAIL: bool>(
+    p: &str,
+    from: usize,
+    file: bool,
+    out: &mut String,
+    root: usize,
+) -> Result<usize, PathStop> {
     let b = p.as_bytes();
     // `last`: the first octet of `p` not yet written. Octets are written in
     // runs, so `out` lags behind `p`: the octet of `p` at `j >= last` will
     // be at `out.len() + j - last`.
-    let (mut i, mut last) = (0, 0);
+    let (mut i, mut last) = (from, from);
     let copy = if TAIL {
         &crate::path::PATH_COPY_IN_URL
     } else {
