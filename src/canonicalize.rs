@@ -393,10 +393,9 @@ fn resume_into(s: &str, stop: &Stop, out: &mut String, work: &mut Work) -> bool 
     if i != 0 {
         // The recognizer read `s[..ok]`: octets preprocessing leaves as
         // they are.
+        // The rest is checked as it is read: the path by the pass, the
+        // query and the fragment below.
         let ok = stop.path_ok.max(i);
-        if ok < b.len() && !crate::preprocess::leaves_tail(&b[ok..]) {
-            return false;
-        }
         // The path up to where the recognizer stopped is copied as it is
         // (what it copied is in `out`, as the pass itself would have
         // written it); the one pass goes on from there, reading the octet
@@ -423,6 +422,9 @@ fn resume_into(s: &str, stop: &Stop, out: &mut String, work: &mut Work) -> bool 
         let Some(end) = path_rest_into(s, i, seg, root, out, work) else {
             return false;
         };
+        if end < b.len() && !crate::preprocess::leaves_tail(&b[end..]) {
+            return false;
+        }
         query_fragment_into(s, end, out);
         return true;
     } else {
@@ -505,7 +507,9 @@ fn path_rest_into(
         Err(PathStop::Steps) => {
             let b = s.as_bytes();
             let end = crate::scan::find2(&b[seg..], b'?', b'#').map_or(b.len(), |k| seg + k);
-            if !crate::resolve::own_path_unchanged(&s[i..end]) {
+            if !crate::resolve::own_path_unchanged(&s[i..end])
+                || !crate::preprocess::leaves_tail(&b[seg..end])
+            {
                 return None;
             }
             out.truncate(root);
@@ -828,6 +832,20 @@ fn path_pass_from<const TAIL: bool>(
                 Some(b'/' | b'\\') if file => return Err(PathStop::Steps),
                 _ => i += 1,
             },
+            // With `TAIL`, the pass reads the octets after the recognizer
+            // for preprocessing too: a TAB, LF or CR it removes, or a
+            // noncharacter it replaces, is left to the stages. (Neither is
+            // in the copy set, nor a character's continuation octet.)
+            _ if TAIL
+                && (matches!(c, b'\t' | b'\n' | b'\r')
+                    || (c >= 0xEF
+                        && p[i..]
+                            .chars()
+                            .next()
+                            .is_some_and(crate::preprocess::is_noncharacter))) =>
+            {
+                return Err(PathStop::Resolution);
+            }
             _ => {
                 if last < i {
                     out.push_str(&p[last..i]);
@@ -1107,6 +1125,17 @@ mod tests {
                             "/a\u{FDD0}b",
                             "/\u{5d0}\u{5d1}?\u{e9}#\u{e9}",
                             "/\u{e9}\tx",
+                            "/a/./b\tc",
+                            "/a%41\nb",
+                            "/a%41b\r",
+                            "/a%41?q\tr",
+                            "/a%41#f\nr",
+                            "/a/../b?\u{FFFE}",
+                            "/a/../b#\u{FDEF}",
+                            "/a%41\u{EFFFF}",
+                            "/a%41\u{FF01}",
+                            "/a%3%35\tx",
+                            "/a%3%35?\tx",
                         ] {
                             assert_resume_is_stages(&format!(
                                 "{wrap}{scheme}://{host}{port}{rest}{wrap}"
