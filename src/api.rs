@@ -144,7 +144,10 @@ pub(crate) fn canon<'a, I: Input<'a>, S: Sink<I>>(
                 // canonical input needs no ASCII test. Input it rejects
                 // takes the test, which decoding needs and spares on
                 // ASCII input.
-                let (text, stop) = match canonical_form::scan_ascii(input.bytes()) {
+                // `stop` stays where the recognizer wrote it (see
+                // `canonicalize::resume_into`).
+                let scanned = canonical_form::scan_ascii(input.bytes());
+                let (text, stop) = match &scanned {
                     Ok(()) => return sink.pieces("", input),
                     Err(stop) => match input.ascii() {
                         Some(s) => (Cow::Borrowed(s), stop),
@@ -156,7 +159,7 @@ pub(crate) fn canon<'a, I: Input<'a>, S: Sink<I>>(
                         // moves them: the stages from the start then.
                         None => match input.non_ascii() {
                             Cow::Borrowed(t) => (Cow::Borrowed(t), stop),
-                            text => (text, Stop::default()),
+                            text => (text, &Stop::NONE),
                         },
                     },
                 };

@@ -210,6 +210,18 @@ pub(crate) struct Stop {
     pub(crate) port_dropped: bool,
 }
 
+impl Stop {
+    /// No prefix found canonical: the stages from the start.
+    pub(crate) const NONE: Stop = Stop {
+        scheme_end: 0,
+        host_end: 0,
+        path_start: 0,
+        path_ok: 0,
+        host_upper: false,
+        port_dropped: false,
+    };
+}
+
 /// [`is_canonical`], with the places of the components when it is:
 /// scheme, user, password, host, port, path, query, fragment, in
 /// `wurl_component` order (user and password are always absent; the raw

@@ -325,16 +325,22 @@ fn fragment_into(f: &str, out: &mut String) {
 /// prefix). False when the stages are needed: user information, another
 /// shape, a step that fails (then `out` holds a partial result, for the
 /// caller to drop).
-fn resume_into(s: &str, stop: Stop, out: &mut String, work: &mut Work) -> bool {
+///
+/// `stop` is borrowed where the recognizer wrote it, and its fields are
+/// read one by one: a copy of the whole would load it in wider pieces
+/// than the recognizer stored it in, which stalls until those stores are
+/// done.
+fn resume_into(s: &str, stop: &Stop, out: &mut String, work: &mut Work) -> bool {
     let b = s.as_bytes();
     if !crate::canonical_form::fast_exits_on() {
         return false;
     }
     // Surrounding white space: preprocessing trims it (when it removes
-    // nothing else), and the recognizer reads the rest again.
-    if stop.scheme_end == 0
-        && (b.first().is_some_and(|&c| crate::preprocess::is_trimmed(c))
-            || b.last().is_some_and(|&c| crate::preprocess::is_trimmed(c)))
+    // nothing else), and the recognizer reads the rest again. (White
+    // space at the start stops the recognizer there; at the end only, it
+    // stops wherever the canonical prefix ends.)
+    if b.last().is_some_and(|&c| crate::preprocess::is_trimmed(c))
+        || (stop.scheme_end == 0 && b.first().is_some_and(|&c| crate::preprocess::is_trimmed(c)))
     {
         let Some(t) = crate::preprocess::only_trimmed(s).filter(|t| !t.is_empty()) else {
             return false;
@@ -342,7 +348,8 @@ fn resume_into(s: &str, stop: Stop, out: &mut String, work: &mut Work) -> bool {
         // The recognizer accepts ASCII only, and stops at the first octet
         // outside it at the latest: on text (`t` is), where it stopped
         // holds whatever the octets after it are.
-        let stop = match crate::canonical_form::scan_ascii(t.as_bytes()) {
+        let scanned = crate::canonical_form::scan_ascii(t.as_bytes());
+        let stop = match &scanned {
             Ok(()) => {
                 out.push_str(t);
                 return true;
@@ -352,7 +359,6 @@ fn resume_into(s: &str, stop: Stop, out: &mut String, work: &mut Work) -> bool {
         return resume_into(t, stop, out, work);
     }
     let start = out.len();
-    let mut stop = stop;
     // The scheme, when the recognizer stopped in it: lowercased.
     let (n, from) = if stop.scheme_end == 0 {
         let Some(n) = crate::scheme::scheme_len(b) else {
@@ -370,38 +376,33 @@ fn resume_into(s: &str, stop: Stop, out: &mut String, work: &mut Work) -> bool {
     // Stopped before the path: the recognizer reads the authority again,
     // noting the host to lowercase, the port to drop or the empty path,
     // and goes on after them.
-    if stop.path_start == 0 {
-        match crate::canonical_form::scan_authority(b, n, stop.host_end) {
+    let rescanned;
+    let stop = if stop.path_start == 0 {
+        rescanned = crate::canonical_form::scan_authority(b, n, stop.host_end);
+        match &rescanned {
             Ok(()) => {
                 out.push_str(&s[from..]);
                 return true;
             }
-            Err(st) => stop = st,
+            Err(st) => st,
         }
-    }
+    } else {
+        stop
+    };
     let mut i = stop.path_start;
     if i != 0 {
         // The recognizer read `s[..ok]`: octets preprocessing leaves as
         // they are.
+        // The rest is checked as it is read: the path by the pass, the
+        // query and the fragment below.
         let ok = stop.path_ok.max(i);
-        if ok < b.len() && !crate::preprocess::leaves_tail(&b[ok..]) {
-            return false;
-        }
-        // The path up to the segment the recognizer stopped in is copied
-        // as it is; the one pass goes on from that segment (what it
-        // copied is in `out`, as the pass itself would have written it).
-        let seg = if matches!(b.get(ok), None | Some(b'?' | b'#')) {
-            ok
-        } else {
-            // The segment's start is a few octets back: a loop here,
-            // rather than a vector search's call and setup.
-            b[i..ok]
-                .iter()
-                .rposition(|&c| c == b'/')
-                .map_or(i, |k| i + k + 1)
-        };
+        // The path up to where the recognizer stopped is copied as it is
+        // (what it copied is in `out`, as the pass itself would have
+        // written it); the one pass goes on from there, reading the octet
+        // before it to know whether a segment starts there.
+        let seg = ok;
         let root = if stop.host_upper || stop.port_dropped || b.get(i) != Some(&b'/') {
-            let root = push_authority(s, from, &stop, out);
+            let root = push_authority(s, from, stop, out);
             // An empty path: canonicalization writes `/`.
             if b.get(i) != Some(&b'/') {
                 out.push('/');
@@ -421,6 +422,9 @@ fn resume_into(s: &str, stop: Stop, out: &mut String, work: &mut Work) -> bool {
         let Some(end) = path_rest_into(s, i, seg, root, out, work) else {
             return false;
         };
+        if end < b.len() && !crate::preprocess::leaves_tail(&b[end..]) {
+            return false;
+        }
         query_fragment_into(s, end, out);
         return true;
     } else {
@@ -497,13 +501,15 @@ fn path_rest_into(
     out: &mut String,
     work: &mut Work,
 ) -> Option<usize> {
-    match path_pass::<true>(&s[seg..], false, out, root) {
-        Ok(k) => Some(seg + k),
+    match path_pass_from::<true>(&s[i..], seg - i, false, out, root) {
+        Ok(k) => Some(i + k),
         Err(PathStop::Resolution) => None,
         Err(PathStop::Steps) => {
             let b = s.as_bytes();
             let end = crate::scan::find2(&b[seg..], b'?', b'#').map_or(b.len(), |k| seg + k);
-            if !crate::resolve::own_path_unchanged(&s[i..end]) {
+            if !crate::resolve::own_path_unchanged(&s[i..end])
+                || !crate::preprocess::leaves_tail(&b[seg..end])
+            {
                 return None;
             }
             out.truncate(root);
@@ -744,11 +750,26 @@ fn path_pass<const TAIL: bool>(
     out: &mut String,
     root: usize,
 ) -> Result<usize, PathStop> {
+    path_pass_from::<TAIL>(p, 0, file, out, root)
+}
+
+/// [`path_pass`] from octet `from` of `p` on, `p[..from]` being written
+/// in `out` already as the pass writes it (`from` is after the path's
+/// first octet, or 0). A segment starts at `from` when the octet before
+/// it is `/`.
+#[inline(always)]
+fn path_pass_from<const TAIL: bool>(
+    p: &str,
+    from: usize,
+    file: bool,
+    out: &mut String,
+    root: usize,
+) -> Result<usize, PathStop> {
     let b = p.as_bytes();
     // `last`: the first octet of `p` not yet written. Octets are written in
     // runs, so `out` lags behind `p`: the octet of `p` at `j >= last` will
     // be at `out.len() + j - last`.
-    let (mut i, mut last) = (0, 0);
+    let (mut i, mut last) = (from, from);
     let copy = if TAIL {
         &crate::path::PATH_COPY_IN_URL
     } else {
@@ -811,6 +832,20 @@ fn path_pass<const TAIL: bool>(
                 Some(b'/' | b'\\') if file => return Err(PathStop::Steps),
                 _ => i += 1,
             },
+            // With `TAIL`, the pass reads the octets after the recognizer
+            // for preprocessing too: a TAB, LF or CR it removes, or a
+            // noncharacter it replaces, is left to the stages. (Neither is
+            // in the copy set, nor a character's continuation octet.)
+            _ if TAIL
+                && (matches!(c, b'\t' | b'\n' | b'\r')
+                    || (c >= 0xEF
+                        && p[i..]
+                            .chars()
+                            .next()
+                            .is_some_and(crate::preprocess::is_noncharacter))) =>
+            {
+                return Err(PathStop::Resolution);
+            }
             _ => {
                 if last < i {
                     out.push_str(&p[last..i]);
@@ -965,7 +1000,7 @@ pub(crate) fn canon_staged(
 /// Sets `*staged` when the stages ran: otherwise only `out` and the path
 /// steps' buffers were written (`scratch::Used::RESUME`).
 pub(crate) fn canon_staged_from(
-    stop: Option<Stop>,
+    stop: Option<&Stop>,
     input: &str,
     opts: &CanonOptions,
     out: &mut String,
@@ -1090,6 +1125,17 @@ mod tests {
                             "/a\u{FDD0}b",
                             "/\u{5d0}\u{5d1}?\u{e9}#\u{e9}",
                             "/\u{e9}\tx",
+                            "/a/./b\tc",
+                            "/a%41\nb",
+                            "/a%41b\r",
+                            "/a%41?q\tr",
+                            "/a%41#f\nr",
+                            "/a/../b?\u{FFFE}",
+                            "/a/../b#\u{FDEF}",
+                            "/a%41\u{EFFFF}",
+                            "/a%41\u{FF01}",
+                            "/a%3%35\tx",
+                            "/a%3%35?\tx",
                         ] {
                             assert_resume_is_stages(&format!(
                                 "{wrap}{scheme}://{host}{port}{rest}{wrap}"
