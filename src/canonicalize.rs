@@ -74,7 +74,13 @@ pub fn canonicalize_with(url: &Url, opts: &CanonOptions) -> Url {
         canon.clear();
         canon.reserve(url.as_str().map_or(0, str::len));
         let mut at = [Span::NONE; 8];
-        if let Err(why) = canonicalize_into(&p, opts, canon, &mut at, work) {
+        let res = match url.canonical_prefix() {
+            Some(prefix) if opts.is_default() => {
+                canonical_after_prefix(&p, prefix, opts, canon, &mut at, work)
+            }
+            _ => canonicalize_into(&p, opts, canon, &mut at, work),
+        };
+        if let Err(why) = res {
             let mut q = p;
             q.set_invalid(why);
             q.known = Known::default();
@@ -158,6 +164,46 @@ fn put_encoded(out: &mut String, s: &str, set: &percent::OctetSet) -> Span {
     Span::new(start, out.len())
 }
 
+/// [`canonicalize_into`] with the default options for `u`, whose
+/// serialization starts with `prefix`, which is the start of its canonical
+/// form (`Url::canonical_prefix`): its scheme, `://`, host and port (if
+/// any), which the steps below would write as they are. The prefix is
+/// copied, and the path, query and fragment written by the steps.
+fn canonical_after_prefix(
+    u: &Parts,
+    prefix: &str,
+    opts: &CanonOptions,
+    out: &mut String,
+    at: &mut [Span; 8],
+    work: &mut Work,
+) -> Result<(), InvalidReason> {
+    out.clear();
+    *at = [Span::NONE; 8];
+    out.push_str(prefix);
+    // Each component of the prefix is a slice of it, at the place it has
+    // in the output.
+    let place = |c: &str| {
+        let start = c.as_ptr() as usize - prefix.as_ptr() as usize;
+        Span::new(start, start + c.len())
+    };
+    let scheme = u.scheme.unwrap_or_default();
+    at[0] = place(scheme);
+    if let Some(h) = u.host {
+        at[3] = place(h);
+    }
+    if let Some(p) = u.port {
+        at[4] = place(p);
+    }
+    let info = Scheme::of(scheme.as_bytes());
+    debug_assert!({
+        let (mut want, mut want_at) = (String::new(), [Span::NONE; 8]);
+        write_canonical(u, opts, &mut want, &mut want_at, work).is_ok()
+            && want.starts_with(prefix)
+            && want_at[..5] == at[..5]
+    });
+    write_path_on(u, info, false, opts, out, at, work)
+}
+
 fn write_canonical(
     u: &Parts,
     opts: &CanonOptions,
@@ -228,6 +274,22 @@ fn write_canonical(
         }
     }
     port?;
+    write_path_on(u, info, file_host, opts, out, at, work)
+}
+
+/// The path, query and fragment of [`write_canonical`], after the scheme
+/// and authority: `info` is the canonical scheme's, `file_host` whether
+/// the `file:` HOSTPATH steps ran (into `work`).
+#[inline(always)]
+fn write_path_on(
+    u: &Parts,
+    info: Scheme,
+    file_host: bool,
+    opts: &CanonOptions,
+    out: &mut String,
+    at: &mut [Span; 8],
+    work: &mut Work,
+) -> Result<(), InvalidReason> {
     // Path.
     let start = out.len();
     if file_host {
@@ -1048,6 +1110,53 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A record whose serialization starts its canonical form
+    /// (`Url::canonical_prefix`: a parse resumed where the recognizer
+    /// stopped, and its own resolution) canonicalizes to the record of a
+    /// canonicalization from the start: on every conformance input, every
+    /// line of the benchmark datasets, and short strings around the
+    /// prefix the recognizer reads.
+    #[test]
+    fn canonical_after_prefix_is_the_steps() {
+        let mut inputs = crate::testutil::conformance_inputs();
+        for f in [
+            "pagewritten.txt",
+            "kasztp.txt",
+            "idn_synth.txt",
+            "node_files.txt",
+        ] {
+            let path = concat!(env!("CARGO_MANIFEST_DIR"), "/bench/data/").to_owned() + f;
+            let raw = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+            inputs.extend(String::from_utf8_lossy(&raw).lines().map(str::to_owned));
+        }
+        for scheme in ["http", "https", "foo", "file"] {
+            for port in ["", ":80", ":443", ":8080", ":0", ":08"] {
+                for rest in ["/", "/a/./b", "/a/../../b", "/%41?%41#%41", "/a b?c d#e f"] {
+                    inputs.push(format!("{scheme}://h.example{port}{rest}"));
+                    inputs.push(format!("{scheme}://h.example{port}{rest}\\x"));
+                }
+            }
+        }
+        let mut after_prefix = 0;
+        for input in &inputs {
+            let u = crate::resolve(&crate::parse(input), input);
+            after_prefix += usize::from(u.canonical_prefix().is_some());
+            let c = canonicalize(&u, None);
+            // The same value, built without the note.
+            let steps = canonicalize(&crate::serialize::build(&u.parts()), None);
+            assert_eq!(c, steps, "{input:?}");
+            assert_eq!(
+                c.serialization_nul(),
+                steps.serialization_nul(),
+                "{input:?}"
+            );
+            for i in 0..8 {
+                assert_eq!(c.get_nul(i), steps.get_nul(i), "{input:?} {i}");
+            }
+        }
+        assert!(after_prefix > 5000, "{after_prefix} after a prefix");
     }
 
     /// The bulk call without a base (the fast exits and the resume road)

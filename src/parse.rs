@@ -80,7 +80,10 @@ fn parse_stages_from(input: &str, stop: &Stop) -> Url {
                 let mut want = [Span::NONE; 8];
                 crate::serialize::layout_in(&p, s, &mut want) && want == at
             });
-            return Url::finish_parsed(&p, s, &at);
+            // The scheme, host and port the recognizer read are
+            // canonical as they are (`Stop::path_start`): the start of the
+            // canonical form.
+            return Url::finish_parsed(&p, s, &at, stop.path_start);
         }
         parse_parts_into(s, &mut sc.side, &mut p);
         crate::serialize::build_parsed(&p, s)

@@ -137,6 +137,15 @@ pub(crate) struct Record {
     /// that `canonical_form` recognizes, so that canonicalizing the record
     /// returns it without running the steps. Not part of the URL's value.
     canonical: bool,
+    /// Where the part of the serialization that is the start of its
+    /// canonical form under the default options ends (0: none known): a
+    /// lowercase scheme of a hierarchical kind other than `file:`, `://`,
+    /// a host CanonicalizeHost copies as it is and a port the port rules
+    /// copy, if any, which canonicalization then copies as they are (see
+    /// [`Url::canonical_prefix`]). Set by `parse` for input whose
+    /// scheme and authority `canonical_form` recognizes. Not part of the
+    /// URL's value.
+    canonical_prefix: usize,
 }
 
 /// A record's flags and notes, as [`Url::wrap`] takes them.
@@ -146,6 +155,7 @@ struct Flags {
     known_host_err: Option<InvalidReason>,
     parse_of_serialization: bool,
     canonical: bool,
+    canonical_prefix: usize,
 }
 
 /// A canonical host kept by a record's cache: the record's host itself
@@ -534,6 +544,7 @@ impl Url {
             r.known_host_err = f.known_host_err;
             r.parse_of_serialization = f.parse_of_serialization;
             r.canonical = f.canonical;
+            r.canonical_prefix = f.canonical_prefix;
             return Url(a);
         }
         let mut buf = buf.unwrap_or_else(String::with_capacity);
@@ -549,6 +560,7 @@ impl Url {
             c_views: OnceLock::new(),
             parse_of_serialization: f.parse_of_serialization,
             canonical: f.canonical,
+            canonical_prefix: f.canonical_prefix,
         }))
     }
 
@@ -611,6 +623,7 @@ impl Url {
             known_host_err: None,
             parse_of_serialization: true,
             canonical: true,
+            canonical_prefix: 0,
         };
         Url::build_with(Err(len + 1 + extra), flags, |buf, spans| {
             buf.push_str(prefix);
@@ -679,6 +692,8 @@ impl Url {
                 known_host_err: None,
                 parse_of_serialization: false,
                 canonical: false,
+                // The octets before the path are copied as they are.
+                canonical_prefix: r.canonical_prefix,
             },
         ))
     }
@@ -696,6 +711,19 @@ impl Url {
             return None;
         }
         r.spans.first_chunk::<8>().map(|at| (ser, at))
+    }
+
+    /// The start of this valid record's serialization that is the start of
+    /// its canonical form under the default options, when known: its
+    /// scheme, `://`, host and port, if any (no user information), each
+    /// written by canonicalization as it is, at the same place. `None`
+    /// when not known.
+    pub(crate) fn canonical_prefix(&self) -> Option<&str> {
+        let r = &*self.0;
+        if r.canonical_prefix == 0 {
+            return None;
+        }
+        self.as_str()?.get(..r.canonical_prefix)
     }
 
     /// Whether this record is known to be its own canonical form under the
@@ -735,6 +763,7 @@ impl Url {
             known_host_err: None,
             parse_of_serialization: false,
             canonical: false,
+            canonical_prefix: 0,
         };
         let extra = authority.map_or(0, |a| a.len() + 1) + 1;
         if ser.capacity() > crate::scratch::KEEP {
@@ -849,21 +878,34 @@ impl Url {
 
     /// [`Url::finish_sized`] for the parse of `source`, which is its
     /// serialization (the components of `p` at `at` in it): the record
-    /// notes so as it is built (see [`Url::parse_source`]).
-    pub(crate) fn finish_parsed(p: &Parts, source: &str, at: &[Span; 8]) -> Url {
-        let len = source.len() + 1 + Url::extra_len(p, true);
+    /// notes so as it is built (see [`Url::parse_source`]), and notes
+    /// that `source[..canonical_prefix]` starts its canonical form (see
+    /// [`Url::canonical_prefix`]; 0: not known).
+    pub(crate) fn finish_parsed(
+        p: &Parts,
+        source: &str,
+        at: &[Span; 8],
+        canonical_prefix: usize,
+    ) -> Url {
+        // What `finish` gives for a valid record whose parts know nothing
+        // of their host (a parse never does), written directly: the raw
+        // authority shares the host's span when it is the host itself,
+        // else it is a NUL-terminated copy after the serialization.
+        debug_assert!(p.invalid.is_none() && p.known.host.is_none() && p.known.err.is_none());
+        let shared = authority_is_host(p);
+        let authority = if shared { None } else { p.authority };
+        let len = source.len() + 1 + authority.map_or(0, |a| a.len() + 1);
         let f = Flags {
             parse_of_serialization: true,
+            canonical_prefix,
             ..Url::flags_of(p)
         };
         Url::build_with(Err(len), f, |buf, spans| {
             buf.push_str(source);
-            // Every component's span is `at`'s: only the raw authority's
-            // and the known host's start absent, for `fill_rest` to set.
-            spans[..8].copy_from_slice(at);
-            spans[AUTHORITY] = Span::NONE;
-            spans[KNOWN_HOST] = Span::NONE;
-            Url::fill_rest(buf, spans, true, p);
+            Url::fill_serialized(buf, spans, at, authority);
+            if shared {
+                spans[AUTHORITY] = at[Component::Host as usize];
+            }
         })
     }
 
@@ -875,6 +917,7 @@ impl Url {
             known_host_err: p.known.err,
             parse_of_serialization: false,
             canonical: false,
+            canonical_prefix: 0,
         }
     }
 
@@ -1194,6 +1237,7 @@ mod tests {
                 c_views: OnceLock::new(),
                 parse_of_serialization: again.0.parse_of_serialization,
                 canonical: again.0.canonical,
+                canonical_prefix: again.0.canonical_prefix,
             }));
             assert_eq!(again, fresh, "{input:?}");
             assert!(again.0.host_cache.get().is_none() && again.0.c_views.get().is_none());

@@ -266,6 +266,11 @@ fn own_resolution(u: &Url) -> Option<Url> {
     if u.scheme().is_some_and(crate::scheme::is_file) {
         return (!file_path_changes(p.as_bytes())).then(|| u.clone());
     }
+    // A path the prefilter of dot-segment removal rules out is one
+    // `normalize_path` gives back as it is, without its buffers.
+    if !may_change::<false>(p.as_bytes()) {
+        return Some(u.clone());
+    }
     crate::scratch::with(crate::scratch::Used::RESOLVE, |sc| {
         let q = normalize_path("", p, false, false, &mut sc.path, &mut sc.path2);
         if std::ptr::eq(q, p) || q == p {

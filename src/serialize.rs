@@ -101,7 +101,7 @@ pub(crate) fn build_parsed(p: &Parts, source: &str) -> Url {
     if layout_in(p, source, &mut at) {
         // Most absolute URLs: the serialization is `source`, copied whole
         // instead of written component by component.
-        return Url::finish_parsed(p, source, &at);
+        return Url::finish_parsed(p, source, &at, 0);
     }
     let mut url = build(p);
     if url.as_str() == Some(source) {
