@@ -64,7 +64,6 @@ pub fn canonicalize_with(url: &Url, opts: &CanonOptions) -> Url {
         return url.clone();
     }
     crate::scratch::with(crate::scratch::Used::CANONICALIZE, |sc| {
-        let p = url.parts();
         let Scratch { canon, work, .. } = sc;
         // Room for the serialization at its present size, which the
         // canonical one most often has (and seldom exceeds much): growing
@@ -74,13 +73,25 @@ pub fn canonicalize_with(url: &Url, opts: &CanonOptions) -> Url {
         canon.clear();
         canon.reserve(url.as_str().map_or(0, str::len));
         let mut at = [Span::NONE; 8];
-        let res = match url.canonical_prefix() {
-            Some(prefix) if opts.is_default() => {
-                canonical_after_prefix(&p, prefix, opts, canon, &mut at, work)
+        if opts.is_default()
+            && let Some((prefix, spans)) = url.canonical_prefix()
+        {
+            let p = url.parts_after_prefix();
+            canonical_after_prefix(&p, prefix, spans, opts, canon, &mut at, work);
+            debug_assert!({
+                let mut want = String::new();
+                let mut want_at = [Span::NONE; 8];
+                canonicalize_into(&url.parts(), opts, &mut want, &mut want_at, work).is_ok()
+                    && want == *canon
+                    && want_at == at
+            });
+            if url.same_serialized(&at, canon) {
+                return url.clone();
             }
-            _ => canonicalize_into(&p, opts, canon, &mut at, work),
-        };
-        if let Err(why) = res {
+            return Url::build_serialized(canon, &at, p.authority, p.hierarchical);
+        }
+        let p = url.parts();
+        if let Err(why) = canonicalize_into(&p, opts, canon, &mut at, work) {
             let mut q = p;
             q.set_invalid(why);
             q.known = Known::default();
@@ -164,44 +175,32 @@ fn put_encoded(out: &mut String, s: &str, set: &percent::OctetSet) -> Span {
     Span::new(start, out.len())
 }
 
-/// [`canonicalize_into`] with the default options for `u`, whose
+/// [`canonicalize_into`] with the default options for a record whose
 /// serialization starts with `prefix`, which is the start of its canonical
 /// form (`Url::canonical_prefix`): its scheme, `://`, host and port (if
-/// any), which the steps below would write as they are. The prefix is
-/// copied, and the path, query and fragment written by the steps.
+/// any), which the steps would write as they are, where they are
+/// (`spans`). The prefix is copied, and the path, query and fragment of
+/// `u` (`Url::parts_after_prefix`) written by the steps.
 fn canonical_after_prefix(
     u: &Parts,
     prefix: &str,
+    spans: &[Span; 8],
     opts: &CanonOptions,
     out: &mut String,
     at: &mut [Span; 8],
     work: &mut Work,
-) -> Result<(), InvalidReason> {
+) {
     out.clear();
     *at = [Span::NONE; 8];
     out.push_str(prefix);
-    // Each component of the prefix is a slice of it, at the place it has
-    // in the output.
-    let place = |c: &str| {
-        let start = c.as_ptr() as usize - prefix.as_ptr() as usize;
-        Span::new(start, start + c.len())
-    };
-    let scheme = u.scheme.unwrap_or_default();
-    at[0] = place(scheme);
-    if let Some(h) = u.host {
-        at[3] = place(h);
-    }
-    if let Some(p) = u.port {
-        at[4] = place(p);
-    }
-    let info = Scheme::of(scheme.as_bytes());
-    debug_assert!({
-        let (mut want, mut want_at) = (String::new(), [Span::NONE; 8]);
-        write_canonical(u, opts, &mut want, &mut want_at, work).is_ok()
-            && want.starts_with(prefix)
-            && want_at[..5] == at[..5]
-    });
-    write_path_on(u, info, false, opts, out, at, work)
+    at[..5].copy_from_slice(&spans[..5]);
+    let info = Scheme::of(
+        at[0]
+            .range()
+            .and_then(|r| prefix.as_bytes().get(r))
+            .unwrap_or_default(),
+    );
+    write_path_on(u, info, false, opts, out, at, work);
 }
 
 fn write_canonical(
@@ -274,7 +273,8 @@ fn write_canonical(
         }
     }
     port?;
-    write_path_on(u, info, file_host, opts, out, at, work)
+    write_path_on(u, info, file_host, opts, out, at, work);
+    Ok(())
 }
 
 /// The path, query and fragment of [`write_canonical`], after the scheme
@@ -289,7 +289,7 @@ fn write_path_on(
     out: &mut String,
     at: &mut [Span; 8],
     work: &mut Work,
-) -> Result<(), InvalidReason> {
+) {
     // Path.
     let start = out.len();
     if file_host {
@@ -344,7 +344,6 @@ fn write_path_on(
         fragment_into(f, out);
         at[7] = Span::new(start, out.len());
     }
-    Ok(())
 }
 
 /// The canonical fragment `f`, appended to `out`: C1 controls as UTF-8

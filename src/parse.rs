@@ -56,38 +56,45 @@ pub fn parse_stages(input: &str) -> Url {
 fn parse_stages_from(input: &str, stop: &Stop) -> Url {
     crate::scratch::with(crate::scratch::Used::PARSE, |sc| {
         let s = preprocess_into(input, &mut sc.pre);
-        let mut p = Parts::default();
         if stop.path_start != 0 {
-            // Every component is present from the scheme to the path, in
-            // the order and with the separators the serialization writes
-            // them: `s` is the serialization, and each component's place
-            // in it is where it lies in `s`.
-            parse_known_authority(s, stop, &mut p);
-            let mut at = [Span::NONE; 8];
-            let place = |c: &str| {
-                let start = c.as_ptr() as usize - s.as_ptr() as usize;
-                Span::new(start, start + c.len())
-            };
-            let comps = [
-                p.scheme, None, None, p.host, p.port, p.path, p.query, p.fragment,
-            ];
-            for (a, c) in at.iter_mut().zip(comps) {
-                if let Some(c) = c {
-                    *a = place(c);
-                }
-            }
-            debug_assert!({
-                let mut want = [Span::NONE; 8];
-                crate::serialize::layout_in(&p, s, &mut want) && want == at
-            });
-            // The scheme, host and port the recognizer read are
-            // canonical as they are (`Stop::path_start`): the start of the
-            // canonical form.
-            return Url::finish_parsed(&p, s, &at, stop.path_start);
+            return parse_resumed(s, stop);
         }
+        let mut p = Parts::default();
         parse_parts_into(s, &mut sc.side, &mut p);
         crate::serialize::build_parsed(&p, s)
     })
+}
+
+/// The record of the preprocessed `s`, which the recognizer of canonical
+/// input read up to its path (see [`parse_known_authority`]).
+fn parse_resumed(s: &str, stop: &Stop) -> Url {
+    let mut p = Parts::default();
+    // Every component is present from the scheme to the path, in
+    // the order and with the separators the serialization writes
+    // them: `s` is the serialization, and each component's place
+    // in it is where it lies in `s`.
+    parse_known_authority(s, stop, &mut p);
+    let mut at = [Span::NONE; 8];
+    let place = |c: &str| {
+        let start = c.as_ptr() as usize - s.as_ptr() as usize;
+        Span::new(start, start + c.len())
+    };
+    let comps = [
+        p.scheme, None, None, p.host, p.port, p.path, p.query, p.fragment,
+    ];
+    for (a, c) in at.iter_mut().zip(comps) {
+        if let Some(c) = c {
+            *a = place(c);
+        }
+    }
+    debug_assert!({
+        let mut want = [Span::NONE; 8];
+        crate::serialize::layout_in(&p, s, &mut want) && want == at
+    });
+    // The scheme, host and port the recognizer read are
+    // canonical as they are (`Stop::path_start`): the start of the
+    // canonical form.
+    Url::finish_parsed(&p, s, &at, stop.path_start)
 }
 
 /// [`parse_parts_into`] of the preprocessed `s` when the recognizer of

@@ -490,7 +490,12 @@ impl Url {
         let spare = SPARE.try_with(|s| {
             let mut s = s.try_borrow_mut().ok()?;
             let r = Arc::get_mut(s.last_mut()?)?;
-            fits(r.buf.capacity(), len).then(|| std::mem::take(&mut r.buf))
+            fits(r.buf.capacity(), len).then(|| {
+                // A spare record keeps its old contents (see `recycle`).
+                let mut b = std::mem::take(&mut r.buf);
+                b.clear();
+                b
+            })
         });
         match spare {
             Ok(Some(b)) => b,
@@ -529,15 +534,20 @@ impl Url {
         if let Some(mut a) = spare
             && let Some(r) = Arc::get_mut(&mut a)
         {
+            // A spare record keeps its old contents until it is reused
+            // (see `recycle`): emptied here, where it is known to be
+            // unique.
             match buf {
                 Ok(buf) => r.buf = buf,
                 Err(len) => {
-                    // A spare record's buffer is empty (see `recycle`).
+                    r.buf.clear();
                     if !fits(r.buf.capacity(), len) {
                         r.buf = String::with_capacity(len);
                     }
                 }
             }
+            r.host_cache.take();
+            r.c_views.take();
             fill(&mut r.buf, &mut r.spans);
             r.invalid = f.invalid;
             r.hierarchical = f.hierarchical;
@@ -565,20 +575,19 @@ impl Url {
     }
 
     /// Gives up this reference (what dropping it does); when it was the
-    /// last one, the record's block and its buffer, emptied, are kept for
-    /// the next records built on this thread (see [`Url::new_buffer`]).
-    /// The value is gone either way: a spare record has no component.
+    /// last one, the record's block and its buffer are kept for the next
+    /// records built on this thread (see [`Url::new_buffer`]), which
+    /// empty them. The value is gone either way: no reference to a spare
+    /// record is left.
     pub(crate) fn recycle(self) {
-        let mut a = self.0;
-        let Some(r) = Arc::get_mut(&mut a) else {
-            return;
-        };
-        if r.buf.capacity() > SPARE_BUFFER_MAX {
+        let a = self.0;
+        // The last reference: no weak reference to a record is ever made,
+        // and no other thread can make a strong one without holding one.
+        // A load, not `Arc::get_mut`'s locked exchange, which the reuse
+        // makes anyway (a record found shared then is not reused).
+        if Arc::strong_count(&a) != 1 || a.buf.capacity() > SPARE_BUFFER_MAX {
             return;
         }
-        r.buf.clear();
-        r.host_cache.take();
-        r.c_views.take();
         let mut a = Some(a);
         let _ = SPARE.try_with(|s| {
             if let Ok(mut s) = s.try_borrow_mut()
@@ -716,14 +725,33 @@ impl Url {
     /// The start of this valid record's serialization that is the start of
     /// its canonical form under the default options, when known: its
     /// scheme, `://`, host and port, if any (no user information), each
-    /// written by canonicalization as it is, at the same place. `None`
-    /// when not known.
-    pub(crate) fn canonical_prefix(&self) -> Option<&str> {
+    /// written by canonicalization as it is, at the same place; and the
+    /// places of the components (those of the prefix are theirs in the
+    /// canonical form too). `None` when not known.
+    pub(crate) fn canonical_prefix(&self) -> Option<(&str, &[Span; 8])> {
         let r = &*self.0;
         if r.canonical_prefix == 0 {
             return None;
         }
-        self.as_str()?.get(..r.canonical_prefix)
+        let at = r.spans.first_chunk::<8>()?;
+        Some((r.buf.get(..r.canonical_prefix)?, at))
+    }
+
+    /// The parts canonicalization reads after a canonical prefix (see
+    /// [`Url::canonical_prefix`]): the path, query and fragment, the raw
+    /// authority and the flag; the components of the prefix are left
+    /// absent, and nothing is known of the host.
+    pub(crate) fn parts_after_prefix(&self) -> Parts<'_> {
+        let r = &*self.0;
+        let g = |i: usize| r.spans[i].get(&r.buf);
+        Parts {
+            path: g(Component::Path as usize),
+            query: g(Component::Query as usize),
+            fragment: g(Component::Fragment as usize),
+            authority: g(AUTHORITY),
+            hierarchical: r.hierarchical,
+            ..Parts::default()
+        }
     }
 
     /// Whether this record is known to be its own canonical form under the
