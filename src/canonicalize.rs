@@ -71,7 +71,7 @@ pub fn canonicalize_with(url: &Url, opts: &CanonOptions) -> Url {
         // the peak memory of a huge URL depend on the URLs before it (up
         // to twice its size in this buffer alone).
         canon.clear();
-        canon.reserve(url.as_str().map_or(0, str::len));
+        canon.reserve(url.serialization_len());
         let mut at = [Span::NONE; 8];
         if opts.is_default()
             && let Some((prefix, spans)) = url.canonical_prefix()

@@ -60,9 +60,36 @@ fn parse_stages_from(input: &str, stop: &Stop) -> Url {
             return parse_resumed(s, stop);
         }
         let mut p = Parts::default();
-        parse_parts_into(s, &mut sc.side, &mut p);
+        let n = stop.scheme_end;
+        if n != 0 && !s.as_bytes().get(n + 3).is_some_and(|&b| is_slash(b)) {
+            parse_after_scheme(s, n, &mut p);
+        } else {
+            parse_parts_into(s, &mut sc.side, &mut p);
+        }
         crate::serialize::build_parsed(&p, s)
     })
+}
+
+/// [`parse_parts_into`] of the preprocessed `s` when the recognizer of
+/// canonical input found, in the input, a lowercase scheme `s[..n]` of a
+/// hierarchical kind other than `file:` followed by `://`, and `s` has
+/// no slash after those two. Preprocessing leaves that prefix as it is
+/// (see [`parse_known_authority`]), and the steps read it as follows: the
+/// scheme is `s[..n]`, a slash follows it and the scheme is hierarchical,
+/// and exactly two slashes start the authority ([`parse_hierarchical`]).
+fn parse_after_scheme<'a>(s: &'a str, n: usize, url: &mut Parts<'a>) {
+    debug_assert_eq!(Some(n), find_scheme(s));
+    url.scheme = Some(&s[..n]);
+    url.hierarchical = true;
+    let rest = parse_authority(&s[n + 3..], url);
+    path_query_fragment(rest, url);
+    #[cfg(debug_assertions)]
+    {
+        let mut side = String::new();
+        let mut want = Parts::default();
+        parse_parts_into(s, &mut side, &mut want);
+        debug_assert!(crate::record::Url::same_slices(url, &want), "{s:?}");
+    }
 }
 
 /// The record of the preprocessed `s`, which the recognizer of canonical
@@ -327,23 +354,29 @@ fn parse_hierarchical<'a>(s: &'a str, url: &mut Parts<'a>) {
         url.host = Some("");
         &s[2..]
     } else if n >= 2 {
-        let rest = &s[n..];
-        // The first authority terminating character: `/`, `\`, `?`, `#`
-        // (not `;`).
-        let end = find4(rest.as_bytes(), [b'/', b'\\', b'?', b'#']).unwrap_or(rest.len());
-        let authority = &rest[..end];
-        url.authority = Some(authority);
-        // Most authorities are a bare host: one search tells.
-        if find2(authority.as_bytes(), b'@', b':').is_some() {
-            split_authority(authority, url);
-        } else {
-            url.host = Some(authority);
-        }
-        &rest[end..]
+        parse_authority(&s[n..], url)
     } else {
         s
     };
     path_query_fragment(rest, url);
+}
+
+/// The authority of a hierarchical URL, from `rest`, which follows the
+/// two or more slashes before it; returns what follows the authority.
+#[inline(always)]
+fn parse_authority<'a>(rest: &'a str, url: &mut Parts<'a>) -> &'a str {
+    // The first authority terminating character: `/`, `\`, `?`, `#`
+    // (not `;`).
+    let end = find4(rest.as_bytes(), [b'/', b'\\', b'?', b'#']).unwrap_or(rest.len());
+    let authority = &rest[..end];
+    url.authority = Some(authority);
+    // Most authorities are a bare host: one search tells.
+    if find2(authority.as_bytes(), b'@', b':').is_some() {
+        split_authority(authority, url);
+    } else {
+        url.host = Some(authority);
+    }
+    &rest[end..]
 }
 
 /// The path (up to the first `?` or `#`), the query (after a `?`, up to

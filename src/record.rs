@@ -1027,7 +1027,11 @@ impl Url {
         // The strings first: those of different lengths (most of the
         // canonicalizations that change something) differ without
         // looking at an octet or a span.
-        r.invalid.is_none() && self.as_str() == Some(p_ser) && r.spans[..8] == at[..]
+        let ser = r.spans[SERIAL];
+        r.invalid.is_none()
+            && ser.len() == p_ser.len()
+            && r.buf.as_bytes().get(ser.start..ser.end) == Some(p_ser.as_bytes())
+            && r.spans[..8] == at[..]
     }
 
     /// The shared record, for the C ABI's handles.
@@ -1135,6 +1139,16 @@ impl Url {
     /// no `//` authority).
     pub fn authority(&self) -> Option<&str> {
         self.0.spans[AUTHORITY].get(&self.0.buf)
+    }
+
+    /// Whether the raw |authority| is present (see [`Url::authority`]).
+    pub(crate) fn has_authority(&self) -> bool {
+        self.0.spans[AUTHORITY] != Span::NONE
+    }
+
+    /// The length of the serialization (0 for an invalid URL).
+    pub(crate) fn serialization_len(&self) -> usize {
+        self.0.spans[SERIAL].len()
     }
 
     /// Whether the URL is invalid. An invalid URL still exposes the

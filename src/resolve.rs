@@ -257,7 +257,7 @@ fn is_own_resolution(u: &Url) -> bool {
 /// authority, a `file:` URL whose path changes (its host becomes its
 /// whole authority), a record that knows its canonical host.
 fn own_resolution(u: &Url) -> Option<Url> {
-    if u.is_invalid() || !u.is_hierarchical() || u.authority().is_none() {
+    if u.is_invalid() || !u.is_hierarchical() || !u.has_authority() {
         return None;
     }
     let Some(p) = u.path() else {
