@@ -75,9 +75,9 @@ pub fn canonicalize_with(url: &Url, opts: &CanonOptions) -> Url {
         let mut at = [Span::NONE; 8];
         if opts.is_default()
             && let Some((prefix, spans)) = url.canonical_prefix()
+            && let p = url.parts_after_prefix()
+            && canonical_after_prefix(&p, prefix, spans, opts, canon, &mut at, work)
         {
-            let p = url.parts_after_prefix();
-            canonical_after_prefix(&p, prefix, spans, opts, canon, &mut at, work);
             debug_assert!({
                 let mut want = String::new();
                 let mut want_at = [Span::NONE; 8];
@@ -104,6 +104,17 @@ pub fn canonicalize_with(url: &Url, opts: &CanonOptions) -> Url {
         }
         Url::build_serialized(canon, &at, p.authority, p.hierarchical)
     })
+}
+
+/// The canonical port `port` (`None`: none written), after its `:`.
+#[inline(always)]
+fn write_port(port: Option<u32>, out: &mut String, at: &mut [Span; 8]) {
+    if let Some(p) = port {
+        out.push(':');
+        let start = out.len();
+        push_port(out, p);
+        at[4] = Span::new(start, out.len());
+    }
 }
 
 fn push_port(out: &mut String, mut v: u32) {
@@ -177,10 +188,11 @@ fn put_encoded(out: &mut String, s: &str, set: &percent::OctetSet) -> Span {
 
 /// [`canonicalize_into`] with the default options for a record whose
 /// serialization starts with `prefix`, which is the start of its canonical
-/// form (`Url::canonical_prefix`): its scheme, `://`, host and port (if
-/// any), which the steps would write as they are, where they are
-/// (`spans`). The prefix is copied, and the path, query and fragment of
-/// `u` (`Url::parts_after_prefix`) written by the steps.
+/// form (`Url::canonical_prefix`): its scheme, `://` and host, which the
+/// steps would write as they are, where they are (`spans`). The prefix is
+/// copied, and the port, path, query and fragment of `u`
+/// (`Url::parts_after_prefix`) written by the steps. False when the port
+/// rules fail (`out` then holds a partial result, for the caller to drop).
 fn canonical_after_prefix(
     u: &Parts,
     prefix: &str,
@@ -189,18 +201,24 @@ fn canonical_after_prefix(
     out: &mut String,
     at: &mut [Span; 8],
     work: &mut Work,
-) {
+) -> bool {
     out.clear();
     *at = [Span::NONE; 8];
     out.push_str(prefix);
-    at[..5].copy_from_slice(&spans[..5]);
+    at[0] = spans[0];
+    at[3] = spans[3];
     let info = Scheme::of(
         at[0]
             .range()
             .and_then(|r| prefix.as_bytes().get(r))
             .unwrap_or_default(),
     );
+    let Ok(port) = canonical_port(u.port, info.default_port) else {
+        return false;
+    };
+    write_port(port, out, at);
     write_path_on(u, info, false, opts, out, at, work);
+    true
 }
 
 fn write_canonical(
@@ -265,12 +283,7 @@ fn write_canonical(
             }
             at[3] = Span::new(start, out.len());
         }
-        if let Some(p) = port? {
-            out.push(':');
-            let start = out.len();
-            push_port(out, p);
-            at[4] = Span::new(start, out.len());
-        }
+        write_port(port?, out, at);
     }
     port?;
     write_path_on(u, info, file_host, opts, out, at, work);
@@ -1131,10 +1144,24 @@ mod tests {
             inputs.extend(String::from_utf8_lossy(&raw).lines().map(str::to_owned));
         }
         for scheme in ["http", "https", "foo", "file"] {
-            for port in ["", ":80", ":443", ":8080", ":0", ":08"] {
-                for rest in ["/", "/a/./b", "/a/../../b", "/%41?%41#%41", "/a b?c d#e f"] {
-                    inputs.push(format!("{scheme}://h.example{port}{rest}"));
-                    inputs.push(format!("{scheme}://h.example{port}{rest}\\x"));
+            for port in [
+                "", ":", ":80", ":443", ":8080", ":0", ":08", ":99999", ":x", ":80@u", "@u", ":1:2",
+            ] {
+                for rest in [
+                    "",
+                    " ",
+                    "?q",
+                    "#f",
+                    "/",
+                    "/a/./b",
+                    "/a/../../b",
+                    "/%41?%41#%41",
+                    "/a b?c d#e f",
+                ] {
+                    for host in ["h.example", "H.example", "h.Example", "1.2"] {
+                        inputs.push(format!("{scheme}://{host}{port}{rest}"));
+                        inputs.push(format!("{scheme}://{host}{port}{rest}\\x"));
+                    }
                 }
             }
         }

@@ -66,7 +66,7 @@ fn parse_stages_from(input: &str, stop: &Stop) -> Url {
         } else {
             parse_parts_into(s, &mut sc.side, &mut p);
         }
-        crate::serialize::build_parsed(&p, s)
+        crate::serialize::build_parsed(&p, s, stop.host_end)
     })
 }
 
@@ -118,10 +118,9 @@ fn parse_resumed(s: &str, stop: &Stop) -> Url {
         let mut want = [Span::NONE; 8];
         crate::serialize::layout_in(&p, s, &mut want) && want == at
     });
-    // The scheme, host and port the recognizer read are
-    // canonical as they are (`Stop::path_start`): the start of the
-    // canonical form.
-    Url::finish_parsed(&p, s, &at, stop.path_start)
+    // The scheme and host the recognizer read are canonical as they are:
+    // the start of the canonical form.
+    Url::finish_parsed(&p, s, &at, stop.host_end)
 }
 
 /// [`parse_parts_into`] of the preprocessed `s` when the recognizer of

@@ -139,12 +139,11 @@ pub(crate) struct Record {
     canonical: bool,
     /// Where the part of the serialization that is the start of its
     /// canonical form under the default options ends (0: none known): a
-    /// lowercase scheme of a hierarchical kind other than `file:`, `://`,
-    /// a host CanonicalizeHost copies as it is and a port the port rules
-    /// copy, if any, which canonicalization then copies as they are (see
-    /// [`Url::canonical_prefix`]). Set by `parse` for input whose
-    /// scheme and authority `canonical_form` recognizes. Not part of the
-    /// URL's value.
+    /// lowercase scheme of a hierarchical kind other than `file:`, `://`
+    /// and a host CanonicalizeHost copies as it is, which canonicalization
+    /// then copies as they are (see [`Url::canonical_prefix`]). Set by
+    /// `parse` for input whose scheme and host `canonical_form` recognizes.
+    /// Not part of the URL's value.
     canonical_prefix: usize,
 }
 
@@ -724,10 +723,10 @@ impl Url {
 
     /// The start of this valid record's serialization that is the start of
     /// its canonical form under the default options, when known: its
-    /// scheme, `://`, host and port, if any (no user information), each
-    /// written by canonicalization as it is, at the same place; and the
-    /// places of the components (those of the prefix are theirs in the
-    /// canonical form too). `None` when not known.
+    /// scheme, `://` and host (no user information), each written by
+    /// canonicalization as it is, at the same place; and the places of the
+    /// components (those of the prefix are theirs in the canonical form
+    /// too). `None` when not known.
     pub(crate) fn canonical_prefix(&self) -> Option<(&str, &[Span; 8])> {
         let r = &*self.0;
         if r.canonical_prefix == 0 {
@@ -738,13 +737,14 @@ impl Url {
     }
 
     /// The parts canonicalization reads after a canonical prefix (see
-    /// [`Url::canonical_prefix`]): the path, query and fragment, the raw
-    /// authority and the flag; the components of the prefix are left
+    /// [`Url::canonical_prefix`]): the port, path, query and fragment, the
+    /// raw authority and the flag; the components of the prefix are left
     /// absent, and nothing is known of the host.
     pub(crate) fn parts_after_prefix(&self) -> Parts<'_> {
         let r = &*self.0;
         let g = |i: usize| r.spans[i].get(&r.buf);
         Parts {
+            port: g(Component::Port as usize),
             path: g(Component::Path as usize),
             query: g(Component::Query as usize),
             fragment: g(Component::Fragment as usize),
