@@ -64,7 +64,6 @@ pub fn canonicalize_with(url: &Url, opts: &CanonOptions) -> Url {
         return url.clone();
     }
     crate::scratch::with(crate::scratch::Used::CANONICALIZE, |sc| {
-        let p = url.parts();
         let Scratch { canon, work, .. } = sc;
         // Room for the serialization at its present size, which the
         // canonical one most often has (and seldom exceeds much): growing
@@ -72,8 +71,26 @@ pub fn canonicalize_with(url: &Url, opts: &CanonOptions) -> Url {
         // the peak memory of a huge URL depend on the URLs before it (up
         // to twice its size in this buffer alone).
         canon.clear();
-        canon.reserve(url.as_str().map_or(0, str::len));
+        canon.reserve(url.serialization_len());
         let mut at = [Span::NONE; 8];
+        if opts.is_default()
+            && let Some((prefix, spans)) = url.canonical_prefix()
+            && let p = url.parts_after_prefix()
+            && canonical_after_prefix(&p, prefix, spans, opts, canon, &mut at, work)
+        {
+            debug_assert!({
+                let mut want = String::new();
+                let mut want_at = [Span::NONE; 8];
+                canonicalize_into(&url.parts(), opts, &mut want, &mut want_at, work).is_ok()
+                    && want == *canon
+                    && want_at == at
+            });
+            if url.same_serialized(&at, canon) {
+                return url.clone();
+            }
+            return Url::build_serialized(canon, &at, p.authority, p.hierarchical);
+        }
+        let p = url.parts();
         if let Err(why) = canonicalize_into(&p, opts, canon, &mut at, work) {
             let mut q = p;
             q.set_invalid(why);
@@ -87,6 +104,17 @@ pub fn canonicalize_with(url: &Url, opts: &CanonOptions) -> Url {
         }
         Url::build_serialized(canon, &at, p.authority, p.hierarchical)
     })
+}
+
+/// The canonical port `port` (`None`: none written), after its `:`.
+#[inline(always)]
+fn write_port(port: Option<u32>, out: &mut String, at: &mut [Span; 8]) {
+    if let Some(p) = port {
+        out.push(':');
+        let start = out.len();
+        push_port(out, p);
+        at[4] = Span::new(start, out.len());
+    }
 }
 
 fn push_port(out: &mut String, mut v: u32) {
@@ -158,6 +186,41 @@ fn put_encoded(out: &mut String, s: &str, set: &percent::OctetSet) -> Span {
     Span::new(start, out.len())
 }
 
+/// [`canonicalize_into`] with the default options for a record whose
+/// serialization starts with `prefix`, which is the start of its canonical
+/// form (`Url::canonical_prefix`): its scheme, `://` and host, which the
+/// steps would write as they are, where they are (`spans`). The prefix is
+/// copied, and the port, path, query and fragment of `u`
+/// (`Url::parts_after_prefix`) written by the steps. False when the port
+/// rules fail (`out` then holds a partial result, for the caller to drop).
+fn canonical_after_prefix(
+    u: &Parts,
+    prefix: &str,
+    spans: &[Span; 8],
+    opts: &CanonOptions,
+    out: &mut String,
+    at: &mut [Span; 8],
+    work: &mut Work,
+) -> bool {
+    out.clear();
+    *at = [Span::NONE; 8];
+    out.push_str(prefix);
+    at[0] = spans[0];
+    at[3] = spans[3];
+    let info = Scheme::of(
+        at[0]
+            .range()
+            .and_then(|r| prefix.as_bytes().get(r))
+            .unwrap_or_default(),
+    );
+    let Ok(port) = canonical_port(u.port, info.default_port) else {
+        return false;
+    };
+    write_port(port, out, at);
+    write_path_on(u, info, false, opts, out, at, work);
+    true
+}
+
 fn write_canonical(
     u: &Parts,
     opts: &CanonOptions,
@@ -220,14 +283,26 @@ fn write_canonical(
             }
             at[3] = Span::new(start, out.len());
         }
-        if let Some(p) = port? {
-            out.push(':');
-            let start = out.len();
-            push_port(out, p);
-            at[4] = Span::new(start, out.len());
-        }
+        write_port(port?, out, at);
     }
     port?;
+    write_path_on(u, info, file_host, opts, out, at, work);
+    Ok(())
+}
+
+/// The path, query and fragment of [`write_canonical`], after the scheme
+/// and authority: `info` is the canonical scheme's, `file_host` whether
+/// the `file:` HOSTPATH steps ran (into `work`).
+#[inline(always)]
+fn write_path_on(
+    u: &Parts,
+    info: Scheme,
+    file_host: bool,
+    opts: &CanonOptions,
+    out: &mut String,
+    at: &mut [Span; 8],
+    work: &mut Work,
+) {
     // Path.
     let start = out.len();
     if file_host {
@@ -282,7 +357,6 @@ fn write_canonical(
         fragment_into(f, out);
         at[7] = Span::new(start, out.len());
     }
-    Ok(())
 }
 
 /// The canonical fragment `f`, appended to `out`: C1 controls as UTF-8
@@ -1083,6 +1157,67 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A record whose serialization starts its canonical form
+    /// (`Url::canonical_prefix`: a parse resumed where the recognizer
+    /// stopped, and its own resolution) canonicalizes to the record of a
+    /// canonicalization from the start: on every conformance input, every
+    /// line of the benchmark datasets, and short strings around the
+    /// prefix the recognizer reads.
+    #[test]
+    fn canonical_after_prefix_is_the_steps() {
+        let mut inputs = crate::testutil::conformance_inputs();
+        for f in [
+            "pagewritten.txt",
+            "kasztp.txt",
+            "idn_synth.txt",
+            "node_files.txt",
+        ] {
+            let path = concat!(env!("CARGO_MANIFEST_DIR"), "/bench/data/").to_owned() + f;
+            let raw = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+            inputs.extend(String::from_utf8_lossy(&raw).lines().map(str::to_owned));
+        }
+        for scheme in ["http", "https", "foo", "file"] {
+            for port in [
+                "", ":", ":80", ":443", ":8080", ":0", ":08", ":99999", ":x", ":80@u", "@u", ":1:2",
+            ] {
+                for rest in [
+                    "",
+                    " ",
+                    "?q",
+                    "#f",
+                    "/",
+                    "/a/./b",
+                    "/a/../../b",
+                    "/%41?%41#%41",
+                    "/a b?c d#e f",
+                ] {
+                    for host in ["h.example", "H.example", "h.Example", "1.2"] {
+                        inputs.push(format!("{scheme}://{host}{port}{rest}"));
+                        inputs.push(format!("{scheme}://{host}{port}{rest}\\x"));
+                    }
+                }
+            }
+        }
+        let mut after_prefix = 0;
+        for input in &inputs {
+            let u = crate::resolve(&crate::parse(input), input);
+            after_prefix += usize::from(u.canonical_prefix().is_some());
+            let c = canonicalize(&u, None);
+            // The same value, built without the note.
+            let steps = canonicalize(&crate::serialize::build(&u.parts()), None);
+            assert_eq!(c, steps, "{input:?}");
+            assert_eq!(
+                c.serialization_nul(),
+                steps.serialization_nul(),
+                "{input:?}"
+            );
+            for i in 0..8 {
+                assert_eq!(c.get_nul(i), steps.get_nul(i), "{input:?} {i}");
+            }
+        }
+        assert!(after_prefix > 5000, "{after_prefix} after a prefix");
     }
 
     /// The bulk call without a base (the fast exits and the resume road)

@@ -10,8 +10,9 @@
 
 use memchr::{memrchr, memrchr2};
 
+use crate::canonical_form::Stop;
 use crate::preprocess::preprocess_into;
-use crate::record::{InvalidReason, Parts, Url};
+use crate::record::{InvalidReason, Parts, Span, Url};
 use crate::scan::{find1, find2, find4};
 use crate::scheme::{Scheme, SchemeKind, scheme_len};
 
@@ -34,22 +35,131 @@ pub(crate) fn parse_ascii(input: &str) -> Url {
     // Already canonical (most absolute URLs): its components are where
     // `canonical_form` found them, and the record says it is canonical.
     // (Never for non-ASCII input.)
-    if let Some(at) = crate::canonical_form::layout_of_ascii(input.as_bytes()) {
-        return Url::build_canonical(input, "", &at);
+    match crate::canonical_form::layout_or_stop(input.as_bytes()) {
+        Ok(at) => Url::build_canonical(input, "", &at),
+        Err(stop) => parse_stages_from(input, &stop),
     }
-    parse_stages(input)
 }
 
 /// [`parse`] without the fast path of `canonical_form`: the stages
 /// themselves, which the tests and fuzz targets compare the fast path with.
 #[doc(hidden)]
 pub fn parse_stages(input: &str) -> Url {
+    parse_stages_from(input, &Stop::default())
+}
+
+/// The stages on `input`, which the recognizer of canonical input read as
+/// far as `stop` says: when that is up to the path (`Stop::path_start`),
+/// the scheme and the authority are where it found them (see
+/// [`parse_known_authority`]).
+#[inline(always)]
+fn parse_stages_from(input: &str, stop: &Stop) -> Url {
     crate::scratch::with(crate::scratch::Used::PARSE, |sc| {
         let s = preprocess_into(input, &mut sc.pre);
+        if stop.path_start != 0 {
+            return parse_resumed(s, stop);
+        }
         let mut p = Parts::default();
-        parse_parts_into(s, &mut sc.side, &mut p);
-        crate::serialize::build_parsed(&p, s)
+        let n = stop.scheme_end;
+        if n != 0 && !s.as_bytes().get(n + 3).is_some_and(|&b| is_slash(b)) {
+            parse_after_scheme(s, n, &mut p);
+        } else {
+            parse_parts_into(s, &mut sc.side, &mut p);
+        }
+        crate::serialize::build_parsed(&p, s, stop.host_end)
     })
+}
+
+/// [`parse_parts_into`] of the preprocessed `s` when the recognizer of
+/// canonical input found, in the input, a lowercase scheme `s[..n]` of a
+/// hierarchical kind other than `file:` followed by `://`, and `s` has
+/// no slash after those two. Preprocessing leaves that prefix as it is
+/// (see [`parse_known_authority`]), and the steps read it as follows: the
+/// scheme is `s[..n]`, a slash follows it and the scheme is hierarchical,
+/// and exactly two slashes start the authority ([`parse_hierarchical`]).
+fn parse_after_scheme<'a>(s: &'a str, n: usize, url: &mut Parts<'a>) {
+    debug_assert_eq!(Some(n), find_scheme(s));
+    url.scheme = Some(&s[..n]);
+    url.hierarchical = true;
+    let rest = parse_authority(&s[n + 3..], url);
+    path_query_fragment(rest, url);
+    #[cfg(debug_assertions)]
+    {
+        let mut side = String::new();
+        let mut want = Parts::default();
+        parse_parts_into(s, &mut side, &mut want);
+        debug_assert!(crate::record::Url::same_slices(url, &want), "{s:?}");
+    }
+}
+
+/// The record of the preprocessed `s`, which the recognizer of canonical
+/// input read up to its path (see [`parse_known_authority`]).
+fn parse_resumed(s: &str, stop: &Stop) -> Url {
+    let mut p = Parts::default();
+    // Every component is present from the scheme to the path, in
+    // the order and with the separators the serialization writes
+    // them: `s` is the serialization, and each component's place
+    // in it is where it lies in `s`.
+    parse_known_authority(s, stop, &mut p);
+    let mut at = [Span::NONE; 8];
+    let place = |c: &str| {
+        let start = c.as_ptr() as usize - s.as_ptr() as usize;
+        Span::new(start, start + c.len())
+    };
+    let comps = [
+        p.scheme, None, None, p.host, p.port, p.path, p.query, p.fragment,
+    ];
+    for (a, c) in at.iter_mut().zip(comps) {
+        if let Some(c) = c {
+            *a = place(c);
+        }
+    }
+    debug_assert!({
+        let mut want = [Span::NONE; 8];
+        crate::serialize::layout_in(&p, s, &mut want) && want == at
+    });
+    // The scheme and host the recognizer read are canonical as they are:
+    // the start of the canonical form.
+    Url::finish_parsed(&p, s, &at, stop.host_end)
+}
+
+/// [`parse_parts_into`] of the preprocessed `s` when the recognizer of
+/// canonical input found, in the input, a lowercase scheme of a
+/// hierarchical kind other than `file:` (up to `stop.scheme_end`), `://`,
+/// a host of octets CanonicalizeHost's fast path copies (up to
+/// `stop.host_end`), optionally `:` and digits, and a `/` at
+/// `stop.path_start`.
+/// Preprocessing leaves that prefix as it is (it starts with a scheme
+/// octet and holds no octet preprocessing removes; the `/` after it is not
+/// trimmed), so it is the prefix of `s` too, and the steps read it as
+/// follows: the scheme is `s[..n]` (`find_scheme` stops at its `:`), two
+/// slashes exactly start the authority (a host octet is no slash), the
+/// authority ends at `path_start` (neither host octets, `:` nor digits
+/// terminate it), and it has no `@` and at most one `:`, which starts the
+/// port (`split_authority`; a host octet is no `[`). The path, query and
+/// fragment from `path_start` on are split as [`parse_hierarchical`]
+/// splits them.
+fn parse_known_authority<'a>(s: &'a str, stop: &Stop, url: &mut Parts<'a>) {
+    let (n, host_end, path_start) = (stop.scheme_end, stop.host_end, stop.path_start);
+    debug_assert_eq!(Some(n), find_scheme(s));
+    url.scheme = Some(&s[..n]);
+    url.hierarchical = true;
+    let authority = &s[n + 3..path_start];
+    url.authority = Some(authority);
+    if host_end == path_start {
+        url.host = Some(authority);
+    } else {
+        url.host = Some(&s[n + 3..host_end]);
+        url.port = Some(&s[host_end + 1..path_start]);
+    }
+    path_query_fragment(&s[path_start..], url);
+    #[cfg(debug_assertions)]
+    {
+        let mut side = String::new();
+        let mut want = Parts::default();
+        parse_parts_into(s, &mut side, &mut want);
+        debug_assert!(crate::record::Url::same_slices(url, &want), "{s:?}");
+    }
 }
 
 /// [`parse_parts_into`] returning the parts, for tests.
@@ -245,22 +355,37 @@ fn parse_hierarchical<'a>(s: &'a str, url: &mut Parts<'a>) {
         url.host = Some(&s[2..2]);
         &s[2..]
     } else if n >= 2 {
-        let rest = &s[n..];
-        // The first authority terminating character: `/`, `\`, `?`, `#`
-        // (not `;`).
-        let end = find4(rest.as_bytes(), [b'/', b'\\', b'?', b'#']).unwrap_or(rest.len());
-        let authority = &rest[..end];
-        url.authority = Some(authority);
-        // Most authorities are a bare host: one search tells.
-        if find2(authority.as_bytes(), b'@', b':').is_some() {
-            split_authority(authority, url);
-        } else {
-            url.host = Some(authority);
-        }
-        &rest[end..]
+        parse_authority(&s[n..], url)
     } else {
         s
     };
+    path_query_fragment(rest, url);
+}
+
+/// The authority of a hierarchical URL, from `rest`, which follows the
+/// two or more slashes before it; returns what follows the authority.
+#[inline(always)]
+fn parse_authority<'a>(rest: &'a str, url: &mut Parts<'a>) -> &'a str {
+    // The first authority terminating character: `/`, `\`, `?`, `#`
+    // (not `;`).
+    let end = find4(rest.as_bytes(), [b'/', b'\\', b'?', b'#']).unwrap_or(rest.len());
+    let authority = &rest[..end];
+    url.authority = Some(authority);
+    // Most authorities are a bare host: one search tells.
+    if find2(authority.as_bytes(), b'@', b':').is_some() {
+        split_authority(authority, url);
+    } else {
+        url.host = Some(authority);
+    }
+    &rest[end..]
+}
+
+/// The path (up to the first `?` or `#`), the query (after a `?`, up to
+/// the next `#`) and the fragment (after the `#`) of a hierarchical URL,
+/// from `rest`, which follows its authority (or its scheme, when it has
+/// none).
+#[inline(always)]
+fn path_query_fragment<'a>(rest: &'a str, url: &mut Parts<'a>) {
     let p = find2(rest.as_bytes(), b'?', b'#').unwrap_or(rest.len());
     url.path = Some(&rest[..p]);
     let rest = &rest[p..];
@@ -319,5 +444,67 @@ pub(crate) fn split_authority<'a>(authority: &'a str, url: &mut Parts<'a>) {
                 url.port = Some(&authority[colon + 1..]);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The parse of `s` resumed where the recognizer of canonical input
+    /// stopped is the parse by the stages from the start: the same
+    /// components and flags, and the same note of whether it is the
+    /// parse of its serialization. Returns whether it resumed.
+    fn assert_resume_is_stages(s: &str) -> bool {
+        if !s.is_ascii() {
+            return false;
+        }
+        let resumed = crate::canonical_form::layout_or_stop(s.as_bytes())
+            .is_err_and(|stop| stop.path_start != 0);
+        let (got, want) = (parse_ascii(s), parse_stages(s));
+        assert_eq!(got, want, "{s:?}");
+        assert_eq!(got.parse_source(), want.parse_source(), "{s:?}");
+        resumed
+    }
+
+    fn dataset(file: &str) -> Vec<String> {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/bench/data/").to_owned() + file;
+        let raw = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        String::from_utf8_lossy(&raw)
+            .lines()
+            .flat_map(|l| l.split('\t'))
+            .map(str::to_owned)
+            .collect()
+    }
+
+    /// On every conformance input and every line of the benchmark
+    /// datasets; and on strings built from pieces around the prefix the
+    /// recognizer reads (a port that is user information after all, `@`,
+    /// `[`, backslashes, white space the preprocessing strips or removes).
+    #[test]
+    fn resumed_parse_is_the_stages() {
+        let mut inputs = crate::testutil::conformance_inputs();
+        for f in [
+            "pagewritten.txt",
+            "kasztp.txt",
+            "node_files.txt",
+            "idn_synth.txt",
+            "links_synth.tsv",
+        ] {
+            inputs.extend(dataset(f));
+        }
+        let resumed = inputs.iter().filter(|s| assert_resume_is_stages(s)).count();
+        assert!(resumed > 5000, "{resumed} resumed");
+        let pool = [
+            "a", "B", ":", "80", ":0", "@", "/", "\\", "?", "#", ".", "%41", "[", "]", " ", "\t",
+        ];
+        let mut resumed = 0;
+        for scheme in ["http://", "foo://", "file://", "HTTP://", "http:///"] {
+            crate::testutil::each_sequence(&pool, 4, |seq| {
+                let s = format!("{scheme}h{}", seq.concat());
+                resumed += usize::from(assert_resume_is_stages(&s));
+            });
+        }
+        assert!(resumed > 1000, "{resumed} resumed");
     }
 }

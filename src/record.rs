@@ -137,6 +137,14 @@ pub(crate) struct Record {
     /// that `canonical_form` recognizes, so that canonicalizing the record
     /// returns it without running the steps. Not part of the URL's value.
     canonical: bool,
+    /// Where the part of the serialization that is the start of its
+    /// canonical form under the default options ends (0: none known): a
+    /// lowercase scheme of a hierarchical kind other than `file:`, `://`
+    /// and a host CanonicalizeHost copies as it is, which canonicalization
+    /// then copies as they are (see [`Url::canonical_prefix`]). Set by
+    /// `parse` for input whose scheme and host `canonical_form` recognizes.
+    /// Not part of the URL's value.
+    canonical_prefix: usize,
 }
 
 /// A record's flags and notes, as [`Url::wrap`] takes them.
@@ -146,6 +154,7 @@ struct Flags {
     known_host_err: Option<InvalidReason>,
     parse_of_serialization: bool,
     canonical: bool,
+    canonical_prefix: usize,
 }
 
 /// A canonical host kept by a record's cache: the record's host itself
@@ -480,7 +489,12 @@ impl Url {
         let spare = SPARE.try_with(|s| {
             let mut s = s.try_borrow_mut().ok()?;
             let r = Arc::get_mut(s.last_mut()?)?;
-            fits(r.buf.capacity(), len).then(|| std::mem::take(&mut r.buf))
+            fits(r.buf.capacity(), len).then(|| {
+                // A spare record keeps its old contents (see `recycle`).
+                let mut b = std::mem::take(&mut r.buf);
+                b.clear();
+                b
+            })
         });
         match spare {
             Ok(Some(b)) => b,
@@ -519,21 +533,27 @@ impl Url {
         if let Some(mut a) = spare
             && let Some(r) = Arc::get_mut(&mut a)
         {
+            // A spare record keeps its old contents until it is reused
+            // (see `recycle`): emptied here, where it is known to be
+            // unique.
             match buf {
                 Ok(buf) => r.buf = buf,
                 Err(len) => {
-                    // A spare record's buffer is empty (see `recycle`).
+                    r.buf.clear();
                     if !fits(r.buf.capacity(), len) {
                         r.buf = String::with_capacity(len);
                     }
                 }
             }
+            r.host_cache.take();
+            r.c_views.take();
             fill(&mut r.buf, &mut r.spans);
             r.invalid = f.invalid;
             r.hierarchical = f.hierarchical;
             r.known_host_err = f.known_host_err;
             r.parse_of_serialization = f.parse_of_serialization;
             r.canonical = f.canonical;
+            r.canonical_prefix = f.canonical_prefix;
             return Url(a);
         }
         let mut buf = buf.unwrap_or_else(String::with_capacity);
@@ -549,24 +569,24 @@ impl Url {
             c_views: OnceLock::new(),
             parse_of_serialization: f.parse_of_serialization,
             canonical: f.canonical,
+            canonical_prefix: f.canonical_prefix,
         }))
     }
 
     /// Gives up this reference (what dropping it does); when it was the
-    /// last one, the record's block and its buffer, emptied, are kept for
-    /// the next records built on this thread (see [`Url::new_buffer`]).
-    /// The value is gone either way: a spare record has no component.
+    /// last one, the record's block and its buffer are kept for the next
+    /// records built on this thread (see [`Url::new_buffer`]), which
+    /// empty them. The value is gone either way: no reference to a spare
+    /// record is left.
     pub(crate) fn recycle(self) {
-        let mut a = self.0;
-        let Some(r) = Arc::get_mut(&mut a) else {
-            return;
-        };
-        if r.buf.capacity() > SPARE_BUFFER_MAX {
+        let a = self.0;
+        // The last reference: no weak reference to a record is ever made,
+        // and no other thread can make a strong one without holding one.
+        // A load, not `Arc::get_mut`'s locked exchange, which the reuse
+        // makes anyway (a record found shared then is not reused).
+        if Arc::strong_count(&a) != 1 || a.buf.capacity() > SPARE_BUFFER_MAX {
             return;
         }
-        r.buf.clear();
-        r.host_cache.take();
-        r.c_views.take();
         let mut a = Some(a);
         let _ = SPARE.try_with(|s| {
             if let Ok(mut s) = s.try_borrow_mut()
@@ -611,6 +631,7 @@ impl Url {
             known_host_err: None,
             parse_of_serialization: true,
             canonical: true,
+            canonical_prefix: 0,
         };
         Url::build_with(Err(len + 1 + extra), flags, |buf, spans| {
             buf.push_str(prefix);
@@ -679,6 +700,8 @@ impl Url {
                 known_host_err: None,
                 parse_of_serialization: false,
                 canonical: false,
+                // The octets before the path are copied as they are.
+                canonical_prefix: r.canonical_prefix,
             },
         ))
     }
@@ -692,6 +715,39 @@ impl Url {
         }
         let ser = self.as_str()?;
         r.spans.first_chunk::<8>().map(|at| (ser, at))
+    }
+
+    /// The start of this valid record's serialization that is the start of
+    /// its canonical form under the default options, when known: its
+    /// scheme, `://` and host (no user information), each written by
+    /// canonicalization as it is, at the same place; and the places of the
+    /// components (those of the prefix are theirs in the canonical form
+    /// too). `None` when not known.
+    pub(crate) fn canonical_prefix(&self) -> Option<(&str, &[Span; 8])> {
+        let r = &*self.0;
+        if r.canonical_prefix == 0 {
+            return None;
+        }
+        let at = r.spans.first_chunk::<8>()?;
+        Some((r.buf.get(..r.canonical_prefix)?, at))
+    }
+
+    /// The parts canonicalization reads after a canonical prefix (see
+    /// [`Url::canonical_prefix`]): the port, path, query and fragment, the
+    /// raw authority and the flag; the components of the prefix are left
+    /// absent, and nothing is known of the host.
+    pub(crate) fn parts_after_prefix(&self) -> Parts<'_> {
+        let r = &*self.0;
+        let g = |i: usize| r.spans[i].get(&r.buf);
+        Parts {
+            port: g(Component::Port as usize),
+            path: g(Component::Path as usize),
+            query: g(Component::Query as usize),
+            fragment: g(Component::Fragment as usize),
+            authority: g(AUTHORITY),
+            hierarchical: r.hierarchical,
+            ..Parts::default()
+        }
     }
 
     /// Whether this record is known to be its own canonical form under the
@@ -731,6 +787,7 @@ impl Url {
             known_host_err: None,
             parse_of_serialization: false,
             canonical: false,
+            canonical_prefix: 0,
         };
         let extra = authority.map_or(0, |a| a.len() + 1) + 1;
         if ser.capacity() > crate::scratch::KEEP {
@@ -845,21 +902,34 @@ impl Url {
 
     /// [`Url::finish_sized`] for the parse of `source`, which is its
     /// serialization (the components of `p` at `at` in it): the record
-    /// notes so as it is built (see [`Url::parse_source`]).
-    pub(crate) fn finish_parsed(p: &Parts, source: &str, at: &[Span; 8]) -> Url {
-        let len = source.len() + 1 + Url::extra_len(p, true);
+    /// notes so as it is built (see [`Url::parse_source`]), and notes
+    /// that `source[..canonical_prefix]` starts its canonical form (see
+    /// [`Url::canonical_prefix`]; 0: not known).
+    pub(crate) fn finish_parsed(
+        p: &Parts,
+        source: &str,
+        at: &[Span; 8],
+        canonical_prefix: usize,
+    ) -> Url {
+        // What `finish` gives for a valid record whose parts know nothing
+        // of their host (a parse never does), written directly: the raw
+        // authority shares the host's span when it is the host itself,
+        // else it is a NUL-terminated copy after the serialization.
+        debug_assert!(p.invalid.is_none() && p.known.host.is_none() && p.known.err.is_none());
+        let shared = authority_is_host(p);
+        let authority = if shared { None } else { p.authority };
+        let len = source.len() + 1 + authority.map_or(0, |a| a.len() + 1);
         let f = Flags {
             parse_of_serialization: true,
+            canonical_prefix,
             ..Url::flags_of(p)
         };
         Url::build_with(Err(len), f, |buf, spans| {
             buf.push_str(source);
-            // Every component's span is `at`'s: only the raw authority's
-            // and the known host's start absent, for `fill_rest` to set.
-            spans[..8].copy_from_slice(at);
-            spans[AUTHORITY] = Span::NONE;
-            spans[KNOWN_HOST] = Span::NONE;
-            Url::fill_rest(buf, spans, true, p);
+            Url::fill_serialized(buf, spans, at, authority);
+            if shared {
+                spans[AUTHORITY] = at[Component::Host as usize];
+            }
         })
     }
 
@@ -871,6 +941,7 @@ impl Url {
             known_host_err: p.known.err,
             parse_of_serialization: false,
             canonical: false,
+            canonical_prefix: 0,
         }
     }
 
@@ -952,7 +1023,11 @@ impl Url {
         // The strings first: those of different lengths (most of the
         // canonicalizations that change something) differ without
         // looking at an octet or a span.
-        r.invalid.is_none() && self.as_str() == Some(p_ser) && r.spans[..8] == at[..]
+        let ser = r.spans[SERIAL];
+        r.invalid.is_none()
+            && ser.len() == p_ser.len()
+            && r.buf.as_bytes().get(ser.start..ser.end) == Some(p_ser.as_bytes())
+            && r.spans[..8] == at[..]
     }
 
     /// The shared record, for the C ABI's handles.
@@ -1060,6 +1135,16 @@ impl Url {
     /// no `//` authority).
     pub fn authority(&self) -> Option<&str> {
         self.0.spans[AUTHORITY].get(&self.0.buf)
+    }
+
+    /// Whether the raw |authority| is present (see [`Url::authority`]).
+    pub(crate) fn has_authority(&self) -> bool {
+        self.0.spans[AUTHORITY] != Span::NONE
+    }
+
+    /// The length of the serialization (0 for an invalid URL).
+    pub(crate) fn serialization_len(&self) -> usize {
+        self.0.spans[SERIAL].len()
     }
 
     /// Whether the URL is invalid. An invalid URL still exposes the
@@ -1190,6 +1275,7 @@ mod tests {
                 c_views: OnceLock::new(),
                 parse_of_serialization: again.0.parse_of_serialization,
                 canonical: again.0.canonical,
+                canonical_prefix: again.0.canonical_prefix,
             }));
             assert_eq!(again, fresh, "{input:?}");
             assert!(again.0.host_cache.get().is_none() && again.0.c_views.get().is_none());

@@ -257,7 +257,7 @@ fn is_own_resolution(u: &Url) -> bool {
 /// authority, a `file:` URL whose path changes (its host becomes its
 /// whole authority), a record that knows its canonical host.
 fn own_resolution(u: &Url) -> Option<Url> {
-    if u.is_invalid() || !u.is_hierarchical() || u.authority().is_none() {
+    if u.is_invalid() || !u.is_hierarchical() || !u.has_authority() {
         return None;
     }
     let Some(p) = u.path() else {
@@ -265,6 +265,11 @@ fn own_resolution(u: &Url) -> Option<Url> {
     };
     if u.scheme().is_some_and(crate::scheme::is_file) {
         return (!file_path_changes(p.as_bytes())).then(|| u.clone());
+    }
+    // A path the prefilter of dot-segment removal rules out is one
+    // `normalize_path` gives back as it is, without its buffers.
+    if !may_change::<false>(p.as_bytes()) {
+        return Some(u.clone());
     }
     crate::scratch::with(crate::scratch::Used::RESOLVE, |sc| {
         let q = normalize_path("", p, false, false, &mut sc.path, &mut sc.path2);

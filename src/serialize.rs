@@ -95,13 +95,28 @@ pub(crate) fn build(p: &Parts) -> Url {
 }
 
 /// [`build`] for the parse of `source` (the preprocessed input): the
-/// record notes whether its serialization is `source` itself.
-pub(crate) fn build_parsed(p: &Parts, source: &str) -> Url {
+/// record notes whether its serialization is `source` itself. `host_end`
+/// (0: none): the recognizer of canonical input found `source[..host_end]`
+/// to be a lowercase scheme of a hierarchical kind other than `file:`,
+/// `://` and a host CanonicalizeHost copies as it is; when the parse's
+/// host is that one (no user information before it), the record notes
+/// that its serialization starts its canonical form
+/// (`Url::canonical_prefix`).
+pub(crate) fn build_parsed(p: &Parts, source: &str, host_end: usize) -> Url {
     let mut at = [Span::NONE; 8];
     if layout_in(p, source, &mut at) {
         // Most absolute URLs: the serialization is `source`, copied whole
         // instead of written component by component.
-        return Url::finish_parsed(p, source, &at);
+        let prefix = if host_end != 0
+            && at[1] == Span::NONE
+            && at[2] == Span::NONE
+            && at[3] == Span::new(at[0].range().map_or(0, |r| r.end) + 3, host_end)
+        {
+            host_end
+        } else {
+            0
+        };
+        return Url::finish_parsed(p, source, &at, prefix);
     }
     let mut url = build(p);
     if url.as_str() == Some(source) {
