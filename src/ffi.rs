@@ -571,25 +571,29 @@ pub extern "C" fn wurl_canon_into(
             buf_cap,
             out_len,
         };
-        // The common call, an input on its own with the default options:
-        // straight to its road, the other arguments' checks and readings
-        // out of its way.
-        if base.is_null()
-            && charset_len == 0
+        // The common calls, with the default options (an input on its
+        // own, or against a base): straight to their roads, the checks
+        // and readings of a charset label and flags out of their way.
+        if charset_len == 0
             && flags == 0
             && let Ok(bytes) = input_bytes(input, input_len)
         {
-            return api::canon_own(CInput(bytes), sink);
+            return match handle(base) {
+                None => api::canon_own(CInput(bytes), sink),
+                Some(base) => {
+                    api::canon_other(Some(&base), CInput(bytes), &CanonOptions::default(), sink)
+                }
+            };
         }
         canon_general(base, input, input_len, charset, charset_len, flags, sink)
     })
 }
 
-/// [`wurl_canon_into`] with every argument checked and read: a base, a
-/// charset label, flags, or an input that is refused. A call without a
-/// base and with the default options is not one of these (its input, the
-/// only argument left, is refused here before it is read), so this road
-/// has none of [`api::canon_own`]'s.
+/// [`wurl_canon_into`] with every argument checked and read: a charset
+/// label, flags, or an input that is refused. A call with the default
+/// options is not one of these (its input, the only argument left, is
+/// refused here before it is read), so this road has none of
+/// [`api::canon_own`]'s.
 #[cold]
 #[inline(never)]
 fn canon_general(
