@@ -136,53 +136,69 @@ pub(crate) fn canon<'a, I: Input<'a>, S: Sink<I>>(
     opts: &CanonOptions,
     sink: S,
 ) -> S::Out {
-    if opts.is_default() {
-        match base {
-            None => {
-                // The recognizer first: it accepts ASCII input only (an
-                // octet outside ASCII is in none of its classes), so
-                // canonical input needs no ASCII test. Input it rejects
-                // takes the test, which decoding needs and spares on
-                // ASCII input.
-                // `stop` stays where the recognizer wrote it (see
-                // `canonicalize::resume_into`).
-                let scanned = canonical_form::scan_ascii(input.bytes());
-                let (text, stop) = match &scanned {
-                    Ok(()) => return sink.pieces("", input),
-                    Err(stop) => match input.ascii() {
-                        Some(s) => (Cow::Borrowed(s), stop),
-                        // Non-ASCII input: the recognizer stopped at its
-                        // first octet outside ASCII at the latest, and the
-                        // prefix it read is where it is in the text when
-                        // decoding took the octets as they are (valid
-                        // UTF-8). Decoding that replaced invalid sequences
-                        // moves them: the stages from the start then.
-                        None => match input.non_ascii() {
-                            Cow::Borrowed(t) => (Cow::Borrowed(t), stop),
-                            text => (text, &Stop::NONE),
-                        },
-                    },
-                };
-                // The resume road writes few of the buffers: the trim
-                // looks at those unless the stages ran.
-                return scratch::with_either(Used::RESUME, Used::ALL, |sc| {
-                    let mut staged = false;
-                    let r = sink.stages(sc, |out, sc| {
-                        canon_staged_from(Some(stop), &text, opts, out, sc, &mut staged)
-                    });
-                    (r, !staged)
-                });
-            }
-            Some(base) => {
-                if let Some((ser, m)) = canonical_form::merge_with(base, input.bytes()) {
-                    return sink.pieces(&ser[..m.keep], input.tail(m.skip));
-                }
-            }
-        }
+    if base.is_none() && opts.is_default() {
+        return canon_own(input, sink);
+    }
+    canon_other(base, input, opts, sink)
+}
+
+/// [`canon`] of a call with a base or with other options than the
+/// default ones (any other call gives the same result here, through the
+/// stages alone).
+#[inline(always)]
+pub(crate) fn canon_other<'a, I: Input<'a>, S: Sink<I>>(
+    base: Option<&Url>,
+    input: I,
+    opts: &CanonOptions,
+    sink: S,
+) -> S::Out {
+    if let (Some(base), true) = (base, opts.is_default())
+        && let Some((ser, m)) = canonical_form::merge_with(base, input.bytes())
+    {
+        return sink.pieces(&ser[..m.keep], input.tail(m.skip));
     }
     let text = input.text();
     scratch::with(Used::ALL, |sc| {
         sink.stages(sc, |out, sc| canon_staged(base, &text, opts, out, sc))
+    })
+}
+
+/// [`canon`] without a base and with the default options: the input
+/// resolved against itself. The C ABI's entry calls it directly for such
+/// calls, the common ones, so that their path holds no test of the others.
+#[inline(always)]
+pub(crate) fn canon_own<'a, I: Input<'a>, S: Sink<I>>(input: I, sink: S) -> S::Out {
+    // The recognizer first: it accepts ASCII input only (an octet outside
+    // ASCII is in none of its classes), so canonical input needs no ASCII
+    // test. Input it rejects takes the test, which decoding needs and
+    // spares on ASCII input.
+    // `stop` stays where the recognizer wrote it (see
+    // `canonicalize::resume_into`).
+    let scanned = canonical_form::scan_ascii(input.bytes());
+    let (text, stop) = match &scanned {
+        Ok(()) => return sink.pieces("", input),
+        Err(stop) => match input.ascii() {
+            Some(s) => (Cow::Borrowed(s), stop),
+            // Non-ASCII input: the recognizer stopped at its first octet
+            // outside ASCII at the latest, and the prefix it read is where
+            // it is in the text when decoding took the octets as they are
+            // (valid UTF-8). Decoding that replaced invalid sequences moves
+            // them: the stages from the start then.
+            None => match input.non_ascii() {
+                Cow::Borrowed(t) => (Cow::Borrowed(t), stop),
+                text => (text, &Stop::NONE),
+            },
+        },
+    };
+    let opts = CanonOptions::default();
+    // The resume road writes few of the buffers: the trim looks at those
+    // unless the stages ran.
+    scratch::with_either(Used::RESUME, Used::ALL, |sc| {
+        let mut staged = false;
+        let r = sink.stages(sc, |out, sc| {
+            canon_staged_from(Some(stop), &text, &opts, out, sc, &mut staged)
+        });
+        (r, !staged)
     })
 }
 

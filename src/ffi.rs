@@ -566,19 +566,52 @@ pub extern "C" fn wurl_canon_into(
         if out_len.is_null() || (buf.is_null() && buf_cap > 0) {
             return WURL_E_NULL_ARG;
         }
-        let (bytes, label) = match canon_args(input, input_len, charset, charset_len, flags) {
-            Ok(a) => a,
-            Err(e) => return e,
-        };
-        let opts = canon_options(label.as_deref(), flags);
-        let base = handle(base);
         let sink = Deliver {
             buf,
             buf_cap,
             out_len,
         };
-        api::canon(base.as_deref(), CInput(bytes), &opts, sink)
+        // The common calls, with the default options (an input on its
+        // own, or against a base): straight to their roads, the checks
+        // and readings of a charset label and flags out of their way.
+        if charset_len == 0
+            && flags == 0
+            && let Ok(bytes) = input_bytes(input, input_len)
+        {
+            return match handle(base) {
+                None => api::canon_own(CInput(bytes), sink),
+                Some(base) => {
+                    api::canon_other(Some(&base), CInput(bytes), &CanonOptions::default(), sink)
+                }
+            };
+        }
+        canon_general(base, input, input_len, charset, charset_len, flags, sink)
     })
+}
+
+/// [`wurl_canon_into`] with every argument checked and read: a charset
+/// label, flags, or an input that is refused. A call with the default
+/// options is not one of these (its input, the only argument left, is
+/// refused here before it is read), so this road has none of
+/// [`api::canon_own`]'s.
+#[cold]
+#[inline(never)]
+fn canon_general(
+    base: *const wurl_url,
+    input: *const c_char,
+    input_len: usize,
+    charset: *const c_char,
+    charset_len: usize,
+    flags: u32,
+    sink: Deliver,
+) -> wurl_status {
+    let (bytes, label) = match canon_args(input, input_len, charset, charset_len, flags) {
+        Ok(a) => a,
+        Err(e) => return e,
+    };
+    let opts = canon_options(label.as_deref(), flags);
+    let base = handle(base);
+    api::canon_other(base.as_deref(), CInput(bytes), &opts, sink)
 }
 
 /// Serializes `url` ("steps to serialize a parsed URL"): true and a view for
