@@ -682,16 +682,6 @@ mod tests {
         true
     }
 
-    fn lines(file: &str) -> Vec<String> {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/bench/data/").to_owned() + file;
-        let raw = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-        String::from_utf8_lossy(&raw)
-            .lines()
-            .flat_map(|l| l.split('\t'))
-            .map(str::to_owned)
-            .collect()
-    }
-
     /// Every conformance input and every line of the benchmark datasets
     /// (pages and links of links_synth), and the canonical form of each
     /// (as its own base). The fast path must accept most canonical URLs of
@@ -699,15 +689,13 @@ mod tests {
     #[test]
     fn fast_path_is_exact() {
         let mut inputs = conformance_inputs();
-        for f in [
+        inputs.extend(crate::testutil::dataset_lines(&[
             "kasztp.txt",
             "node_files.txt",
             "idn_synth.txt",
             "pagewritten.txt",
             "links_synth.tsv",
-        ] {
-            inputs.extend(lines(f));
-        }
+        ]));
         let (mut canonical, mut accepted) = (0, 0);
         for s in &inputs {
             check(s);

@@ -1168,16 +1168,12 @@ mod tests {
     #[test]
     fn canonical_after_prefix_is_the_steps() {
         let mut inputs = crate::testutil::conformance_inputs();
-        for f in [
+        inputs.extend(crate::testutil::dataset_lines(&[
             "pagewritten.txt",
             "kasztp.txt",
             "idn_synth.txt",
             "node_files.txt",
-        ] {
-            let path = concat!(env!("CARGO_MANIFEST_DIR"), "/bench/data/").to_owned() + f;
-            let raw = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-            inputs.extend(String::from_utf8_lossy(&raw).lines().map(str::to_owned));
-        }
+        ]));
         for scheme in ["http", "https", "foo", "file"] {
             for port in [
                 "", ":", ":80", ":443", ":8080", ":0", ":08", ":99999", ":x", ":80@u", "@u", ":1:2",

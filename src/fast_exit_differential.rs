@@ -134,18 +134,13 @@ fn fast_exit_taken(case: &Case) -> bool {
 /// input and of every line of the benchmark datasets (pages and links).
 fn canonical_seeds() -> Vec<String> {
     let mut inputs = crate::testutil::conformance_inputs();
-    for f in [
+    inputs.extend(crate::testutil::dataset_lines(&[
         "kasztp.txt",
         "node_files.txt",
         "idn_synth.txt",
         "pagewritten.txt",
         "links_synth.tsv",
-    ] {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/bench/data/").to_owned() + f;
-        let raw = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-        let text = String::from_utf8_lossy(&raw);
-        inputs.extend(text.lines().flat_map(|l| l.split('\t')).map(str::to_owned));
-    }
+    ]));
     let mut seeds: Vec<String> = inputs
         .iter()
         .filter_map(|s| {

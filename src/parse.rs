@@ -467,16 +467,6 @@ mod tests {
         resumed
     }
 
-    fn dataset(file: &str) -> Vec<String> {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/bench/data/").to_owned() + file;
-        let raw = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-        String::from_utf8_lossy(&raw)
-            .lines()
-            .flat_map(|l| l.split('\t'))
-            .map(str::to_owned)
-            .collect()
-    }
-
     /// On every conformance input and every line of the benchmark
     /// datasets; and on strings built from pieces around the prefix the
     /// recognizer reads (a port that is user information after all, `@`,
@@ -484,15 +474,13 @@ mod tests {
     #[test]
     fn resumed_parse_is_the_stages() {
         let mut inputs = crate::testutil::conformance_inputs();
-        for f in [
+        inputs.extend(crate::testutil::dataset_lines(&[
             "pagewritten.txt",
             "kasztp.txt",
             "node_files.txt",
             "idn_synth.txt",
             "links_synth.tsv",
-        ] {
-            inputs.extend(dataset(f));
-        }
+        ]));
         let resumed = inputs.iter().filter(|s| assert_resume_is_stages(s)).count();
         assert!(resumed > 5000, "{resumed} resumed");
         let pool = [

@@ -548,10 +548,8 @@ mod own_tests {
     #[test]
     fn own_resolution_is_the_steps() {
         use crate::canonical_form::set_fast_exits;
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/bench/data/pagewritten.txt");
-        let raw = std::fs::read(path).expect("pagewritten.txt");
         let mut inputs = crate::testutil::conformance_inputs();
-        inputs.extend(String::from_utf8_lossy(&raw).lines().map(str::to_owned));
+        inputs.extend(crate::testutil::dataset_lines(&["pagewritten.txt"]));
         for extra in [
             "http://a:8080/x/../y?q#f",
             "http://u:p@H.example:80/./a/b/../c",
