@@ -292,10 +292,8 @@ fn parse_file<'a>(s: &'a str, url: &mut Parts<'a>, side: &'a mut String) {
     url.fragment = fragment;
     let n = leading_slashes(s);
     if n == 3 {
-        // Empty, between the second slash and the third (a slice of `s`,
-        // as every part is when parsing writes no path of its own).
-        url.authority = Some(&s[2..2]);
-        url.host = Some(&s[2..2]);
+        url.authority = Some("");
+        url.host = Some("");
         // The path is `/` and what follows the three slashes: the third
         // slash itself when it is a `/`.
         url.path = Some(if s.as_bytes()[2] == b'/' {
@@ -351,8 +349,8 @@ fn parse_mailto<'a>(s: &'a str, url: &mut Parts<'a>) {
 fn parse_hierarchical<'a>(s: &'a str, url: &mut Parts<'a>) {
     let n = leading_slashes(s);
     let rest = if n == 3 {
-        url.authority = Some(&s[2..2]);
-        url.host = Some(&s[2..2]);
+        url.authority = Some("");
+        url.host = Some("");
         &s[2..]
     } else if n >= 2 {
         parse_authority(&s[n..], url)

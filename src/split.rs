@@ -1,18 +1,30 @@
 //! Where each component lies in a canonical serialization: the one piece
 //! of URL knowledge that [`rules`](crate::rules) and [`surt`](crate::surt)
 //! share. They work on the string that canonicalization wrote (a string
-//! in, a string out), so they find its components again by "steps to parse
-//! a URL" (`parse.rs`, the one home of the splitting rules) and turn the
-//! parts it finds into ranges of the string.
+//! in, a string out), so they find its components again here, with the
+//! rules by which "steps to parse a URL" splits (`parse.rs`), restricted to
+//! what a canonical serialization can hold:
+//!
+//! * the scheme ends at the first `:`;
+//! * `about:`, `data:`, `javascript:` and `vbscript:` URLs are all path
+//!   (they keep `?` and `#` in it); `mailto:` URLs are a path and, after
+//!   the first `?`, a query (a `#` stays where it is);
+//! * otherwise `//` after the scheme starts an authority, which ends at the
+//!   first `/`, `?` or `#`; in it, the user-info ends at the last `@`, and
+//!   the port starts after the last `:` that is not inside a bracketed
+//!   (IPv6) literal — except in a `file:` URL, whose host is its whole
+//!   authority;
+//! * then the path runs to the first `?` or `#`, the query to the first
+//!   `#`, and the fragment to the end.
 //!
 //! The unit tests check these ranges against the components of the
 //! canonicalized record itself on every conformance input.
 
 use std::ops::Range;
 
-use crate::parse::parse_parts_into;
-use crate::record::Parts;
-use crate::scheme::Scheme;
+use memchr::{memchr, memchr2, memchr3, memrchr3};
+
+use crate::scheme::{Scheme, SchemeKind};
 
 /// The components of a serialization, as ranges of it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -48,45 +60,104 @@ pub(crate) struct Authority {
 
 /// Splits the serialization `s` (see the module comment).
 pub(crate) fn split(s: &str) -> Split {
-    // A canonical serialization never takes the two parsing rules that
-    // write a path of their own (a drive letter scheme, `\\` at the start):
-    // every part is a slice of `s`.
-    let mut side = String::new();
-    let mut p = Parts::default();
-    parse_parts_into(s, &mut side, &mut p);
-    let at = |part: &str| range_in(s, part);
-    let scheme = p.scheme.map_or(0..0, at);
-    let authority = p.authority.map(|all| {
-        let all = at(all);
-        let userinfo = p.user.map(at).map(|u| match p.password.map(at) {
-            Some(pw) => u.start..pw.end,
-            None => u,
-        });
-        Authority {
-            host: p.host.map_or(all.start..all.start, at),
-            port: p.port.map(at),
-            userinfo,
-            all,
-        }
-    });
-    let rest = scheme.end + 1;
-    Split {
-        opaque: Scheme::of(s[scheme.clone()].as_bytes()).is_non_hierarchical(),
+    let b = s.as_bytes();
+    let colon = memchr(b':', b);
+    let scheme = 0..colon.unwrap_or(0);
+    let rest = colon.map_or(0, |c| c + 1);
+    let kind = match colon {
+        Some(_) => Scheme::of(&b[scheme.clone()]).kind,
+        None => SchemeKind::Other,
+    };
+    let mut out = Split {
         scheme,
-        authority,
-        path: p.path.map_or(rest.min(s.len())..s.len(), at),
-        query: p.query.map(at),
-        fragment: p.fragment.map(at),
+        authority: None,
+        path: rest..b.len(),
+        query: None,
+        fragment: None,
+        opaque: false,
+    };
+    if kind == SchemeKind::NonHierarchical {
+        out.opaque = true;
+        return out;
     }
+    if kind == SchemeKind::Mailto {
+        out.opaque = true;
+        if let Some(q) = memchr(b'?', &b[rest..]).map(|i| rest + i) {
+            out.path = rest..q;
+            out.query = Some(q + 1..b.len());
+        }
+        return out;
+    }
+    let mut at = rest;
+    if b[rest..].starts_with(b"//") {
+        let start = rest + 2;
+        let end = memchr3(b'/', b'?', b'#', &b[start..]).map_or(b.len(), |i| start + i);
+        out.authority = Some(if kind == SchemeKind::File {
+            // A `file:` URL's host is its whole authority.
+            Authority {
+                all: start..end,
+                userinfo: None,
+                host: start..end,
+                port: None,
+            }
+        } else {
+            authority(b, start..end)
+        });
+        at = end;
+    }
+    let path_end = memchr2(b'?', b'#', &b[at..]).map_or(b.len(), |i| at + i);
+    out.path = at..path_end;
+    at = path_end;
+    if b.get(at) == Some(&b'?') {
+        let end = memchr(b'#', &b[at + 1..]).map_or(b.len(), |i| at + 1 + i);
+        out.query = Some(at + 1..end);
+        at = end;
+    }
+    if b.get(at) == Some(&b'#') {
+        out.fragment = Some(at + 1..b.len());
+    }
+    out
 }
 
-/// Where `part`, a slice of `s`, lies in it.
-fn range_in(s: &str, part: &str) -> Range<usize> {
-    let start = (part.as_ptr() as usize).wrapping_sub(s.as_ptr() as usize);
-    debug_assert!(start + part.len() <= s.len(), "{part:?} is not in {s:?}");
-    // Never out of `s`, even for a part that were not in it.
-    let start = start.min(s.len());
-    start..(start + part.len()).min(s.len())
+/// Splits the authority `all` of `b` as `parse.rs`'s `split_authority`
+/// does: user-info up to the last `@`, port after the last `:` outside
+/// brackets.
+fn authority(b: &[u8], all: Range<usize>) -> Authority {
+    let a = &b[all.clone()];
+    // One backward search: the last `@`, and the last `:` and `]` after it
+    // (most authorities have none of them: one call).
+    let (mut at, mut colon, mut close) = (None, None, None);
+    let mut end = a.len();
+    while let Some(i) = memrchr3(b'@', b':', b']', &a[..end]) {
+        match a[i] {
+            b'@' => {
+                at = Some(i);
+                break;
+            }
+            b':' => colon = colon.or(Some(i)),
+            _ => close = close.or(Some(i)),
+        }
+        end = i;
+    }
+    let (userinfo, host_start) = match at {
+        Some(i) => (Some(all.start..all.start + i), i + 1),
+        None => (None, 0),
+    };
+    let bracketed =
+        a.get(host_start) == Some(&b'[') && close.is_some_and(|c| colon.is_none_or(|k| k < c));
+    let (host, port) = match colon {
+        Some(k) if !bracketed => (
+            all.start + host_start..all.start + k,
+            Some(all.start + k + 1..all.end),
+        ),
+        _ => (all.start + host_start..all.end, None),
+    };
+    Authority {
+        all,
+        userinfo,
+        host,
+        port,
+    }
 }
 
 #[cfg(test)]
