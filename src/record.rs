@@ -489,12 +489,7 @@ impl Url {
         let spare = SPARE.try_with(|s| {
             let mut s = s.try_borrow_mut().ok()?;
             let r = Arc::get_mut(s.last_mut()?)?;
-            fits(r.buf.capacity(), len).then(|| {
-                // A spare record keeps its old contents (see `recycle`).
-                let mut b = std::mem::take(&mut r.buf);
-                b.clear();
-                b
-            })
+            fits(r.buf.capacity(), len).then(|| std::mem::take(&mut r.buf))
         });
         match spare {
             Ok(Some(b)) => b,
@@ -533,20 +528,15 @@ impl Url {
         if let Some(mut a) = spare
             && let Some(r) = Arc::get_mut(&mut a)
         {
-            // A spare record keeps its old contents until it is reused
-            // (see `recycle`): emptied here, where it is known to be
-            // unique.
             match buf {
                 Ok(buf) => r.buf = buf,
                 Err(len) => {
-                    r.buf.clear();
+                    // A spare record's buffer is empty (see `recycle`).
                     if !fits(r.buf.capacity(), len) {
                         r.buf = String::with_capacity(len);
                     }
                 }
             }
-            r.host_cache.take();
-            r.c_views.take();
             fill(&mut r.buf, &mut r.spans);
             r.invalid = f.invalid;
             r.hierarchical = f.hierarchical;
@@ -574,19 +564,24 @@ impl Url {
     }
 
     /// Gives up this reference (what dropping it does); when it was the
-    /// last one, the record's block and its buffer are kept for the next
-    /// records built on this thread (see [`Url::new_buffer`]), which
-    /// empty them. The value is gone either way: no reference to a spare
-    /// record is left.
+    /// last one, the record's block and its buffer, emptied, are kept for
+    /// the next records built on this thread (see [`Url::new_buffer`]).
+    /// The value is gone either way: a spare record has no component.
+    /// Emptied here, not when reused: the C views and caches a freed
+    /// handle gave out are freed with it, so that a read through one after
+    /// `wurl_free` is a use after free that AddressSanitizer and valgrind
+    /// report, and a freed record holds no more memory than its buffer.
     pub(crate) fn recycle(self) {
-        let a = self.0;
-        // The last reference: no weak reference to a record is ever made,
-        // and no other thread can make a strong one without holding one.
-        // A load, not `Arc::get_mut`'s locked exchange, which the reuse
-        // makes anyway (a record found shared then is not reused).
-        if Arc::strong_count(&a) != 1 || a.buf.capacity() > SPARE_BUFFER_MAX {
+        let mut a = self.0;
+        let Some(r) = Arc::get_mut(&mut a) else {
+            return;
+        };
+        if r.buf.capacity() > SPARE_BUFFER_MAX {
             return;
         }
+        r.buf.clear();
+        r.host_cache.take();
+        r.c_views.take();
         let mut a = Some(a);
         let _ = SPARE.try_with(|s| {
             if let Ok(mut s) = s.try_borrow_mut()
