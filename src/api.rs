@@ -192,14 +192,24 @@ pub(crate) fn canon_own<'a, I: Input<'a>, S: Sink<I>>(input: I, sink: S) -> S::O
     };
     let opts = CanonOptions::default();
     // The resume road writes few of the buffers: the trim looks at those
-    // unless the stages ran.
-    scratch::with_either(Used::RESUME, Used::ALL, |sc| {
-        let mut staged = false;
-        let r = sink.stages(sc, |out, sc| {
-            canon_staged_from(Some(stop), &text, &opts, out, sc, &mut staged)
-        });
-        (r, !staged)
-    })
+    // unless the stages ran. The closure is inlined where it runs: it is
+    // called from two places in `with_either` (with this thread's buffers,
+    // and with fresh ones), which keeps the compiler from inlining it on
+    // its own once the C ABI's sink (a copy into the caller's buffer) has
+    // made it larger, and a call costs the common calls its arguments
+    // through memory and its registers saved and restored.
+    scratch::with_either(
+        Used::RESUME,
+        Used::ALL,
+        #[inline(always)]
+        |sc| {
+            let mut staged = false;
+            let r = sink.stages(sc, |out, sc| {
+                canon_staged_from(Some(stop), &text, &opts, out, sc, &mut staged)
+            });
+            (r, !staged)
+        },
+    )
 }
 
 /// The bulk path of the Rust API: resolves `input` against `base` (or, when
