@@ -11,7 +11,7 @@
 use memchr::{memrchr, memrchr2};
 
 use crate::canonical_form::Stop;
-use crate::preprocess::preprocess_into;
+use crate::preprocess::{only_trimmed, preprocess_into};
 use crate::record::{InvalidReason, Parts, Span, Url};
 use crate::scan::{find1, find2, find4};
 use crate::scheme::{Scheme, SchemeKind, scheme_len};
@@ -37,7 +37,28 @@ pub(crate) fn parse_ascii(input: &str) -> Url {
     // (Never for non-ASCII input.)
     match crate::canonical_form::layout_or_stop(input.as_bytes()) {
         Ok(at) => Url::build_canonical(input, "", &at),
+        // Every octet preprocessing trims is at most a space: one
+        // comparison at each end rules most URLs out.
+        Err(_)
+            if let [f, .., l] = input.as_bytes()
+                && (*f <= b' ') | (*l <= b' ')
+                && let Some(s) = only_trimmed(input) =>
+        {
+            parse_trimmed(s)
+        }
         Err(stop) => parse_stages_from(input, &stop),
+    }
+}
+
+/// [`parse_ascii`] of a URL written with white space around it, which
+/// preprocessing only trims (`preprocess::only_trimmed`): the parse of the
+/// trimmed `s`, which is its own preprocessing, so that the recognizer
+/// reads it rather than stopping at a space.
+#[inline(never)]
+fn parse_trimmed(s: &str) -> Url {
+    match crate::canonical_form::layout_or_stop(s.as_bytes()) {
+        Ok(at) => Url::build_canonical(s, "", &at),
+        Err(stop) => parse_stages_from(s, &stop),
     }
 }
 
