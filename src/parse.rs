@@ -22,16 +22,22 @@ fn is_slash(b: u8) -> bool {
 
 /// Parses `input` into a [`Url`] with raw, uncanonicalized components.
 pub fn parse(input: &str) -> Url {
-    if crate::scan::is_ascii(input.as_bytes()) {
-        parse_ascii(input)
-    } else {
-        parse_stages(input)
-    }
+    parse_text(input)
 }
 
 /// [`parse`] of `input` known to be ASCII (the C ABI finds that out when
 /// it decodes its input: not tested twice).
 pub(crate) fn parse_ascii(input: &str) -> Url {
+    parse_text(input)
+}
+
+/// [`parse`]: the recognizer of canonical input, then the stages from
+/// where it stopped. Any text: the recognizer stops at the first octet
+/// it does not know, every non-ASCII one among them, so a URL with a
+/// non-ASCII letter in its path resumes there, after its scheme and host
+/// (preprocessing leaves the ASCII prefix the recognizer read as it is:
+/// it only removes ASCII controls and replaces noncharacters).
+pub(crate) fn parse_text(input: &str) -> Url {
     // Already canonical (most absolute URLs): its components are where
     // `canonical_form` found them, and the record says it is canonical.
     // (Never for non-ASCII input.)
@@ -479,12 +485,9 @@ mod tests {
     /// components and flags, and the same note of whether it is the
     /// parse of its serialization. Returns whether it resumed.
     fn assert_resume_is_stages(s: &str) -> bool {
-        if !s.is_ascii() {
-            return false;
-        }
         let resumed = crate::canonical_form::layout_or_stop(s.as_bytes())
             .is_err_and(|stop| stop.path_start != 0);
-        let (got, want) = (parse_ascii(s), parse_stages(s));
+        let (got, want) = (parse_text(s), parse_stages(s));
         assert_eq!(got, want, "{s:?}");
         assert_eq!(got.parse_source(), want.parse_source(), "{s:?}");
         resumed
