@@ -229,12 +229,12 @@ pub fn canon_into(
 }
 
 /// [`parse`](crate::parse()) of an input: the recognizer's record for
-/// canonical ASCII input, the stages otherwise.
+/// canonical input, else the stages from where the recognizer stopped.
 #[inline(always)]
 pub(crate) fn parse<'a, I: Input<'a>>(input: I) -> Url {
     match input.ascii() {
         Some(s) => crate::parse::parse_ascii(s),
-        None => crate::parse::parse_stages(&input.non_ascii()),
+        None => crate::parse::parse_text(&input.non_ascii()),
     }
 }
 

@@ -11,7 +11,7 @@
 use memchr::{memrchr, memrchr2};
 
 use crate::canonical_form::Stop;
-use crate::preprocess::preprocess_into;
+use crate::preprocess::{only_trimmed, preprocess_into};
 use crate::record::{InvalidReason, Parts, Span, Url};
 use crate::scan::{find1, find2, find4};
 use crate::scheme::{Scheme, SchemeKind, scheme_len};
@@ -22,22 +22,49 @@ fn is_slash(b: u8) -> bool {
 
 /// Parses `input` into a [`Url`] with raw, uncanonicalized components.
 pub fn parse(input: &str) -> Url {
-    if crate::scan::is_ascii(input.as_bytes()) {
-        parse_ascii(input)
-    } else {
-        parse_stages(input)
-    }
+    parse_text(input)
 }
 
 /// [`parse`] of `input` known to be ASCII (the C ABI finds that out when
 /// it decodes its input: not tested twice).
 pub(crate) fn parse_ascii(input: &str) -> Url {
+    parse_text(input)
+}
+
+/// [`parse`]: the recognizer of canonical input, then the stages from
+/// where it stopped. Any text: the recognizer stops at the first octet
+/// it does not know, every non-ASCII one among them, so a URL with a
+/// non-ASCII letter in its path resumes there, after its scheme and host
+/// (preprocessing leaves the ASCII prefix the recognizer read as it is:
+/// it only removes ASCII controls and replaces noncharacters).
+pub(crate) fn parse_text(input: &str) -> Url {
     // Already canonical (most absolute URLs): its components are where
     // `canonical_form` found them, and the record says it is canonical.
     // (Never for non-ASCII input.)
     match crate::canonical_form::layout_or_stop(input.as_bytes()) {
         Ok(at) => Url::build_canonical(input, "", &at),
+        // Every octet preprocessing trims is at most a space: one
+        // comparison at each end rules most URLs out.
+        Err(_)
+            if let [f, .., l] = input.as_bytes()
+                && (*f <= b' ') | (*l <= b' ')
+                && let Some(s) = only_trimmed(input) =>
+        {
+            parse_trimmed(s)
+        }
         Err(stop) => parse_stages_from(input, &stop),
+    }
+}
+
+/// [`parse_ascii`] of a URL written with white space around it, which
+/// preprocessing only trims (`preprocess::only_trimmed`): the parse of the
+/// trimmed `s`, which is its own preprocessing, so that the recognizer
+/// reads it rather than stopping at a space.
+#[inline(never)]
+fn parse_trimmed(s: &str) -> Url {
+    match crate::canonical_form::layout_or_stop(s.as_bytes()) {
+        Ok(at) => Url::build_canonical(s, "", &at),
+        Err(stop) => parse_stages_from(s, &stop),
     }
 }
 
@@ -458,12 +485,9 @@ mod tests {
     /// components and flags, and the same note of whether it is the
     /// parse of its serialization. Returns whether it resumed.
     fn assert_resume_is_stages(s: &str) -> bool {
-        if !s.is_ascii() {
-            return false;
-        }
         let resumed = crate::canonical_form::layout_or_stop(s.as_bytes())
             .is_err_and(|stop| stop.path_start != 0);
-        let (got, want) = (parse_ascii(s), parse_stages(s));
+        let (got, want) = (parse_text(s), parse_stages(s));
         assert_eq!(got, want, "{s:?}");
         assert_eq!(got.parse_source(), want.parse_source(), "{s:?}");
         resumed

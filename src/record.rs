@@ -13,7 +13,7 @@ use std::sync::{Arc, OnceLock};
 
 /// Where a component lies in a record's buffer; `start == ABSENT` means the
 /// component is absent (which is not the same as empty).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Eq)]
 pub(crate) struct Span {
     start: usize,
     /// The end rather than the length: `buf.get(start..end)` then needs
@@ -23,6 +23,17 @@ pub(crate) struct Span {
 }
 
 const ABSENT: usize = usize::MAX;
+
+impl PartialEq for Span {
+    /// Both ends at once, without a branch between them: spans are
+    /// compared where the answer varies from URL to URL (an absent
+    /// component, a span shared with the host), and a test of the start
+    /// and then the end would be two branches to predict.
+    #[inline(always)]
+    fn eq(&self, other: &Span) -> bool {
+        (self.start ^ other.start) | (self.end ^ other.end) == 0
+    }
+}
 
 impl Span {
     pub(crate) const NONE: Span = Span {
@@ -474,6 +485,17 @@ thread_local! {
     static SPARE: RefCell<Vec<Arc<Record>>> = const { RefCell::new(Vec::new()) };
 }
 
+/// Whether `a` and `b` are the same spans: every pair compared, with no
+/// exit at the first difference (after equal serializations, the spans
+/// are most often equal too; an early exit would be a branch per span).
+fn same_spans(a: &[Span], b: &[Span]) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .fold(0, |d, (x, y)| d | (x.start ^ y.start) | (x.end ^ y.end))
+            == 0
+}
+
 /// Whether a spare buffer of capacity `cap` serves a record of `len`
 /// octets: it holds them, and is not much larger, so that a record stays
 /// about the size of its URL.
@@ -615,10 +637,8 @@ impl Url {
         // authority is the host's own span unless there is a port (then a
         // NUL-terminated copy of host and port after the serialization).
         let len = prefix.len() + rest.len();
-        let authority = match at[4] {
-            Span::NONE => None,
-            port => Some(Span::new(at[3].start, port.end)),
-        };
+        let port = at[4];
+        let authority = (port != Span::NONE).then(|| Span::new(at[3].start, port.end));
         let extra = authority.map_or(0, |a| a.end - a.start + 1);
         let flags = Flags {
             invalid: None,
@@ -1022,7 +1042,7 @@ impl Url {
         r.invalid.is_none()
             && ser.len() == p_ser.len()
             && r.buf.as_bytes().get(ser.start..ser.end) == Some(p_ser.as_bytes())
-            && r.spans[..8] == at[..]
+            && same_spans(&r.spans[..8], at)
     }
 
     /// The shared record, for the C ABI's handles.

@@ -271,9 +271,14 @@ fn own_resolution(u: &Url) -> Option<Url> {
     if !may_change::<false>(p.as_bytes()) {
         return Some(u.clone());
     }
+    // Else what `normalize_path` does with a path outside `file:` that is
+    // not merged (no prefix, no slash to add): "remove dot-segments",
+    // without its prefilter again.
     crate::scratch::with(crate::scratch::Used::RESOLVE, |sc| {
-        let q = normalize_path("", p, false, false, &mut sc.path, &mut sc.path2);
-        if std::ptr::eq(q, p) || q == p {
+        let q = &mut sc.path2;
+        q.clear();
+        remove_dot_segments_into(p, q);
+        if *q == p {
             Some(u.clone())
         } else {
             u.with_path(q)

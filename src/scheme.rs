@@ -54,28 +54,25 @@ impl Scheme {
     /// length, then a comparison with each name of that length.
     #[inline(always)]
     pub(crate) fn of(b: &[u8]) -> Scheme {
-        // The schemes of most URLs, already lowercase: one comparison
-        // each before the case-insensitive ones.
-        match b {
-            b"https" => {
+        // The schemes of most URLs, already lowercase: `http` and
+        // `https` told apart without a branch on the length (pages mix
+        // them, so such a branch goes either way), then `file`.
+        if let Some(&head) = b.first_chunk::<4>()
+            && head == *b"http"
+        {
+            let s = b.len() == 5 && b[4] == b's';
+            if b.len() == 4 || s {
                 return Scheme {
                     kind: SchemeKind::Other,
-                    default_port: Some(443),
+                    default_port: Some(if s { 443 } else { 80 }),
                 };
             }
-            b"http" => {
-                return Scheme {
-                    kind: SchemeKind::Other,
-                    default_port: Some(80),
-                };
-            }
-            b"file" => {
-                return Scheme {
-                    kind: SchemeKind::File,
-                    default_port: None,
-                };
-            }
-            _ => {}
+        }
+        if b == b"file" {
+            return Scheme {
+                kind: SchemeKind::File,
+                default_port: None,
+            };
         }
         let is = |name: &[u8]| b.eq_ignore_ascii_case(name);
         let (kind, port) = match b.len() {
