@@ -850,8 +850,11 @@ fn path_pass_from<const TAIL: bool>(
         // A segment starting here (at the path's start or after a `/`) may
         // be a dot segment: `.`, `..` or a `%2E` spelling, up to the next
         // `/` or the end of the path (with `TAIL`, a `?` or `#`).
-        if (c == b'.' || c == b'%')
-            && (i == 0 || b[i - 1] == b'/')
+        // One branch on both tests (the octet before the path's start
+        // counting as a `/`): whether a segment starts here varies from
+        // URL to URL, and dot segments are rare.
+        let prev = if i == 0 { b'/' } else { b[i - 1] };
+        if ((c == b'.') | (c == b'%')) & (prev == b'/')
             && let Some((n, dot_dot)) =
                 dot_segment_at(&b[i..], |x| TAIL && matches!(x, b'?' | b'#'))
         {
