@@ -869,12 +869,17 @@ fn path_pass_from<const TAIL: bool>(
             i = last;
             continue;
         }
+        // Any other `.` is copied: the most frequent octet the run stops
+        // at (a name's extension), tested before the others.
+        if c == b'.' {
+            i += 1;
+            continue;
+        }
         match c {
             b'?' | b'#' if TAIL => break,
             b'\\' if TAIL && !crate::resolve::own_path_unchanged(&p[i..=i]) => {
                 return Err(PathStop::Resolution);
             }
-            b'.' => i += 1,
             // In `file:` a `\` is a separator (resolving the serialization
             // again decodes its `%5C` into one): the full steps. Elsewhere
             // it is an octet the path set escapes, below.
