@@ -233,7 +233,7 @@ pub fn canon_into(
 #[inline(always)]
 pub(crate) fn parse<'a, I: Input<'a>>(input: I) -> Url {
     match input.ascii() {
-        Some(s) => crate::parse::parse_ascii(s),
+        Some(s) => crate::parse::parse_text(s),
         None => crate::parse::parse_text(&input.non_ascii()),
     }
 }

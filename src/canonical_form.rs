@@ -244,7 +244,7 @@ pub(crate) fn layout_of_ascii(s: &[u8]) -> Option<[Span; 8]> {
 
 /// [`layout_of_ascii`], saying on a URL it rejects how far the pass got
 /// ([`Stop`], without its edits), for parsing to resume there
-/// (`parse::parse_ascii`).
+/// (`parse::parse_text`).
 #[inline(never)]
 pub(crate) fn layout_or_stop(s: &[u8]) -> Result<[Span; 8], Stop> {
     layout_in::<CHECK>(s)

@@ -25,12 +25,6 @@ pub fn parse(input: &str) -> Url {
     parse_text(input)
 }
 
-/// [`parse`] of `input` known to be ASCII (the C ABI finds that out when
-/// it decodes its input: not tested twice).
-pub(crate) fn parse_ascii(input: &str) -> Url {
-    parse_text(input)
-}
-
 /// [`parse`]: the recognizer of canonical input, then the stages from
 /// where it stopped. Any text: the recognizer stops at the first octet
 /// it does not know, every non-ASCII one among them, so a URL with a
@@ -56,7 +50,7 @@ pub(crate) fn parse_text(input: &str) -> Url {
     }
 }
 
-/// [`parse_ascii`] of a URL written with white space around it, which
+/// [`parse_text`] of a URL written with white space around it, which
 /// preprocessing only trims (`preprocess::only_trimmed`): the parse of the
 /// trimmed `s`, which is its own preprocessing, so that the recognizer
 /// reads it rather than stopping at a space.
