@@ -850,11 +850,8 @@ fn path_pass_from<const TAIL: bool>(
         // A segment starting here (at the path's start or after a `/`) may
         // be a dot segment: `.`, `..` or a `%2E` spelling, up to the next
         // `/` or the end of the path (with `TAIL`, a `?` or `#`).
-        // One branch on both tests (the octet before the path's start
-        // counting as a `/`): whether a segment starts here varies from
-        // URL to URL, and dot segments are rare.
-        let prev = if i == 0 { b'/' } else { b[i - 1] };
-        if ((c == b'.') | (c == b'%')) & (prev == b'/')
+        if (c == b'.' || c == b'%')
+            && (i == 0 || b[i - 1] == b'/')
             && let Some((n, dot_dot)) =
                 dot_segment_at(&b[i..], |x| TAIL && matches!(x, b'?' | b'#'))
         {
@@ -869,17 +866,12 @@ fn path_pass_from<const TAIL: bool>(
             i = last;
             continue;
         }
-        // Any other `.` is copied: the most frequent octet the run stops
-        // at (a name's extension), tested before the others.
-        if c == b'.' {
-            i += 1;
-            continue;
-        }
         match c {
             b'?' | b'#' if TAIL => break,
             b'\\' if TAIL && !crate::resolve::own_path_unchanged(&p[i..=i]) => {
                 return Err(PathStop::Resolution);
             }
+            b'.' => i += 1,
             // In `file:` a `\` is a separator (resolving the serialization
             // again decodes its `%5C` into one): the full steps. Elsewhere
             // it is an octet the path set escapes, below.
