@@ -109,25 +109,6 @@ pub(crate) fn is_ascii(b: &[u8]) -> bool {
     }
 }
 
-/// For `b` of 8 to 64 octets: the octets outside ASCII, bit `i` set for
-/// octet `i`. Eight words at `min(8 k, len - 8)`, which cover `b`; the top
-/// bits of a word's octets gathered into one octet by a multiplication
-/// (the partial products are distinct powers of two, so nothing carries
-/// into the top octet): no branch on the data, where a loop over the
-/// words exits after a number of rounds that varies from URL to URL.
-#[inline(always)]
-pub(crate) fn non_ascii_bits(b: &[u8]) -> u64 {
-    let n = b.len();
-    debug_assert!((8..=64).contains(&n), "{n} octets");
-    let mut bits = 0u64;
-    for k in 0..8 {
-        let q = (8 * k).min(n - 8);
-        let top = (load(b, q) & HI) >> 7;
-        bits |= (top.wrapping_mul(0x0102_0408_1020_4080) >> 56) << q;
-    }
-    bits
-}
-
 /// Whether every octet is printable ASCII (`!` to `~`): then no step of
 /// preprocessing (`preprocess`) changes `b` (nothing to remove or replace,
 /// no space, VT or FF at either end). Eight octets at a time: a word holds an octet below
@@ -234,24 +215,6 @@ mod tests {
                     b[i] = b'a';
                 }
             }
-        }
-    }
-
-    /// `non_ascii_bits` marks exactly the octets outside ASCII, for every
-    /// length of its range with one or two of them at every position.
-    #[test]
-    fn non_ascii_bits_marks_each_octet() {
-        for n in 8..=64 {
-            for i in 0..n {
-                for j in i..n {
-                    let mut b = vec![b'a'; n];
-                    b[i] = 0x80;
-                    b[j] = 0xFF;
-                    let want = (1u64 << i) | (1u64 << j);
-                    assert_eq!(non_ascii_bits(&b), want, "{n} {i} {j}");
-                }
-            }
-            assert_eq!(non_ascii_bits(&vec![0x7F; n]), 0, "{n}");
         }
     }
 
