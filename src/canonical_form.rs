@@ -270,9 +270,10 @@ fn layout_in<const MODE: u8>(s: &[u8]) -> Result<[Span; 8], Stop> {
         let n = 4 + usize::from(w[4] == b's');
         (w[..4] == *b"http" && w[n..n + 3] == *b"://").then_some(n)
     };
-    let (n, file) = match s.first_chunk::<8>() {
-        Some(w) if let Some(n) = http(w) => (n, false),
-        Some(w) if w.starts_with(b"file://") => (4, true),
+    let head = s.first_chunk::<8>();
+    let (n, file) = match (head, head.and_then(http)) {
+        (_, Some(n)) => (n, false),
+        (Some(w), None) if w.starts_with(b"file://") => (4, true),
         _ => {
             let n = s
                 .iter()

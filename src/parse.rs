@@ -37,16 +37,17 @@ pub(crate) fn parse_text(input: &str) -> Url {
     // (Never for non-ASCII input.)
     match crate::canonical_form::layout_or_stop(input.as_bytes()) {
         Ok(at) => Url::build_canonical(input, "", &at),
-        // Every octet preprocessing trims is at most a space: one
-        // comparison at each end rules most URLs out.
-        Err(_)
+        Err(stop) => {
+            // Every octet preprocessing trims is at most a space: one
+            // comparison at each end rules most URLs out.
             if let [f, .., l] = input.as_bytes()
                 && (*f <= b' ') | (*l <= b' ')
-                && let Some(s) = only_trimmed(input) =>
-        {
-            parse_trimmed(s)
+                && let Some(s) = only_trimmed(input)
+            {
+                return parse_trimmed(s);
+            }
+            parse_stages_from(input, &stop)
         }
-        Err(stop) => parse_stages_from(input, &stop),
     }
 }
 
