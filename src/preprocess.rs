@@ -135,8 +135,8 @@ fn trim(s: &str) -> &str {
         // last eight octets without a loop whose exit varies from URL to
         // URL (most strings have none; a few, one or two): an end that
         // is all white space is left to the loops below.
-        let lead = leading_trimmed(word_at(b, 0));
-        let tail = trailing_trimmed(word_at(b, n - 8));
+        let lead = leading_trimmed(crate::scan::load(b, 0));
+        let tail = trailing_trimmed(crate::scan::load(b, n - 8));
         if lead < 8 && tail < 8 && lead + tail < n {
             return &s[lead..n - tail];
         }
@@ -149,21 +149,10 @@ fn trim(s: &str) -> &str {
     &s[start..end]
 }
 
-/// The eight octets of `b` from `i`, the first one lowest.
-fn word_at(b: &[u8], i: usize) -> u64 {
-    let mut w = [0u8; 8];
-    w.copy_from_slice(&b[i..i + 8]);
-    u64::from_le_bytes(w)
-}
-
-/// The high bit of each octet of `w` that [`is_trimmed`] accepts, exactly
-/// (no borrow or carry crosses octets: an octet's low seven bits plus
-/// `0x7F` stay below `0x100`).
+/// The high bit of each octet of `w` that [`is_trimmed`] accepts.
 fn trimmed_mask(w: u64) -> u64 {
-    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
-    let zero = |x: u64| !(((x & LOW7) + LOW7) | x) & !LOW7;
-    let each = |c: u8| zero(w ^ (0x0101_0101_0101_0101 * u64::from(c)));
-    each(0x0B) | each(0x0C) | each(0x20)
+    use crate::scan::eq_mask_exact;
+    eq_mask_exact(w, 0x0B) | eq_mask_exact(w, 0x0C) | eq_mask_exact(w, b' ')
 }
 
 /// How many of the octets of `w` (the first one lowest) from the first on

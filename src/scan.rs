@@ -18,8 +18,21 @@ fn eq_mask(w: u64, c: u8) -> u64 {
     x.wrapping_sub(LO) & !x & HI
 }
 
+/// The high bit of each octet of `w` equal to `c`, exactly: no borrow or
+/// carry crosses octets (an octet's low seven bits plus `0x7F` stay below
+/// `0x100`), so every bit is right, the highest as well as the lowest
+/// (what a search from either end needs; [`eq_mask`] is exact only at the
+/// lowest).
 #[inline(always)]
-fn load(b: &[u8], i: usize) -> u64 {
+pub(crate) fn eq_mask_exact(w: u64, c: u8) -> u64 {
+    const LOW7: u64 = !HI;
+    let x = w ^ (LO * u64::from(c));
+    !(((x & LOW7) + LOW7) | x) & HI
+}
+
+/// The eight octets of `b` from `i`, the first one lowest.
+#[inline(always)]
+pub(crate) fn load(b: &[u8], i: usize) -> u64 {
     let mut w = [0u8; 8];
     w.copy_from_slice(&b[i..i + 8]);
     u64::from_le_bytes(w)
