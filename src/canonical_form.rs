@@ -182,6 +182,53 @@ pub(crate) fn scan_authority(s: &[u8], n: usize, host_end: usize) -> Result<(), 
     authority_on::<EDIT>(s, n + 3, host_end, &s[..n], false, &mut at)
 }
 
+/// The end of the scheme `s` starts with, for a pass after one of
+/// [`layout`] that stopped in the scheme (not lowercase): when it is
+/// followed by `://` and of a hierarchical kind other than `file:`
+/// whatever its case (canonicalization lowercases it). `None` otherwise.
+#[inline(always)]
+pub(crate) fn any_case_scheme_end(s: &[u8]) -> Option<usize> {
+    let n = scheme_len(s)?;
+    (s[n..].starts_with(b"://") && Scheme::of(&s[..n]).kind == SchemeKind::Other).then_some(n)
+}
+
+/// For parsing: [`Stop`] of `s`, whose [`layout`] pass stopped (`stop`)
+/// before the path, with the scheme and the authority read whatever the
+/// case of the scheme and host octets (`EDIT` mode: see [`authority_on`],
+/// which stops here at the start of the path), for the parse to resume
+/// there. `host_end` and `path_start` say where the host ends and the path
+/// starts; `s[..host_end]`, ASCII-lowercased, is the start of the
+/// canonical form. `None` when the pass cannot tell.
+#[inline(never)]
+pub(crate) fn authority_stop(s: &[u8], stop: &Stop) -> Option<Stop> {
+    // Where it stopped in the authority, when it read the scheme: an
+    // uppercase letter of the host, a port, or an empty path. (An octet
+    // outside ASCII, user information or a bracket stops this pass too.)
+    // (`host_end` is 0 when the host's first octet stopped it.)
+    let at_octet = if stop.host_end != 0 {
+        stop.host_end
+    } else {
+        stop.scheme_end + 3
+    };
+    let again = stop.scheme_end == 0
+        || matches!(
+            s.get(at_octet),
+            None | Some(b'A'..=b'Z' | b':' | b'?' | b'#')
+        );
+    if !again || !switch::on() {
+        return None;
+    }
+    let n = match stop.scheme_end {
+        0 => any_case_scheme_end(s)?,
+        n => n,
+    };
+    let mut at = [Span::NONE; 8];
+    match authority_on::<AUTHORITY>(s, n + 3, stop.host_end, &s[..n], false, &mut at) {
+        Err(st) if st.path_start != 0 => Some(st),
+        _ => None,
+    }
+}
+
 /// How far the pass of [`layout`] got on a URL it rejected: the prefix it
 /// found canonical, ending at a component boundary, up to the edits below.
 /// `scheme_end` (0: none): `s[..scheme_end]` is a lowercase scheme other
@@ -306,6 +353,9 @@ const CHECK: u8 = 0;
 /// A mode of its own, run only after `CHECK` stopped before the path, so
 /// that the pass over canonical input does not pay for it.
 const EDIT: u8 = 1;
+/// `EDIT` mode up to the start of the path, where the pass stops (its
+/// `Stop` with `path_start` set), for parsing ([`authority_stop`]).
+const AUTHORITY: u8 = 2;
 
 /// The rest of [`layout`] after `scheme://`: the host from `h` on, the
 /// port, the path, the query and the fragment of `s`, into `at[3..]` (at
@@ -348,7 +398,7 @@ fn authority_on<const MODE: u8>(
     // A known host is the whole host when the authority's next part
     // follows it (`Stop::host_end` can be where the pass met an octet the
     // host copies only lowercased).
-    let h_end = if MODE == EDIT
+    let h_end = if MODE != CHECK
         && known_host_end != 0
         && matches!(
             s.get(known_host_end),
@@ -357,7 +407,7 @@ fn authority_on<const MODE: u8>(
         known_host_end
     } else {
         let mut h_end = run(s, h, HOST_OK);
-        if MODE == EDIT && !file && s.get(h_end).is_some_and(u8::is_ascii_uppercase) {
+        if MODE != CHECK && !file && s.get(h_end).is_some_and(u8::is_ascii_uppercase) {
             h_end = run(s, h_end, HOST_OK | HOST_UPPER);
             upper = true;
         }
@@ -386,7 +436,7 @@ fn authority_on<const MODE: u8>(
         let default = Scheme::of(scheme).default_port;
         match canonical_port_octets(Some(port), default) {
             Ok(Some(_)) if len == 1 || port[0] != b'0' => {}
-            Ok(None) if MODE == EDIT => dropped = true,
+            Ok(None) if MODE != CHECK => dropped = true,
             _ => return Err(stop(host_stop, 0, 0, false, false)),
         }
         at[4] = Span::new(p, p + len);
@@ -400,9 +450,12 @@ fn authority_on<const MODE: u8>(
     // octets of the path percent-encode set.
     let p = i;
     let slash = s.get(i) == Some(&b'/');
-    let empty = MODE == EDIT && !file && matches!(s.get(i), None | Some(b'?' | b'#'));
+    let empty = MODE != CHECK && !file && matches!(s.get(i), None | Some(b'?' | b'#'));
     if !(slash || empty) {
         return Err(stop(host_stop, 0, 0, false, false));
+    }
+    if MODE == AUTHORITY {
+        return Err(stop(h_end, p, 0, upper, dropped));
     }
     // `file:`: HOSTPATH rewrites a drive specification at the start of the
     // path: a letter, then `:`, `|` or an escape of either (`/c:`, `/c|`,

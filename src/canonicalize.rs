@@ -22,7 +22,7 @@ use crate::percent::{
     escape_at, is_unreserved,
 };
 use crate::record::{InvalidReason, Known, Parts, Span, Url};
-use crate::scheme::{Scheme, SchemeKind, canonical_port};
+use crate::scheme::{Scheme, canonical_port};
 use crate::scratch::{Scratch, Work};
 
 /// Options of canonicalization.
@@ -74,9 +74,9 @@ pub fn canonicalize_with(url: &Url, opts: &CanonOptions) -> Url {
         canon.reserve(url.serialization_len());
         let mut at = [Span::NONE; 8];
         if opts.is_default()
-            && let Some((prefix, spans)) = url.canonical_prefix()
+            && let Some((prefix, spans, lower)) = url.canonical_prefix()
             && let p = url.parts_after_prefix()
-            && canonical_after_prefix(&p, prefix, spans, opts, canon, &mut at, work)
+            && canonical_after_prefix(&p, prefix, lower, spans, opts, canon, &mut at, work)
         {
             // (`canonical_after_prefix_is_the_steps` compares this road
             // with the steps from the start.)
@@ -184,13 +184,16 @@ fn put_encoded(out: &mut String, s: &str, set: &percent::OctetSet) -> Span {
 /// [`canonicalize_into`] with the default options for a record whose
 /// serialization starts with `prefix`, which is the start of its canonical
 /// form (`Url::canonical_prefix`): its scheme, `://` and host, which the
-/// steps would write as they are, where they are (`spans`). The prefix is
-/// copied, and the port, path, query and fragment of `u`
-/// (`Url::parts_after_prefix`) written by the steps. False when the port
-/// rules fail (`out` then holds a partial result, for the caller to drop).
+/// steps would write as they are, or ASCII-lowercased when `lower`, where
+/// they are (`spans`). The prefix is copied (and lowercased), and the
+/// port, path, query and fragment of `u` (`Url::parts_after_prefix`)
+/// written by the steps. False when the port rules fail (`out` then holds
+/// a partial result, for the caller to drop).
+#[allow(clippy::too_many_arguments)]
 fn canonical_after_prefix(
     u: &Parts,
     prefix: &str,
+    lower: bool,
     spans: &[Span; 8],
     opts: &CanonOptions,
     out: &mut String,
@@ -200,6 +203,9 @@ fn canonical_after_prefix(
     out.clear();
     *at = [Span::NONE; 8];
     out.push_str(prefix);
+    if lower {
+        out.make_ascii_lowercase();
+    }
     at[0] = spans[0];
     at[3] = spans[3];
     let info = Scheme::of(
@@ -430,12 +436,9 @@ fn resume_into(s: &str, stop: &Stop, out: &mut String, work: &mut Work) -> bool 
     let start = out.len();
     // The scheme, when the recognizer stopped in it: lowercased.
     let (n, from) = if stop.scheme_end == 0 {
-        let Some(n) = crate::scheme::scheme_len(b) else {
+        let Some(n) = crate::canonical_form::any_case_scheme_end(b) else {
             return false;
         };
-        if !b[n..].starts_with(b"://") || Scheme::of(&b[..n]).kind != SchemeKind::Other {
-            return false;
-        }
         out.push_str(&s[..n + 3]);
         out[start..].make_ascii_lowercase();
         (n, n + 3)

@@ -10,7 +10,7 @@
 
 use memchr::{memrchr, memrchr2};
 
-use crate::canonical_form::Stop;
+use crate::canonical_form::{Stop, authority_stop};
 use crate::preprocess::{only_trimmed, preprocess_into};
 use crate::record::{InvalidReason, Parts, Span, Url};
 use crate::scan::{find1, find2, find4};
@@ -46,9 +46,29 @@ pub(crate) fn parse_text(input: &str) -> Url {
             {
                 return parse_trimmed(s);
             }
-            parse_stages_from(input, &stop)
+            parse_after_stop(input, &stop)
         }
     }
+}
+
+/// The stages on `input`, which the recognizer of canonical input read as
+/// far as `stop` says. When it stopped before the path, in the scheme or
+/// the authority, its pass in `EDIT` mode reads them again whatever the
+/// case of their letters ([`authority_stop`]): most such URLs have an
+/// uppercase scheme or host, a default port or an empty path, and parse
+/// resumes at their path (see [`parse_known_authority`]), the record
+/// noting that its scheme and host, lowercased, start its canonical form.
+#[inline(always)]
+fn parse_after_stop(input: &str, stop: &Stop) -> Url {
+    if stop.path_start == 0
+        && let Some(st) = authority_stop(input.as_bytes(), stop)
+    {
+        return crate::scratch::with(crate::scratch::Used::PARSE, |sc| {
+            let s = preprocess_into(input, &mut sc.pre);
+            parse_resumed(s, &st, true)
+        });
+    }
+    parse_stages_from(input, stop)
 }
 
 /// [`parse_text`] of a URL written with white space around it, which
@@ -59,7 +79,7 @@ pub(crate) fn parse_text(input: &str) -> Url {
 fn parse_trimmed(s: &str) -> Url {
     match crate::canonical_form::layout_or_stop(s.as_bytes()) {
         Ok(at) => Url::build_canonical(s, "", &at),
-        Err(stop) => parse_stages_from(s, &stop),
+        Err(stop) => parse_after_stop(s, &stop),
     }
 }
 
@@ -79,7 +99,7 @@ fn parse_stages_from(input: &str, stop: &Stop) -> Url {
     crate::scratch::with(crate::scratch::Used::PARSE, |sc| {
         let s = preprocess_into(input, &mut sc.pre);
         if stop.path_start != 0 {
-            return parse_resumed(s, stop);
+            return parse_resumed(s, stop, false);
         }
         let mut p = Parts::default();
         let n = stop.scheme_end;
@@ -109,8 +129,9 @@ fn parse_after_scheme<'a>(s: &'a str, n: usize, url: &mut Parts<'a>) {
 }
 
 /// The record of the preprocessed `s`, which the recognizer of canonical
-/// input read up to its path (see [`parse_known_authority`]).
-fn parse_resumed(s: &str, stop: &Stop) -> Url {
+/// input read up to its path (see [`parse_known_authority`]); `lower`:
+/// whether it read the scheme and host whatever their case.
+fn parse_resumed(s: &str, stop: &Stop, lower: bool) -> Url {
     let mut p = Parts::default();
     // Every component is present from the scheme to the path, in
     // the order and with the separators the serialization writes
@@ -134,17 +155,17 @@ fn parse_resumed(s: &str, stop: &Stop) -> Url {
         let mut want = [Span::NONE; 8];
         crate::serialize::layout_in(&p, s, &mut want) && want == at
     });
-    // The scheme and host the recognizer read are canonical as they are:
-    // the start of the canonical form.
-    Url::finish_parsed(&p, s, &at, stop.host_end)
+    // The scheme and host the recognizer read are canonical as they are
+    // (or once lowercased): the start of the canonical form.
+    Url::finish_parsed(&p, s, &at, stop.host_end, lower)
 }
 
 /// [`parse_parts_into`] of the preprocessed `s` when the recognizer of
-/// canonical input found, in the input, a lowercase scheme of a
-/// hierarchical kind other than `file:` (up to `stop.scheme_end`), `://`,
-/// a host of octets CanonicalizeHost's fast path copies (up to
-/// `stop.host_end`), optionally `:` and digits, and a `/` at
-/// `stop.path_start`.
+/// canonical input found, in the input, a scheme of a hierarchical kind
+/// other than `file:` (up to `stop.scheme_end`), `://`, a host of octets
+/// CanonicalizeHost's fast path copies or lowercases (up to
+/// `stop.host_end`), optionally `:` and digits, and at `stop.path_start` a
+/// `/`, `?`, `#` or the end.
 /// Preprocessing leaves that prefix as it is (it starts with a scheme
 /// octet and holds no octet preprocessing removes; the `/` after it is not
 /// trimmed), so it is the prefix of `s` too, and the steps read it as

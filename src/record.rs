@@ -150,12 +150,15 @@ pub(crate) struct Record {
     canonical: bool,
     /// Where the part of the serialization that is the start of its
     /// canonical form under the default options ends (0: none known): a
-    /// lowercase scheme of a hierarchical kind other than `file:`, `://`
-    /// and a host CanonicalizeHost copies as it is, which canonicalization
-    /// then copies as they are (see [`Url::canonical_prefix`]). Set by
-    /// `parse` for input whose scheme and host `canonical_form` recognizes.
-    /// Not part of the URL's value.
+    /// scheme of a hierarchical kind other than `file:`, `://` and a host
+    /// CanonicalizeHost copies as it is, which canonicalization then
+    /// copies as they are, or lowercased when `prefix_lower` (see
+    /// [`Url::canonical_prefix`]). Set by `parse` for input whose scheme
+    /// and host `canonical_form` recognizes. Not part of the URL's value.
     canonical_prefix: usize,
+    /// Whether the canonical prefix may have ASCII uppercase letters
+    /// (in the scheme or the host), which canonicalization lowercases.
+    prefix_lower: bool,
 }
 
 /// A record's flags and notes, as [`Url::wrap`] takes them.
@@ -166,6 +169,7 @@ struct Flags {
     parse_of_serialization: bool,
     canonical: bool,
     canonical_prefix: usize,
+    prefix_lower: bool,
 }
 
 /// A canonical host kept by a record's cache: the record's host itself
@@ -566,6 +570,7 @@ impl Url {
             r.parse_of_serialization = f.parse_of_serialization;
             r.canonical = f.canonical;
             r.canonical_prefix = f.canonical_prefix;
+            r.prefix_lower = f.prefix_lower;
             return Url(a);
         }
         let mut buf = buf.unwrap_or_else(String::with_capacity);
@@ -582,6 +587,7 @@ impl Url {
             parse_of_serialization: f.parse_of_serialization,
             canonical: f.canonical,
             canonical_prefix: f.canonical_prefix,
+            prefix_lower: f.prefix_lower,
         }))
     }
 
@@ -647,6 +653,7 @@ impl Url {
             parse_of_serialization: true,
             canonical: true,
             canonical_prefix: 0,
+            prefix_lower: false,
         };
         Url::build_with(Err(len + 1 + extra), flags, |buf, spans| {
             buf.push_str(prefix);
@@ -717,6 +724,7 @@ impl Url {
                 canonical: false,
                 // The octets before the path are copied as they are.
                 canonical_prefix: r.canonical_prefix,
+                prefix_lower: r.prefix_lower,
             },
         ))
     }
@@ -735,16 +743,17 @@ impl Url {
     /// The start of this valid record's serialization that is the start of
     /// its canonical form under the default options, when known: its
     /// scheme, `://` and host (no user information), each written by
-    /// canonicalization as it is, at the same place; and the places of the
-    /// components (those of the prefix are theirs in the canonical form
-    /// too). `None` when not known.
-    pub(crate) fn canonical_prefix(&self) -> Option<(&str, &[Span; 8])> {
+    /// canonicalization as it is, or ASCII-lowercased when the third value
+    /// says so, at the same place; and the places of the components (those
+    /// of the prefix are theirs in the canonical form too). `None` when
+    /// not known.
+    pub(crate) fn canonical_prefix(&self) -> Option<(&str, &[Span; 8], bool)> {
         let r = &*self.0;
         if r.canonical_prefix == 0 {
             return None;
         }
         let at = r.spans.first_chunk::<8>()?;
-        Some((r.buf.get(..r.canonical_prefix)?, at))
+        Some((r.buf.get(..r.canonical_prefix)?, at, r.prefix_lower))
     }
 
     /// The parts canonicalization reads after a canonical prefix (see
@@ -803,6 +812,7 @@ impl Url {
             parse_of_serialization: false,
             canonical: false,
             canonical_prefix: 0,
+            prefix_lower: false,
         };
         let extra = authority.map_or(0, |a| a.len() + 1) + 1;
         if ser.capacity() > crate::scratch::KEEP {
@@ -918,13 +928,15 @@ impl Url {
     /// [`Url::finish_sized`] for the parse of `source`, which is its
     /// serialization (the components of `p` at `at` in it): the record
     /// notes so as it is built (see [`Url::parse_source`]), and notes
-    /// that `source[..canonical_prefix]` starts its canonical form (see
-    /// [`Url::canonical_prefix`]; 0: not known).
+    /// that `source[..canonical_prefix]` starts its canonical form, once
+    /// ASCII-lowercased when `prefix_lower` (see [`Url::canonical_prefix`];
+    /// 0: not known).
     pub(crate) fn finish_parsed(
         p: &Parts,
         source: &str,
         at: &[Span; 8],
         canonical_prefix: usize,
+        prefix_lower: bool,
     ) -> Url {
         // What `finish` gives for a valid record whose parts know nothing
         // of their host (a parse never does), written directly: the raw
@@ -937,6 +949,7 @@ impl Url {
         let f = Flags {
             parse_of_serialization: true,
             canonical_prefix,
+            prefix_lower,
             ..Url::flags_of(p)
         };
         Url::build_with(Err(len), f, |buf, spans| {
@@ -957,6 +970,7 @@ impl Url {
             parse_of_serialization: false,
             canonical: false,
             canonical_prefix: 0,
+            prefix_lower: false,
         }
     }
 
@@ -1291,6 +1305,7 @@ mod tests {
                 parse_of_serialization: again.0.parse_of_serialization,
                 canonical: again.0.canonical,
                 canonical_prefix: again.0.canonical_prefix,
+                prefix_lower: again.0.prefix_lower,
             }));
             assert_eq!(again, fresh, "{input:?}");
             assert!(again.0.host_cache.get().is_none() && again.0.c_views.get().is_none());
