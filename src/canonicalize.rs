@@ -24,6 +24,7 @@ use crate::percent::{
 use crate::record::{InvalidReason, Known, Parts, Span, Url};
 use crate::scheme::{Scheme, canonical_port};
 use crate::scratch::{Scratch, Work};
+use crate::serialize::Layout;
 
 /// Options of canonicalization.
 #[derive(Clone, Copy, Debug, Default)]
@@ -101,17 +102,7 @@ pub fn canonicalize_with(url: &Url, opts: &CanonOptions) -> Url {
     })
 }
 
-/// The canonical port `port` (`None`: none written), after its `:`.
-#[inline(always)]
-fn write_port(port: Option<u32>, out: &mut String, at: &mut [Span; 8]) {
-    if let Some(p) = port {
-        out.push(':');
-        let start = out.len();
-        push_port(out, p);
-        at[4] = Span::new(start, out.len());
-    }
-}
-
+/// The decimal digits of the port `v`, appended to `out`.
 fn push_port(out: &mut String, mut v: u32) {
     let mut digits = [0u8; 10];
     let mut k = digits.len();
@@ -174,21 +165,16 @@ fn canonical_parts<'o>(u: &Parts<'o>, out: &'o str, at: &[Span; 8]) -> Parts<'o>
     }
 }
 
-/// Appends `s` with the octets of `set` percent-encoded; returns its span.
-fn put_encoded(out: &mut String, s: &str, set: &percent::OctetSet) -> Span {
-    let start = out.len();
-    encode_utf8_into(s, set, out);
-    Span::new(start, out.len())
-}
-
 /// [`canonicalize_into`] with the default options for a record whose
 /// serialization starts with `prefix`, which is the start of its canonical
 /// form (`Url::canonical_prefix`): its scheme, `://` and host, which the
 /// steps would write as they are, or ASCII-lowercased when `lower`, where
 /// they are (`spans`). The prefix is copied (and lowercased), and the
 /// port, path, query and fragment of `u` (`Url::parts_after_prefix`)
-/// written by the steps. False when the port rules fail (`out` then holds
-/// a partial result, for the caller to drop).
+/// written by the steps: the layout after the host
+/// (`serialize::walk_after_host`) of the parts they keep. False when the
+/// port rules fail (`out` then holds a partial result, for the caller to
+/// drop).
 #[allow(clippy::too_many_arguments)]
 fn canonical_after_prefix(
     u: &Parts,
@@ -217,11 +203,29 @@ fn canonical_after_prefix(
     let Ok(port) = canonical_port(u.port, info.default_port) else {
         return false;
     };
-    write_port(port, out, at);
-    write_path_on(u, info, false, opts, out, at, work);
+    let port = Ok(port);
+    let kept = kept_parts(u, &port, None);
+    let mut w = CanonWrite {
+        u,
+        info,
+        file: false,
+        port,
+        opts,
+        out,
+        at,
+        a: &mut work.a,
+        b: &mut work.b,
+        err: None,
+    };
+    crate::serialize::walk_after_host(&kept, &mut w);
     true
 }
 
+/// "Steps to canonicalize a URL" on `u`, appended to `out` with where each
+/// component went in `at`: the serialization's layout (`serialize::walk`)
+/// of the parts canonicalization keeps ([`kept_parts`]), each written by
+/// its rule ([`CanonWrite`]). The first step that fails gives the reason:
+/// `file:`'s HOSTPATH steps, then CanonicalizeHost, then the port rules.
 fn write_canonical(
     u: &Parts,
     opts: &CanonOptions,
@@ -229,107 +233,186 @@ fn write_canonical(
     at: &mut [Span; 8],
     work: &mut Work,
 ) -> Result<(), InvalidReason> {
-    // Scheme: lowercase.
-    let info = match u.scheme {
-        Some(s) => {
-            let start = out.len();
-            out.push_str(s);
-            // Most schemes are already lowercase.
-            if s.bytes().any(|c| c.is_ascii_uppercase()) {
-                out[start..].make_ascii_lowercase();
-            }
-            at[0] = Span::new(start, out.len());
-            Scheme::of(&out.as_bytes()[start..])
-        }
-        None => Scheme::of(b""),
-    };
-    out.push(':');
-    // User and password: an empty password is removed, then an empty user
-    // without a password.
-    let password = u.password.filter(|p| !p.is_empty());
-    let user = u.user.filter(|s| !s.is_empty() || password.is_some());
+    // The scheme's kind and default port (`Scheme::of` compares ASCII
+    // case-insensitively: the same as of the lowercased scheme written).
+    let info = Scheme::of(u.scheme.unwrap_or_default().as_bytes());
     let port = canonical_port(u.port, info.default_port);
     // HOSTPATH for `file:` URLs runs first, into `work.host` and
     // `work.path`: it may move a host into the path and back.
-    let file_host = if info.is_file() {
+    let file = info.is_file();
+    if file {
         file_hostpath(u.host, u.path, work)?;
-        true
-    } else {
-        false
-    };
-    let has_host = file_host || u.host.is_some();
-    let has_port = matches!(port, Ok(Some(_)));
-    if user.is_some() || password.is_some() || has_host || has_port {
-        out.push_str("//");
-        if user.is_some() || password.is_some() {
-            if let Some(user) = user {
-                at[1] = put_encoded(out, user, &USERINFO);
-            }
-            if let Some(pw) = password {
-                out.push(':');
-                at[2] = put_encoded(out, pw, &USERINFO);
-            }
-            out.push('@');
-        }
-        let start = out.len();
-        if file_host {
-            out.push_str(&work.host);
-            at[3] = Span::new(start, out.len());
-        } else if let Some(h) = u.host {
-            // A host copied from a base whose canonical host is known.
-            match (u.known.host, u.known.err) {
-                (Some(k), _) => out.push_str(k),
-                (None, Some(e)) => return Err(e),
-                (None, None) => crate::host::host_into(h, false, out)?,
-            }
-            at[3] = Span::new(start, out.len());
-        }
-        write_port(port?, out, at);
     }
-    port?;
-    write_path_on(u, info, file_host, opts, out, at, work);
-    Ok(())
+    let Work { host, path, a, b } = work;
+    let kept = kept_parts(u, &port, file.then_some((host.as_str(), path.as_str())));
+    let mut w = CanonWrite {
+        u,
+        info,
+        file,
+        port,
+        opts,
+        out,
+        at,
+        a,
+        b,
+        err: None,
+    };
+    crate::serialize::walk(&kept, &mut w);
+    w.err.map_or(Ok(()), Err)
 }
 
-/// The path, query and fragment of [`write_canonical`], after the scheme
-/// and authority: `info` is the canonical scheme's, `file_host` whether
-/// the `file:` HOSTPATH steps ran (into `work`).
+/// The components canonicalization writes of `u`, for the serialization's
+/// layout: which are present, and what [`CanonWrite`] is given for each.
+/// An empty password is removed, then an empty user without a password.
+/// The port is present when the port rules (`port`, their result) keep
+/// one, or fail (the walk then stops at it). `file_hostpath`: the host and
+/// path of a `file:` URL from the HOSTPATH steps, which replace `u`'s. A
+/// hierarchical URL without a path has one, empty (its path rule writes
+/// `/`).
 #[inline(always)]
-fn write_path_on(
-    u: &Parts,
+fn kept_parts<'a>(
+    u: &Parts<'a>,
+    port: &Result<Option<u32>, InvalidReason>,
+    file_hostpath: Option<(&'a str, &'a str)>,
+) -> Parts<'a> {
+    let password = u.password.filter(|p| !p.is_empty());
+    let (host, path) = match file_hostpath {
+        Some((h, p)) => (Some(h), Some(p)),
+        None => (u.host, u.path.or(u.hierarchical.then_some(""))),
+    };
+    Parts {
+        scheme: u.scheme,
+        user: u.user.filter(|s| !s.is_empty() || password.is_some()),
+        password,
+        host,
+        port: u.port.filter(|_| !matches!(port, Ok(None))),
+        path,
+        query: u.query,
+        fragment: u.fragment,
+        ..Parts::default()
+    }
+}
+
+/// Canonicalization's writing as a [`Layout`]: each component given by
+/// [`kept_parts`] written into `out` by its rule, and its place noted in
+/// `at`. A step that fails stops the walk, its reason kept in `err`.
+struct CanonWrite<'w, 'u> {
+    /// The record canonicalized: its flag and known host.
+    u: &'w Parts<'u>,
+    /// The canonical scheme's kind and default port.
     info: Scheme,
-    file_host: bool,
-    opts: &CanonOptions,
-    out: &mut String,
-    at: &mut [Span; 8],
-    work: &mut Work,
-) {
-    // Path.
-    let start = out.len();
-    if file_host {
-        out.push_str(&work.path);
-    } else if let Some(p) = u.path {
-        if u.hierarchical {
-            hierarchical_path_into(p, false, out, &mut work.a, &mut work.b);
-        } else if info.is_mailto() {
+    /// A `file:` URL: the host and path given are the HOSTPATH steps'
+    /// canonical ones, copied as they are.
+    file: bool,
+    /// The port rules' result.
+    port: Result<Option<u32>, InvalidReason>,
+    opts: &'w CanonOptions<'w>,
+    out: &'w mut String,
+    at: &'w mut [Span; 8],
+    /// Working space of the path rules.
+    a: &'w mut String,
+    b: &'w mut String,
+    err: Option<InvalidReason>,
+}
+
+impl Layout for CanonWrite<'_, '_> {
+    #[inline(always)]
+    fn lit(&mut self, l: &'static str) -> Option<()> {
+        self.out.push_str(l);
+        Some(())
+    }
+
+    #[inline(always)]
+    fn comp(&mut self, i: usize, c: &str) -> Option<()> {
+        let start = self.out.len();
+        let done = match i {
+            0 => {
+                // Scheme: lowercase. (Most schemes are already.)
+                self.out.push_str(c);
+                if c.bytes().any(|c| c.is_ascii_uppercase()) {
+                    self.out[start..].make_ascii_lowercase();
+                }
+                Ok(())
+            }
+            1 | 2 => {
+                encode_utf8_into(c, &USERINFO, self.out);
+                Ok(())
+            }
+            3 => self.host(c),
+            4 => self.port.map(|p| {
+                if let Some(p) = p {
+                    push_port(self.out, p);
+                }
+            }),
+            5 => {
+                self.path(c, start);
+                Ok(())
+            }
+            6 => {
+                let enc = if self.u.hierarchical {
+                    query_encoding(self.opts.charset)
+                } else {
+                    encoding_rs::UTF_8
+                };
+                encode_query_into(c, enc, &QUERY, self.out);
+                Ok(())
+            }
+            _ => {
+                fragment_into(c, self.out);
+                Ok(())
+            }
+        };
+        if let Err(e) = done {
+            self.err = Some(e);
+            return None;
+        }
+        self.at[i] = Span::new(start, self.out.len());
+        Some(())
+    }
+}
+
+impl CanonWrite<'_, '_> {
+    /// The host `h`: CanonicalizeHost (or `file:`'s canonical host).
+    #[inline(always)]
+    fn host(&mut self, h: &str) -> Result<(), InvalidReason> {
+        if self.file {
+            self.out.push_str(h);
+            return Ok(());
+        }
+        // A host copied from a base whose canonical host is known.
+        match (self.u.known.host, self.u.known.err) {
+            (Some(k), _) => self.out.push_str(k),
+            (None, Some(e)) => return Err(e),
+            (None, None) => crate::host::host_into(h, false, self.out)?,
+        }
+        Ok(())
+    }
+
+    /// The path `p`, written from `start` by the hierarchical, `mailto:`
+    /// or opaque path rules (or `file:`'s canonical path).
+    #[inline(always)]
+    fn path(&mut self, p: &str, start: usize) {
+        let out = &mut *self.out;
+        if self.file {
+            out.push_str(p);
+        } else if self.u.hierarchical {
+            hierarchical_path_into(p, false, out, self.a, self.b);
+        } else if self.info.is_mailto() {
             // Not hierarchical, so resolution never touches its path again:
             // only the escape decoding (to a fixed point) and encoding.
-            work.a.clear();
-            decode_unreserved_into(p, &mut work.a);
-            encode_utf8_into(&work.a, &PATH, out);
+            self.a.clear();
+            decode_unreserved_into(p, self.a);
+            encode_utf8_into(self.a, &PATH, out);
         } else {
             encode_utf8_into(p, &OPAQUE_PATH, out);
         }
-    } else if u.hierarchical {
-        out.push('/');
-    }
-    if u.path.is_some() || u.hierarchical || file_host {
         // The "/." prefix (NOTES.md: for schemes not in the
         // non-hierarchical list, when there is no user, password, port or
         // non-empty host): without it, the path would read as an authority.
         // (The spans first: most URLs have a host, and then `out` is not
         // read back right after the path was written into it.)
-        if !info.is_non_hierarchical()
+        let at = &*self.at;
+        if !self.info.is_non_hierarchical()
             && at[1] == Span::NONE
             && at[2] == Span::NONE
             && at[4] == Span::NONE
@@ -338,25 +421,6 @@ fn write_path_on(
         {
             out.insert_str(start, "/.");
         }
-        at[5] = Span::new(start, out.len());
-    }
-    // Query.
-    if let Some(q) = u.query {
-        let enc = if u.hierarchical {
-            query_encoding(opts.charset)
-        } else {
-            encoding_rs::UTF_8
-        };
-        out.push('?');
-        let start = out.len();
-        encode_query_into(q, enc, &QUERY, out);
-        at[6] = Span::new(start, out.len());
-    }
-    if let Some(f) = u.fragment {
-        out.push('#');
-        let start = out.len();
-        fragment_into(f, out);
-        at[7] = Span::new(start, out.len());
     }
 }
 

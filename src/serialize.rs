@@ -9,7 +9,7 @@ use crate::record::{Parts, Span, Url};
 /// One piece at a time of the serialization [`walk`] lays out: a delimiter
 /// the steps write, or component `i` (in `wurl_component` order). `None`
 /// stops the walk.
-trait Layout {
+pub(crate) trait Layout {
     fn lit(&mut self, l: &'static str) -> Option<()>;
     fn comp(&mut self, i: usize, c: &str) -> Option<()>;
 }
@@ -18,9 +18,19 @@ trait Layout {
 /// place that says where each component of a record goes in
 /// `scheme:[//[user[:password]@]host[:port]]path[?query][#fragment]`:
 /// the pieces of `u` in order, given to `v`, until it says `None`. Its
-/// length, its writing and finding it in a string are each a [`Layout`].
+/// length, its writing, finding it in a string and canonicalization's
+/// writing (`canonicalize`, on the parts canonicalization keeps) are each
+/// a [`Layout`].
 #[inline(always)]
-fn walk(u: &Parts, v: &mut impl Layout) -> Option<()> {
+pub(crate) fn walk(u: &Parts, v: &mut impl Layout) -> Option<()> {
+    walk_to_host(u, v)?;
+    walk_after_host(u, v)
+}
+
+/// [`walk`] up to the host: the scheme, `:`, and of the authority `//`,
+/// the user information and the host.
+#[inline(always)]
+fn walk_to_host(u: &Parts, v: &mut impl Layout) -> Option<()> {
     if let Some(scheme) = u.scheme {
         v.comp(0, scheme)?;
     }
@@ -42,10 +52,19 @@ fn walk(u: &Parts, v: &mut impl Layout) -> Option<()> {
         if let Some(h) = u.host {
             v.comp(3, h)?;
         }
-        if let Some(p) = u.port {
-            v.lit(":")?;
-            v.comp(4, p)?;
-        }
+    }
+    Some(())
+}
+
+/// [`walk`] after the host: the port (the last part of the authority: a
+/// port present has opened one, step 6), the path, the query and the
+/// fragment. On its own for a serialization whose start up to the host is
+/// already written (canonicalization's prefix road).
+#[inline(always)]
+pub(crate) fn walk_after_host(u: &Parts, v: &mut impl Layout) -> Option<()> {
+    if let Some(p) = u.port {
+        v.lit(":")?;
+        v.comp(4, p)?;
     }
     if let Some(p) = u.path {
         v.comp(5, p)?;
