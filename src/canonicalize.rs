@@ -21,7 +21,7 @@ use crate::percent::{
     self, FRAGMENT, OPAQUE_PATH, PATH, QUERY, USERINFO, decode_unreserved_into, encode_utf8_into,
     escape_at, is_unreserved,
 };
-use crate::record::{InvalidReason, Known, Parts, Span, Url};
+use crate::record::{Authority, InvalidReason, Known, Parts, Span, Url};
 use crate::scheme::{Scheme, canonical_port};
 use crate::scratch::{Scratch, Work};
 use crate::serialize::Layout;
@@ -84,7 +84,15 @@ pub fn canonicalize_with(url: &Url, opts: &CanonOptions) -> Url {
             if url.same_serialized(&at, canon) {
                 return url.clone();
             }
-            return Url::build_serialized(canon, &at, p.authority, p.hierarchical);
+            // The raw authority is the prefix's host when there is no
+            // port (the prefix holds no user information), and that host
+            // is the canonical one when the prefix was copied as it is.
+            let authority = if !lower && p.port.is_none() {
+                Authority::Host
+            } else {
+                Authority::Raw(p.authority)
+            };
+            return Url::build_serialized(canon, &at, authority, p.hierarchical);
         }
         let p = url.parts();
         if let Err(why) = canonicalize_into(&p, opts, canon, &mut at, work) {
@@ -98,7 +106,7 @@ pub fn canonicalize_with(url: &Url, opts: &CanonOptions) -> Url {
         if url.same_serialized(&at, canon) {
             return url.clone();
         }
-        Url::build_serialized(canon, &at, p.authority, p.hierarchical)
+        Url::build_serialized(canon, &at, Authority::Raw(p.authority), p.hierarchical)
     })
 }
 

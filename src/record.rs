@@ -172,6 +172,27 @@ struct Flags {
     prefix_lower: bool,
 }
 
+/// The raw authority of a record built from its serialization
+/// ([`Url::build_serialized`], [`Url::finish_parsed`]).
+#[derive(Clone, Copy)]
+pub(crate) enum Authority<'a> {
+    /// The host itself (no user information, no port): it shares the
+    /// host's span.
+    Host,
+    /// Absent, or these octets, copied after the serialization.
+    Raw(Option<&'a str>),
+}
+
+impl Authority<'_> {
+    /// The octets a record appends for it: a copy and its NUL.
+    fn copied_len(self) -> usize {
+        match self {
+            Authority::Raw(Some(a)) => a.len() + 1,
+            _ => 0,
+        }
+    }
+}
+
 /// A canonical host kept by a record's cache: the record's host itself
 /// when that is canonical already (most pages' hosts: nothing to copy or
 /// check when it is read), else inline when it is short, so that filling
@@ -794,17 +815,24 @@ impl Url {
     /// [`serialize::build`](crate::serialize::build) for a valid record whose serialization canonicalization
     /// has written into `ser` (a reused buffer), with the spans of its
     /// components in `at`; the raw authority and the flag are given. A
-    /// large buffer is taken as it is instead of copied (the caller would
-    /// not keep it anyway, see `scratch`).
+    /// raw authority that is the canonical host itself (`at[3]` of `ser`,
+    /// no port) shares its span instead of being copied. A large buffer is
+    /// taken as it is instead of copied (the caller would not keep it
+    /// anyway, see `scratch`).
     pub(crate) fn build_serialized(
         ser: &mut String,
         at: &[Span; 8],
-        authority: Option<&str>,
+        authority: Authority,
         hierarchical: bool,
     ) -> Url {
         // What `finish` gives for the parts of a valid record with only
         // the raw authority and the flag set, written directly: no host in
-        // those parts, so the authority is a copy and no host is known.
+        // those parts, so the authority is a copy (or the host's span when
+        // the caller knows them to be the same octets) and no host is known.
+        debug_assert!(match authority {
+            Authority::Host => at[4] == Span::NONE && at[3].get(ser).is_some(),
+            Authority::Raw(_) => true,
+        });
         let flags = Flags {
             invalid: None,
             hierarchical,
@@ -814,7 +842,7 @@ impl Url {
             canonical_prefix: 0,
             prefix_lower: false,
         };
-        let extra = authority.map_or(0, |a| a.len() + 1) + 1;
+        let extra = authority.copied_len() + 1;
         if ser.capacity() > crate::scratch::KEEP {
             // Shrink first: growing may move the buffer, and the old block
             // then counts at its full capacity until the copy is done.
@@ -834,25 +862,26 @@ impl Url {
     /// [`Url::fill_rest`] for a valid record whose serialization `buf`
     /// holds (components at `at`), with the raw authority `authority` and
     /// no host in its parts: the NUL, then a NUL-terminated copy of the
-    /// authority.
+    /// authority (unless it is the host's span).
     #[inline(always)]
     fn fill_serialized(
         buf: &mut String,
         spans: &mut [Span; 11],
         at: &[Span; 8],
-        authority: Option<&str>,
+        authority: Authority,
     ) {
         spans[..8].copy_from_slice(at);
         spans[SERIAL] = Span::new(0, buf.len());
         buf.push('\0');
         spans[AUTHORITY] = match authority {
-            Some(a) => {
+            Authority::Raw(Some(a)) => {
                 let start = buf.len();
                 buf.push_str(a);
                 buf.push('\0');
                 Span::new(start, start + a.len())
             }
-            None => Span::NONE,
+            Authority::Raw(None) => Span::NONE,
+            Authority::Host => at[Component::Host as usize],
         };
         spans[KNOWN_HOST] = Span::NONE;
     }
@@ -943,9 +972,12 @@ impl Url {
         // authority shares the host's span when it is the host itself,
         // else it is a NUL-terminated copy after the serialization.
         debug_assert!(p.invalid.is_none() && p.known.host.is_none() && p.known.err.is_none());
-        let shared = authority_is_host(p);
-        let authority = if shared { None } else { p.authority };
-        let len = source.len() + 1 + authority.map_or(0, |a| a.len() + 1);
+        let authority = if authority_is_host(p) {
+            Authority::Host
+        } else {
+            Authority::Raw(p.authority)
+        };
+        let len = source.len() + 1 + authority.copied_len();
         let f = Flags {
             parse_of_serialization: true,
             canonical_prefix,
@@ -955,9 +987,6 @@ impl Url {
         Url::build_with(Err(len), f, |buf, spans| {
             buf.push_str(source);
             Url::fill_serialized(buf, spans, at, authority);
-            if shared {
-                spans[AUTHORITY] = at[Component::Host as usize];
-            }
         })
     }
 
