@@ -202,10 +202,11 @@ fn canonical_after_prefix(
     }
     at[0] = spans[0];
     at[3] = spans[3];
+    // The scheme as written (lowercase), which `Scheme::of` reads fastest.
     let info = Scheme::of(
         at[0]
             .range()
-            .and_then(|r| prefix.as_bytes().get(r))
+            .and_then(|r| out.as_bytes().get(r))
             .unwrap_or_default(),
     );
     let Ok(port) = canonical_port(u.port, info.default_port) else {
