@@ -441,6 +441,41 @@ mod tests {
         });
     }
 
+    /// The pair scan finds a pair exactly when one of the pairs is a hit,
+    /// on every short path over the octets that matter and on longer
+    /// pseudo-random ones of every length up to 90 (the pairs one by one,
+    /// and the blocks).
+    #[test]
+    fn pair_scan_is_every_pair() {
+        fn naive<const PCT: bool>(p: &[u8]) -> bool {
+            p.windows(2).any(|w| {
+                let (x, y) = (w[0], w[1]);
+                y == b'\\' || (x == b'/' && (y == b'.' || y == b'%')) || (PCT && y == b'%')
+            })
+        }
+        let check = |p: &[u8]| {
+            let rest = p.get(1..).unwrap_or_default();
+            assert_eq!(pair_scan::<false>(p, rest), naive::<false>(p), "{p:?}");
+            assert_eq!(pair_scan::<true>(p, rest), naive::<true>(p), "{p:?}");
+        };
+        crate::testutil::each_sequence(b"/.%\\a", 6, &check);
+        let mut rng = crate::testutil::Xorshift(0x51_7cc1_b727_220a);
+        let mut p = Vec::new();
+        for n in 0..300_000 {
+            // Mostly octets that hit nothing, then one pair that may hit
+            // somewhere: every place of every length is tried.
+            let len = n % 91;
+            p.clear();
+            p.resize(len, b'a');
+            if len >= 2 {
+                let at = (rng.next() as usize) % (len - 1);
+                p[at] = rng.pick(b"/a");
+                p[at + 1] = rng.pick(b".%\\b");
+            }
+            check(&p);
+        }
+    }
+
     /// `normalize_path` runs the removal on whatever the prefilter does
     /// not rule out. On a path without dot segments or `\` the removal
     /// gives the path back unchanged (so a path that only looks like it
