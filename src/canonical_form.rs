@@ -232,7 +232,8 @@ pub(crate) fn authority_stop(s: &[u8], stop: &Stop) -> Option<Stop> {
 /// How far the pass of [`layout`] got on a URL it rejected: the prefix it
 /// found canonical, ending at a component boundary, up to the edits below.
 /// `scheme_end` (0: none): `s[..scheme_end]` is a lowercase scheme other
-/// than `file:`, of a hierarchical kind, followed by `://`. `host_end` (0:
+/// than `file:`, of a hierarchical kind, followed by `://` (of any case
+/// in the stops of [`authority_stop`]). `host_end` (0:
 /// none): moreover `s[..host_end]` is `scheme://host` with a host
 /// CanonicalizeHost copies (lowercased when `host_upper`), found as parse
 /// finds it (exactly two slashes before it). `path_start` (0: none):
