@@ -720,11 +720,14 @@ pub extern "C" fn wurl_free(url: *mut wurl_url) {
         // handles freed before it (what `Arc`'s own drop does).
         if Arc::strong_count(&arc) == 1 && Arc::weak_count(&arc) == 0 {
             fence(Ordering::Acquire);
-            // SAFETY: `arc` is the only reference to the record and no
-            // `Weak` exists (checked just above; neither can appear, as
-            // making one needs a reference), so nothing else reads or
-            // writes it: `ptr`, the pointer `Arc::into_raw` gave, may be
-            // borrowed mutably until `arc` is used again.
+            // SAFETY: the crate never makes a `Weak` of a record (see
+            // `Url`), and `arc` is the only `Arc` of this one (strong
+            // count 1, read after every other handle's release decrement,
+            // which the fence orders before this borrow): no other thread
+            // can reach the record, nor make a reference to it, so nothing
+            // else reads or writes it. `ptr`, the pointer `Arc::into_raw`
+            // gave, may then be borrowed mutably until `arc` is used again
+            // (what `Arc::get_mut` gives, without its lock).
             let r = unsafe { &mut *ptr };
             if Url::empty_spare(r) {
                 Url::keep_spare(arc);

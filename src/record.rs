@@ -107,6 +107,10 @@ const KNOWN_HOST: usize = 10;
 /// canonicalization that changes nothing (a URL that is already canonical,
 /// most of a crawler's input) return their input record, at the cost of a
 /// reference count.
+///
+/// No `Weak` of a record is ever made: `wurl_free` tells the last handle of
+/// a record from its reference counts alone, with plain loads, which a
+/// `Weak` upgraded on another thread at the same time would defeat.
 #[derive(Clone)]
 pub struct Url(Arc<Record>);
 
