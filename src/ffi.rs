@@ -28,6 +28,7 @@ use crate::canonicalize::{self, CanonOptions};
 use crate::host::{self, HostKind};
 use std::mem::ManuallyDrop;
 use std::sync::Arc;
+use std::sync::atomic::{Ordering, fence};
 
 use crate::record::{Component, InvalidReason, Record, Url};
 
@@ -703,11 +704,38 @@ pub extern "C" fn wurl_free(url: *mut wurl_url) {
     if url.is_null() {
         return;
     }
+    let ptr = url.cast::<Record>();
     // SAFETY: a non-NULL `url` came from `Arc::into_raw` in a constructor
     // (`emit`) and the caller frees it once (the documented contract): this
     // gives back that handle's reference count.
-    let arc = unsafe { Arc::from_raw(url.cast_const().cast::<Record>()) };
-    let _ = catch_unwind(AssertUnwindSafe(move || Url::from_arc(arc).recycle()));
+    let arc = unsafe { Arc::from_raw(ptr.cast_const()) };
+    let _ = catch_unwind(AssertUnwindSafe(move || {
+        // The last handle of a record (most frees) keeps it for reuse
+        // without `Arc::get_mut`, whose locked compare-and-exchange, paid
+        // on every such free, guards against a `Weak` being made or
+        // upgraded at the same time: the crate makes no `Weak`, and with
+        // no other `Arc` no other thread can reach the record. Plain loads
+        // of the counts then decide; the acquire fence orders this
+        // thread's use of the record after the release decrements of the
+        // handles freed before it (what `Arc`'s own drop does).
+        if Arc::strong_count(&arc) == 1 && Arc::weak_count(&arc) == 0 {
+            fence(Ordering::Acquire);
+            // SAFETY: the crate never makes a `Weak` of a record (see
+            // `Url`), and `arc` is the only `Arc` of this one (strong
+            // count 1, read after every other handle's release decrement,
+            // which the fence orders before this borrow): no other thread
+            // can reach the record, nor make a reference to it, so nothing
+            // else reads or writes it. `ptr`, the pointer `Arc::into_raw`
+            // gave, may then be borrowed mutably until `arc` is used again
+            // (what `Arc::get_mut` gives, without its lock).
+            let r = unsafe { &mut *ptr };
+            if Url::empty_spare(r) {
+                Url::keep_spare(arc);
+            }
+            return;
+        }
+        Url::from_arc(arc).recycle();
+    }));
 }
 
 /// A static, NUL-terminated English description of `status`

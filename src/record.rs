@@ -107,6 +107,10 @@ const KNOWN_HOST: usize = 10;
 /// canonicalization that changes nothing (a URL that is already canonical,
 /// most of a crawler's input) return their input record, at the cost of a
 /// reference count.
+///
+/// No `Weak` of a record is ever made: `wurl_free` tells the last handle of
+/// a record from its reference counts alone, with plain loads, which a
+/// `Weak` upgraded on another thread at the same time would defeat.
 #[derive(Clone)]
 pub struct Url(Arc<Record>);
 
@@ -161,7 +165,7 @@ pub(crate) struct Record {
     prefix_lower: bool,
 }
 
-/// A record's flags and notes, as [`Url::wrap`] takes them.
+/// A record's flags and notes, as [`Url::build_with`] takes them.
 struct Flags {
     invalid: Option<InvalidReason>,
     hierarchical: bool,
@@ -529,36 +533,10 @@ fn fits(cap: usize, len: usize) -> bool {
 }
 
 impl Url {
-    /// An empty buffer for a record of `len` octets: a spare record's
-    /// when its capacity fits (not much larger, so that a record stays
-    /// about the size of its URL), else a new one of exactly `len`.
-    pub(crate) fn new_buffer(len: usize) -> String {
-        let spare = SPARE.try_with(|s| {
-            let mut s = s.try_borrow_mut().ok()?;
-            let r = Arc::get_mut(s.last_mut()?)?;
-            fits(r.buf.capacity(), len).then(|| std::mem::take(&mut r.buf))
-        });
-        match spare {
-            Ok(Some(b)) => b,
-            _ => String::with_capacity(len),
-        }
-    }
-
-    /// The shared record of `buf`, `spans` and `f` (see [`Url::wrap_with`]).
-    fn wrap(buf: String, spans: &[Span; 11], f: Flags) -> Url {
-        Url::wrap_with(buf, f, |_, s| *s = *spans)
-    }
-
-    /// The shared record of `buf` and `f`, whose spans `fill` writes, all
-    /// of them, with what it appends to `buf` (see [`Url::build_with`]).
-    fn wrap_with(buf: String, f: Flags, fill: impl FnOnce(&mut String, &mut [Span; 11])) -> Url {
-        Url::build_with(Ok(buf), f, fill)
-    }
-
     /// The shared record of `f`, whose spans `fill` writes, all of them,
     /// with what it appends to its buffer: `buf`, or for `Err(len)` an
     /// empty one for a record of `len` octets, a spare record's when its
-    /// capacity fits (as [`Url::new_buffer`] decides), else a new one of
+    /// capacity fits (see [`fits`]), else a new one of
     /// exactly `len`. In a spare record's block when this thread has one
     /// (whose caches are empty: only the fields written here differ; the
     /// spans are written in place), else in a new one: one look at the
@@ -614,7 +592,7 @@ impl Url {
 
     /// Gives up this reference (what dropping it does); when it was the
     /// last one, the record's block and its buffer, emptied, are kept for
-    /// the next records built on this thread (see [`Url::new_buffer`]).
+    /// the next records built on this thread (see [`Url::build_with`]).
     /// The value is gone either way: a spare record has no component.
     /// Emptied here, not when reused: the C views and caches a freed
     /// handle gave out are freed with it, so that a read through one after
@@ -622,15 +600,40 @@ impl Url {
     /// report, and a freed record holds no more memory than its buffer.
     pub(crate) fn recycle(self) {
         let mut a = self.0;
-        let Some(r) = Arc::get_mut(&mut a) else {
+        // A handle that shares its record (a resolution or
+        // canonicalization that gave its input back) is dropped at once:
+        // the count, read without a locked instruction, says the record
+        // stays alive, and `Arc::get_mut`'s compare-and-exchange would
+        // fail. A count of 1 is only a hint: `get_mut` decides.
+        if Arc::strong_count(&a) != 1 {
             return;
-        };
+        }
+        if let Some(r) = Arc::get_mut(&mut a)
+            && Url::empty_spare(r)
+        {
+            Url::keep_spare(a);
+        }
+    }
+
+    /// Empties `r`, a record whose last reference is being given up, for
+    /// reuse (see [`Url::recycle`]); false when it is not worth keeping
+    /// (a large buffer), and the caller drops it.
+    #[inline(always)]
+    pub(crate) fn empty_spare(r: &mut Record) -> bool {
         if r.buf.capacity() > SPARE_BUFFER_MAX {
-            return;
+            return false;
         }
         r.buf.clear();
         r.host_cache.take();
         r.c_views.take();
+        true
+    }
+
+    /// Keeps `a`, the only reference to a record [`Url::empty_spare`]
+    /// emptied, for the next records built on this thread, when there is
+    /// room (else drops it).
+    #[inline(always)]
+    pub(crate) fn keep_spare(a: Arc<Record>) {
         let mut a = Some(a);
         let _ = SPARE.try_with(|s| {
             if let Ok(mut s) = s.try_borrow_mut()
@@ -722,32 +725,43 @@ impl Url {
             return None;
         }
         let (ps, pe) = (old.start, old.end);
-        let mut buf = Url::new_buffer(r.buf.len() - (pe - ps) + path.len());
-        buf.push_str(r.buf.get(..ps)?);
-        buf.push_str(path);
-        buf.push_str(r.buf.get(pe..)?);
-        // The path is not empty, so whatever starts or ends at or past its
-        // end lies after it (the serialization ends there or later).
-        let moved = |x: usize| if x >= pe { x - pe + ps + path.len() } else { x };
-        let mut spans = r.spans;
-        for s in spans.iter_mut().filter(|s| s.start != ABSENT) {
-            *s = Span::new(moved(s.start), moved(s.end));
-        }
-        spans[Component::Path as usize] = Span::new(ps, ps + path.len());
-        Some(Url::wrap(
-            buf,
-            &spans,
-            Flags {
-                invalid: None,
-                hierarchical: r.hierarchical,
-                known_host_err: None,
-                parse_of_serialization: false,
-                canonical: false,
-                // The octets before the path are copied as they are.
-                canonical_prefix: r.canonical_prefix,
-                prefix_lower: r.prefix_lower,
-            },
-        ))
+        let (before, after) = (r.buf.get(..ps)?, r.buf.get(pe..)?);
+        let flags = Flags {
+            invalid: None,
+            hierarchical: r.hierarchical,
+            known_host_err: None,
+            parse_of_serialization: false,
+            canonical: false,
+            // The octets before the path are copied as they are.
+            canonical_prefix: r.canonical_prefix,
+            prefix_lower: r.prefix_lower,
+        };
+        let len = before.len() + path.len() + after.len();
+        Some(Url::build_with(Err(len), flags, |buf, spans| {
+            buf.push_str(before);
+            buf.push_str(path);
+            buf.push_str(after);
+            // The components before the path keep their places (a valid
+            // record's serialization has them in this order); the path is
+            // not empty, so whatever starts or ends at or past its end lies
+            // after it (the serialization ends there or later) and moves
+            // by the change of the path's length. Selected rather than
+            // branched on, span by span: which are absent varies by URL.
+            let old = &r.spans;
+            spans[..5].copy_from_slice(&old[..5]);
+            spans[Component::Path as usize] = Span::new(ps, ps + path.len());
+            let delta = (ps + path.len()).wrapping_sub(pe);
+            let moved = |x: usize| {
+                let d = if x >= pe && x != ABSENT { delta } else { 0 };
+                x.wrapping_add(d)
+            };
+            for i in Component::Query as usize..spans.len() {
+                spans[i] = Span {
+                    start: moved(old[i].start),
+                    end: moved(old[i].end),
+                };
+            }
+        }))
     }
 
     /// The serialization and the component spans of a record known to be

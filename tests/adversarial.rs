@@ -1457,6 +1457,41 @@ fn a44_threads_one_shared_handle() {
 }
 
 #[test]
+fn a46_free_of_a_shared_handle_keeps_its_record() {
+    // A resolution that gives its base back shares the base's record:
+    // freeing one of the two handles must leave the record to the other
+    // (not empty it, nor hand it to the next handle built), and freeing
+    // the last one may reuse it.
+    let url = b"http://a.example/x?y#z";
+    let p = abi_parse(url).ok().unwrap();
+    let mut out = std::ptr::null_mut();
+    assert_eq!(
+        ffi::wurl_resolve(p.0, ptr(url), url.len(), 0, &mut out),
+        ffi::WURL_OK
+    );
+    let r = H(out);
+    assert_eq!(r.0, p.0, "the resolution shares its base's record");
+    drop(p);
+    let others: Vec<H> = (0..6)
+        .map(|i| {
+            abi_parse(format!("http://b{i}.example/other").as_bytes())
+                .ok()
+                .unwrap()
+        })
+        .collect();
+    assert!(
+        others.iter().all(|o| o.0 != r.0),
+        "a live record was reused"
+    );
+    assert_eq!(view(&r, 8).as_deref(), Some(&url[..]));
+    assert_eq!(view(&r, 3).as_deref(), Some(&b"a.example"[..]));
+    drop(others);
+    drop(r);
+    let again = abi_parse(url).ok().unwrap();
+    assert_eq!(view(&again, 8).as_deref(), Some(&url[..]));
+}
+
+#[test]
 fn a45_handles_are_send_and_sync() {
     // PLAN.md 6.5: no interior mutability behind a handle.
     fn assert_send_sync<T: Send + Sync>() {}
