@@ -414,6 +414,15 @@ impl CanonWrite<'_, '_> {
             encode_utf8_into(self.a, &PATH, out);
         } else {
             encode_utf8_into(p, &OPAQUE_PATH, out);
+            // An opaque path that ends the serialization loses the spaces
+            // it ends with (the one octet preprocessing trims that
+            // OPAQUE_PATH leaves raw): run again on its output, the steps
+            // trim them, so without them is the fixed point (README,
+            // "Where wurl differs from the 2012 module").
+            if self.u.query.is_none() && self.u.fragment.is_none() {
+                let kept = out[start..].trim_end_matches(' ').len();
+                out.truncate(start + kept);
+            }
         }
         // The "/." prefix (NOTES.md: for schemes not in the
         // non-hierarchical list, when there is no user, password, port or

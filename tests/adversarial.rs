@@ -2116,3 +2116,15 @@ fn regression_file_path_decode_creates_slash_escape() {
         );
     }
 }
+
+/// Fuzz regression (fuzz/regressions/opaque-path-trailing-space): an empty
+/// reference against a base whose opaque path ends with a space before its
+/// `#` gave `datjscript:a % 55a :// ` (a trailing space), which the steps,
+/// run again, trim: not a fixed point. The canonical form ends without it.
+#[test]
+fn a47_opaque_path_trailing_space_is_a_fixed_point() {
+    let base = "dAtjscript:a % 55a :// # \u{4e38},\u{fffd}";
+    let y = wurl::url_to_canon_url("", Some(base), None).unwrap();
+    assert_eq!(y, "datjscript:a % 55a ://");
+    assert_eq!(wurl::url_to_canon_url(&y, None, None).as_deref(), Some(&*y));
+}

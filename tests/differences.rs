@@ -203,6 +203,29 @@ fn unicode_version_is_current() {
     assert!(tsv.contains("http://\\u{640}\\u{1EE00}\\u{641}/\tU+1EE00\t6.1"));
 }
 
+/// Row "An opaque path ends without spaces": preprocessing trims the input,
+/// not the base, so an empty, `?…`-less `#…`-less reference copies a
+/// base's opaque path with the spaces before its `#` (resolution step 2:
+/// the base without its fragment), and OPAQUE_PATH leaves spaces raw: the
+/// 2012 module gives `foo:a  `; run again, preprocessing trims the spaces
+/// and it gives `foo:a`.
+#[test]
+fn opaque_path_trailing_spaces_trimmed() {
+    assert_canon("", Some("foo:a  #x"), None, "foo:a");
+    // `javascript:` URLs are all path (`#` included): nothing to trim.
+    assert_canon("", Some("javascript:a #x"), None, "javascript:a #x");
+    assert_canon(
+        "",
+        Some("dAtjscript:a % 55a :// #x"),
+        None,
+        "datjscript:a % 55a ://",
+    );
+    assert_canon("", Some("foo:  #x"), None, "foo:");
+    // Spaces inside the path, or before a query, stay.
+    assert_canon("", Some("foo:a b #x"), None, "foo:a b");
+    assert_canon("", Some("foo:a  ?q#x"), None, "foo:a  ?q");
+}
+
 // --- The regressions of issue 10 -----------------------------------------
 
 /// The three inputs of issue 10's table (the input its own base): each
