@@ -63,9 +63,12 @@ fn parse_after_stop(input: &str, stop: &Stop) -> Url {
     if stop.path_start == 0
         && let Some(st) = authority_stop(input.as_bytes(), stop)
     {
-        return parse_stages_from(input, &st, true);
+        return crate::scratch::with(crate::scratch::Used::PARSE, |sc| {
+            let s = preprocess_into(input, &mut sc.pre);
+            parse_resumed(s, &st, true)
+        });
     }
-    parse_stages_from(input, stop, false)
+    parse_stages_from(input, stop)
 }
 
 /// [`parse_text`] of a URL written with white space around it, which
@@ -84,20 +87,19 @@ fn parse_trimmed(s: &str) -> Url {
 /// themselves, which the tests and fuzz targets compare the fast path with.
 #[doc(hidden)]
 pub fn parse_stages(input: &str) -> Url {
-    parse_stages_from(input, &Stop::default(), false)
+    parse_stages_from(input, &Stop::default())
 }
 
 /// The stages on `input`, which the recognizer of canonical input read as
 /// far as `stop` says: when that is up to the path (`Stop::path_start`),
 /// the scheme and the authority are where it found them (see
-/// [`parse_known_authority`]); `lower`: whether it read them whatever the
-/// case of their letters ([`authority_stop`]).
+/// [`parse_known_authority`]).
 #[inline(always)]
-fn parse_stages_from(input: &str, stop: &Stop, lower: bool) -> Url {
+fn parse_stages_from(input: &str, stop: &Stop) -> Url {
     crate::scratch::with(crate::scratch::Used::PARSE, |sc| {
         let s = preprocess_into(input, &mut sc.pre);
         if stop.path_start != 0 {
-            return parse_resumed(s, stop, lower);
+            return parse_resumed(s, stop, false);
         }
         let mut p = Parts::default();
         let n = stop.scheme_end;
