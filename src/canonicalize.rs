@@ -75,9 +75,9 @@ pub fn canonicalize_with(url: &Url, opts: &CanonOptions) -> Url {
         canon.reserve(url.serialization_len());
         let mut at = [Span::NONE; 8];
         if opts.is_default()
-            && let Some((prefix, spans, lower)) = url.canonical_prefix()
+            && let Some((prefix, spans, lower, path_ok)) = url.canonical_prefix()
             && let p = url.parts_after_prefix()
-            && canonical_after_prefix(&p, prefix, lower, spans, opts, canon, &mut at, work)
+            && canonical_after_prefix(&p, prefix, lower, path_ok, spans, canon, &mut at, work)
         {
             // (`canonical_after_prefix_is_the_steps` compares this road
             // with the steps from the start.)
@@ -180,7 +180,8 @@ fn canonical_parts<'o>(u: &Parts<'o>, out: &'o str, at: &[Span; 8]) -> Parts<'o>
 /// they are (`spans`). The prefix is copied (and lowercased), and the
 /// port, path, query and fragment of `u` (`Url::parts_after_prefix`)
 /// written by the steps: the layout after the host
-/// (`serialize::walk_after_host`) of the parts they keep. False when the
+/// (`serialize::walk_after_host`) of the parts they keep, the first
+/// `path_ok` octets of the path copied as they are. False when the
 /// port rules fail (`out` then holds a partial result, for the caller to
 /// drop).
 #[allow(clippy::too_many_arguments)]
@@ -188,8 +189,8 @@ fn canonical_after_prefix(
     u: &Parts,
     prefix: &str,
     lower: bool,
+    path_ok: usize,
     spans: &[Span; 8],
-    opts: &CanonOptions,
     out: &mut String,
     at: &mut [Span; 8],
     work: &mut Work,
@@ -219,9 +220,10 @@ fn canonical_after_prefix(
         info,
         file: false,
         port,
-        opts,
+        opts: &CanonOptions::default(),
         out,
         at,
+        path_ok,
         a: &mut work.a,
         b: &mut work.b,
         err: None,
@@ -262,6 +264,7 @@ fn write_canonical(
         opts,
         out,
         at,
+        path_ok: 0,
         a,
         b,
         err: None,
@@ -318,6 +321,9 @@ struct CanonWrite<'w, 'u> {
     opts: &'w CanonOptions<'w>,
     out: &'w mut String,
     at: &'w mut [Span; 8],
+    /// How many octets at the start of the path the path rules copy as
+    /// they are, known beforehand (see `Url::canonical_prefix`).
+    path_ok: usize,
     /// Working space of the path rules.
     a: &'w mut String,
     b: &'w mut String,
@@ -405,7 +411,7 @@ impl CanonWrite<'_, '_> {
         if self.file {
             out.push_str(p);
         } else if self.u.hierarchical {
-            hierarchical_path_into(p, false, out, self.a, self.b);
+            hierarchical_path_from(p, self.path_ok, false, out, self.a, self.b);
         } else if self.info.is_mailto() {
             // Not hierarchical, so resolution never touches its path again:
             // only the escape decoding (to a fixed point) and encoding.
@@ -642,7 +648,7 @@ fn resume_into(s: &str, stop: &Stop, out: &mut String, work: &mut Work) -> bool 
 /// For [`resume_into`]: the path of `s` that starts at `i` (its `/`, or
 /// where an empty one would be), written from `seg` on (a segment's start,
 /// `out` holding the canonical path before it from `root`, the place of
-/// the path's `/`), read once with what follows it ([`path_pass`] in
+/// the path's `/`), read once with what follows it ([`path_pass_from`] in
 /// `TAIL` mode; the full steps when the one pass cannot do). Returns
 /// where the path ends in `s`; `None` when resolution against the URL's
 /// own parse would change it (the stages are needed).
@@ -841,11 +847,27 @@ fn file_hostpath(
 /// their `%2E` spellings form, before or after decoding) can be removed as
 /// the segments are written. Anything else takes the full steps.
 fn hierarchical_path_into(p: &str, file: bool, out: &mut String, a: &mut String, b: &mut String) {
+    hierarchical_path_from(p, 0, file, out, a, b);
+}
+
+/// [`hierarchical_path_into`] of a path whose first `ok` octets (none, or
+/// a `/` and more) the path rules copy as they are: copied, and the one
+/// pass goes on after them.
+#[inline(always)]
+fn hierarchical_path_from(
+    p: &str,
+    ok: usize,
+    file: bool,
+    out: &mut String,
+    a: &mut String,
+    b: &mut String,
+) {
     let start = out.len();
     if !p.starts_with('/') {
         out.push('/');
     }
-    if path_one_pass(p, file, out, start) {
+    out.push_str(&p[..ok]);
+    if path_pass_from::<false>(p, ok, file, out, start).is_ok() {
         return;
     }
     out.truncate(start);
@@ -874,15 +896,7 @@ fn drop_dot_segment(out: &mut String, root: usize, seg_out: usize, dot_dot: bool
     }
 }
 
-/// The single pass of [`hierarchical_path_into`]; false (with `out` holding
-/// a partial result) when the path needs the full steps. `root` is where
-/// the path's leading `/` is (or will be) in `out`.
-#[inline(always)]
-fn path_one_pass(p: &str, file: bool, out: &mut String, root: usize) -> bool {
-    path_pass::<false>(p, file, out, root).is_ok()
-}
-
-/// Why [`path_pass`] stopped short of the end of the path.
+/// Why [`path_pass_from`] stopped short of the end of the path.
 enum PathStop {
     /// The path needs the full steps ([`hierarchical_path`]).
     Steps,
@@ -891,26 +905,18 @@ enum PathStop {
     Resolution,
 }
 
-/// [`path_one_pass`], returning where the path ends in `p`. With `TAIL`,
-/// `p` is the rest of a URL without a base, not the path alone (for
-/// [`resume_into`]): the path ends at its first `?` or `#`, and the pass
-/// stops (`PathStop::Resolution`) at an octet that resolution of the
-/// URL against its own parse would change in the path, so that the tail
-/// is read once.
-#[inline(always)]
-fn path_pass<const TAIL: bool>(
-    p: &str,
-    file: bool,
-    out: &mut String,
-    root: usize,
-) -> Result<usize, PathStop> {
-    path_pass_from::<TAIL>(p, 0, file, out, root)
-}
-
-/// [`path_pass`] from octet `from` of `p` on, `p[..from]` being written
-/// in `out` already as the pass writes it (`from` is after the path's
-/// first octet, or 0). A segment starts at `from` when the octet before
-/// it is `/`.
+/// The single pass of [`hierarchical_path_from`] over the path `p` from
+/// octet `from` on, `p[..from]` being written in `out` already as the
+/// pass writes it (`from` is after the path's first octet, or 0; a
+/// segment starts at `from` when the octet before it is `/`). `root` is
+/// where the path's leading `/` is (or will be) in `out`. Returns where
+/// the path ends in `p`; `Err` (with `out` holding a partial result) when
+/// the path needs the full steps. With `TAIL`, `p` is the rest of a URL
+/// without a base, not the path alone (for [`resume_into`]): the path
+/// ends at its first `?` or `#`, and the pass stops
+/// (`PathStop::Resolution`) at an octet that resolution of the URL
+/// against its own parse would change in the path, so that the tail is
+/// read once.
 #[inline(always)]
 fn path_pass_from<const TAIL: bool>(
     p: &str,
@@ -1268,6 +1274,7 @@ mod tests {
                     "/a/../../b",
                     "/%41?%41#%41",
                     "/a b?c d#e f",
+                    "/a%\t2E/%\t41",
                 ] {
                     for host in ["h.example", "H.example", "h.Example", "1.2"] {
                         inputs.push(format!("{scheme}://{host}{port}{rest}"));
@@ -1446,7 +1453,7 @@ mod tests {
                 if !p.starts_with('/') {
                     one.push('/');
                 }
-                if !path_one_pass(p, file, &mut one, 0) {
+                if path_pass_from::<false>(p, 0, file, &mut one, 0).is_err() {
                     continue;
                 }
                 assert_eq!(one, full_steps(p, file), "{p:?} file={file}");
@@ -1483,7 +1490,7 @@ mod tests {
                 if !p.starts_with('/') {
                     one.push('/');
                 }
-                if !path_one_pass(&p, file, &mut one, root) {
+                if path_pass_from::<false>(&p, 0, file, &mut one, root).is_err() {
                     assert!(!plain, "{p:?} took the full steps");
                     continue;
                 }

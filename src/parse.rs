@@ -65,7 +65,7 @@ fn parse_after_stop(input: &str, stop: &Stop) -> Url {
     {
         return crate::scratch::with(crate::scratch::Used::PARSE, |sc| {
             let s = preprocess_into(input, &mut sc.pre);
-            parse_resumed(s, &st, true)
+            parse_resumed(s, input, &st, true)
         });
     }
     parse_stages_from(input, stop)
@@ -99,7 +99,7 @@ fn parse_stages_from(input: &str, stop: &Stop) -> Url {
     crate::scratch::with(crate::scratch::Used::PARSE, |sc| {
         let s = preprocess_into(input, &mut sc.pre);
         if stop.path_start != 0 {
-            return parse_resumed(s, stop, false);
+            return parse_resumed(s, input, stop, false);
         }
         let mut p = Parts::default();
         let n = stop.scheme_end;
@@ -128,10 +128,10 @@ fn parse_after_scheme<'a>(s: &'a str, n: usize, url: &mut Parts<'a>) {
     debug_assert_is_the_steps(s, url);
 }
 
-/// The record of the preprocessed `s`, which the recognizer of canonical
-/// input read up to its path (see [`parse_known_authority`]); `lower`:
-/// whether it read the scheme and host whatever their case.
-fn parse_resumed(s: &str, stop: &Stop, lower: bool) -> Url {
+/// The record of `s`, the preprocessed `input`, which the recognizer of
+/// canonical input read up to its path (see [`parse_known_authority`]);
+/// `lower`: whether it read the scheme and host whatever their case.
+fn parse_resumed(s: &str, input: &str, stop: &Stop, lower: bool) -> Url {
     let mut p = Parts::default();
     // Every component is present from the scheme to the path, in
     // the order and with the separators the serialization writes
@@ -156,8 +156,17 @@ fn parse_resumed(s: &str, stop: &Stop, lower: bool) -> Url {
         crate::serialize::layout_in(&p, s, &mut want) && want == at
     });
     // The scheme and host the recognizer read are canonical as they are
-    // (or once lowercased): the start of the canonical form.
-    Url::finish_parsed(&p, s, &at, stop.host_end, lower)
+    // (or once lowercased): the start of the canonical form. So is the
+    // path up to where it stopped, if it stopped in the path and `s` is
+    // the input: an octet preprocessing removes can make an escape of a
+    // `%` it read (`%\t2E`).
+    let path_ok = match at[5].range() {
+        Some(r) if stop.path_ok > r.start && !r.is_empty() && std::ptr::eq(s, input) => {
+            stop.path_ok.min(r.end)
+        }
+        _ => 0,
+    };
+    Url::finish_parsed(&p, s, &at, stop.host_end, lower, path_ok)
 }
 
 /// [`parse_parts_into`] of the preprocessed `s` when the recognizer of

@@ -163,6 +163,11 @@ pub(crate) struct Record {
     /// Whether the canonical prefix may have ASCII uppercase letters
     /// (in the scheme or the host), which canonicalization lowercases.
     prefix_lower: bool,
+    /// With a canonical prefix: where the part of the path that the path
+    /// rules copy as it is ends in the serialization (0: none known), as
+    /// the recognizer of canonical input found it before it stopped. Not
+    /// part of the URL's value.
+    path_ok: usize,
 }
 
 /// A record's flags and notes, as [`Url::build_with`] takes them.
@@ -174,6 +179,7 @@ struct Flags {
     canonical: bool,
     canonical_prefix: usize,
     prefix_lower: bool,
+    path_ok: usize,
 }
 
 /// The raw authority of a record built from its serialization
@@ -570,6 +576,7 @@ impl Url {
             r.canonical = f.canonical;
             r.canonical_prefix = f.canonical_prefix;
             r.prefix_lower = f.prefix_lower;
+            r.path_ok = f.path_ok;
             return Url(a);
         }
         let mut buf = buf.unwrap_or_else(String::with_capacity);
@@ -587,6 +594,7 @@ impl Url {
             canonical: f.canonical,
             canonical_prefix: f.canonical_prefix,
             prefix_lower: f.prefix_lower,
+            path_ok: f.path_ok,
         }))
     }
 
@@ -678,6 +686,7 @@ impl Url {
             canonical: true,
             canonical_prefix: 0,
             prefix_lower: false,
+            path_ok: 0,
         };
         Url::build_with(Err(len + 1 + extra), flags, |buf, spans| {
             buf.push_str(prefix);
@@ -735,6 +744,8 @@ impl Url {
             // The octets before the path are copied as they are.
             canonical_prefix: r.canonical_prefix,
             prefix_lower: r.prefix_lower,
+            // The path changed.
+            path_ok: 0,
         };
         let len = before.len() + path.len() + after.len();
         Some(Url::build_with(Err(len), flags, |buf, spans| {
@@ -779,16 +790,23 @@ impl Url {
     /// its canonical form under the default options, when known: its
     /// scheme, `://` and host (no user information), each written by
     /// canonicalization as it is, or ASCII-lowercased when the third value
-    /// says so, at the same place; and the places of the components (those
-    /// of the prefix are theirs in the canonical form too). `None` when
-    /// not known.
-    pub(crate) fn canonical_prefix(&self) -> Option<(&str, &[Span; 8], bool)> {
+    /// says so, at the same place; the places of the components (those
+    /// of the prefix are theirs in the canonical form too); and how many
+    /// octets at the start of the path the path rules copy as they are.
+    /// `None` when not known.
+    pub(crate) fn canonical_prefix(&self) -> Option<(&str, &[Span; 8], bool, usize)> {
         let r = &*self.0;
         if r.canonical_prefix == 0 {
             return None;
         }
         let at = r.spans.first_chunk::<8>()?;
-        Some((r.buf.get(..r.canonical_prefix)?, at, r.prefix_lower))
+        let path_ok = r.path_ok.saturating_sub(at[Component::Path as usize].start);
+        Some((
+            r.buf.get(..r.canonical_prefix)?,
+            at,
+            r.prefix_lower,
+            path_ok,
+        ))
     }
 
     /// The parts canonicalization reads after a canonical prefix (see
@@ -855,6 +873,7 @@ impl Url {
             canonical: false,
             canonical_prefix: 0,
             prefix_lower: false,
+            path_ok: 0,
         };
         let extra = authority.copied_len() + 1;
         if ser.capacity() > crate::scratch::KEEP {
@@ -973,13 +992,15 @@ impl Url {
     /// notes so as it is built (see [`Url::parse_source`]), and notes
     /// that `source[..canonical_prefix]` starts its canonical form, once
     /// ASCII-lowercased when `prefix_lower` (see [`Url::canonical_prefix`];
-    /// 0: not known).
+    /// 0: not known), and that the path rules copy its path up to
+    /// `path_ok` as it is (0: not known).
     pub(crate) fn finish_parsed(
         p: &Parts,
         source: &str,
         at: &[Span; 8],
         canonical_prefix: usize,
         prefix_lower: bool,
+        path_ok: usize,
     ) -> Url {
         // What `finish` gives for a valid record whose parts know nothing
         // of their host (a parse never does), written directly: the raw
@@ -996,6 +1017,7 @@ impl Url {
             parse_of_serialization: true,
             canonical_prefix,
             prefix_lower,
+            path_ok,
             ..Url::flags_of(p)
         };
         Url::build_with(Err(len), f, |buf, spans| {
@@ -1014,6 +1036,7 @@ impl Url {
             canonical: false,
             canonical_prefix: 0,
             prefix_lower: false,
+            path_ok: 0,
         }
     }
 
@@ -1349,6 +1372,7 @@ mod tests {
                 canonical: again.0.canonical,
                 canonical_prefix: again.0.canonical_prefix,
                 prefix_lower: again.0.prefix_lower,
+                path_ok: again.0.path_ok,
             }));
             assert_eq!(again, fresh, "{input:?}");
             assert!(again.0.host_cache.get().is_none() && again.0.c_views.get().is_none());

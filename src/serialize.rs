@@ -135,7 +135,7 @@ pub(crate) fn build_parsed(p: &Parts, source: &str, host_end: usize) -> Url {
         } else {
             0
         };
-        return Url::finish_parsed(p, source, &at, prefix, false);
+        return Url::finish_parsed(p, source, &at, prefix, false, 0);
     }
     let mut url = build(p);
     if url.as_str() == Some(source) {
