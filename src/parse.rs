@@ -63,9 +63,14 @@ fn parse_after_stop(input: &str, stop: &Stop) -> Url {
     if stop.path_start == 0
         && let Some(st) = authority_stop(input.as_bytes(), stop)
     {
+        // Lowercased when it read an uppercase scheme (the first pass
+        // stopped in it) or host: most such URLs have neither (a default
+        // port, an empty path), and canonicalization then copies the
+        // prefix as it is.
+        let lower = stop.scheme_end == 0 || st.host_upper;
         return crate::scratch::with(crate::scratch::Used::PARSE, |sc| {
             let s = preprocess_into(input, &mut sc.pre);
-            parse_resumed(s, input, &st, true)
+            parse_resumed(s, input, &st, lower)
         });
     }
     parse_stages_from(input, stop)
