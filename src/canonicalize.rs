@@ -969,7 +969,9 @@ fn path_pass_from<const TAIL: bool>(
             b'\\' if file => return Err(PathStop::Steps),
             b'%' => match escape_at(b, i) {
                 Some(v) if is_unreserved(v) => {
-                    out.push_str(&p[last..i]);
+                    if last < i {
+                        out.push_str(&p[last..i]);
+                    }
                     // A decoded hex digit could complete a new escape with
                     // the `%` or `%X` just before it (`%3%35`): then the
                     // full steps decode to a fixed point. (A raw `%` and
