@@ -11,7 +11,7 @@
 use memchr::{memrchr, memrchr2};
 
 use crate::canonical_form::{Stop, authority_stop};
-use crate::preprocess::{only_trimmed, preprocess_into};
+use crate::preprocess::{as_is, only_trimmed, preprocess_into};
 use crate::record::{InvalidReason, Parts, Span, Url};
 use crate::scan::{find1, find2, find4};
 use crate::scheme::{Scheme, SchemeKind, scheme_len};
@@ -68,10 +68,7 @@ fn parse_after_stop(input: &str, stop: &Stop) -> Url {
         // port, an empty path), and canonicalization then copies the
         // prefix as it is.
         let lower = stop.scheme_end == 0 || st.host_upper;
-        return crate::scratch::with(crate::scratch::Used::PARSE, |sc| {
-            let s = preprocess_into(input, &mut sc.pre);
-            parse_resumed(s, input, &st, lower)
-        });
+        return preprocessed(input, |s| parse_resumed(s, input, &st, lower));
     }
     parse_stages_from(input, stop)
 }
@@ -101,11 +98,11 @@ pub fn parse_stages(input: &str) -> Url {
 /// [`parse_known_authority`]).
 #[inline(always)]
 fn parse_stages_from(input: &str, stop: &Stop) -> Url {
+    if stop.path_start != 0 {
+        return preprocessed(input, |s| parse_resumed(s, input, stop, false));
+    }
     crate::scratch::with(crate::scratch::Used::PARSE, |sc| {
         let s = preprocess_into(input, &mut sc.pre);
-        if stop.path_start != 0 {
-            return parse_resumed(s, input, stop, false);
-        }
         let mut p = Parts::default();
         let n = stop.scheme_end;
         if n != 0 && !s.as_bytes().get(n + 3).is_some_and(|&b| is_slash(b)) {
@@ -115,6 +112,19 @@ fn parse_stages_from(input: &str, stop: &Stop) -> Url {
         }
         crate::serialize::build_parsed(&p, s, stop.host_end)
     })
+}
+
+/// `f` of the preprocessed `input`: of `input` itself when preprocessing
+/// leaves it as it is without a buffer to borrow ([`as_is`]), else of
+/// what it writes in this thread's buffer.
+#[inline(always)]
+fn preprocessed<R>(input: &str, f: impl FnOnce(&str) -> R) -> R {
+    match as_is(input) {
+        Some(s) => f(s),
+        None => crate::scratch::with(crate::scratch::Used::PARSE, |sc| {
+            f(preprocess_into(input, &mut sc.pre))
+        }),
+    }
 }
 
 /// [`parse_parts_into`] of the preprocessed `s` when the recognizer of

@@ -98,12 +98,19 @@ fn needs_work(bytes: &[u8]) -> bool {
 /// itself is returned, after one scan of its bytes.
 #[inline]
 pub fn preprocess_into<'a>(s: &'a str, buf: &'a mut String) -> &'a str {
-    // Most URLs are printable ASCII: nothing to remove, replace or trim.
     // (Inlined into the callers; the rest is out of line.)
-    if crate::scan::is_printable_ascii(s.as_bytes()) {
+    if let Some(s) = as_is(s) {
         return s;
     }
     preprocess_other(s, buf)
+}
+
+/// [`preprocess_into`] of `s` when it needs no buffer to tell: `s` itself
+/// when it is printable ASCII (most URLs), which preprocessing leaves as
+/// it is (nothing to remove, replace or trim).
+#[inline(always)]
+pub(crate) fn as_is(s: &str) -> Option<&str> {
+    crate::scan::is_printable_ascii(s.as_bytes()).then_some(s)
 }
 
 /// [`preprocess_into`] for input that is not all printable ASCII.
