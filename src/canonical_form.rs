@@ -194,11 +194,11 @@ pub(crate) fn any_case_scheme_end(s: &[u8]) -> Option<usize> {
 
 /// For parsing: [`Stop`] of `s`, whose [`layout`] pass stopped (`stop`)
 /// before the path, with the scheme and the authority read whatever the
-/// case of the scheme and host octets (`EDIT` mode: see [`authority_on`],
-/// which stops here at the start of the path), for the parse to resume
-/// there. `host_end` and `path_start` say where the host ends and the path
-/// starts; `s[..host_end]`, ASCII-lowercased, is the start of the
-/// canonical form. `None` when the pass cannot tell.
+/// case of the scheme and host octets (`AUTHORITY` mode: the `EDIT` mode
+/// of [`authority_on`] up to the start of the path, where it stops), for
+/// the parse to resume there. `host_end` and `path_start` say where the
+/// host ends and the path starts; `s[..host_end]`, ASCII-lowercased, is
+/// the start of the canonical form. `None` when the pass cannot tell.
 #[inline(never)]
 pub(crate) fn authority_stop(s: &[u8], stop: &Stop) -> Option<Stop> {
     // Where it stopped in the authority, when it read the scheme: an
@@ -361,9 +361,10 @@ const AUTHORITY: u8 = 2;
 /// The rest of [`layout`] after `scheme://`: the host from `h` on, the
 /// port, the path, the query and the fragment of `s`, into `at[3..]` (at
 /// their places in `s`). `scheme`: the lowercase scheme (for its default
-/// port). `known_host_end` (`EDIT` mode; 0: none): where the host ends,
-/// when an earlier pass found it canonical as it is. `Err` unless all of `s` is canonical, with how far it got (in
-/// `EDIT` mode, with the edits: see [`Stop`]).
+/// port). `known_host_end` (`EDIT` and `AUTHORITY` modes; 0: none): where
+/// the host ends, when an earlier pass found it canonical as it is. `Err`
+/// unless all of `s` is canonical, with how far it got (in `EDIT` and
+/// `AUTHORITY` modes, with the edits: see [`Stop`]).
 #[inline(always)]
 fn authority_on<const MODE: u8>(
     s: &[u8],

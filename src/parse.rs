@@ -53,11 +53,12 @@ pub(crate) fn parse_text(input: &str) -> Url {
 
 /// The stages on `input`, which the recognizer of canonical input read as
 /// far as `stop` says. When it stopped before the path, in the scheme or
-/// the authority, its pass in `EDIT` mode reads them again whatever the
-/// case of their letters ([`authority_stop`]): most such URLs have an
+/// the authority, its pass in `AUTHORITY` mode reads them again whatever
+/// the case of their letters ([`authority_stop`]): most such URLs have an
 /// uppercase scheme or host, a default port or an empty path, and parse
 /// resumes at their path (see [`parse_known_authority`]), the record
-/// noting that its scheme and host, lowercased, start its canonical form.
+/// noting that its scheme and host start its canonical form, lowercased
+/// when either has an uppercase letter.
 #[inline(always)]
 fn parse_after_stop(input: &str, stop: &Stop) -> Url {
     if stop.path_start == 0
