@@ -12,7 +12,7 @@ use memchr::{memrchr, memrchr2};
 
 use crate::canonical_form::{Stop, authority_stop};
 use crate::preprocess::{as_is, only_trimmed, preprocess_into};
-use crate::record::{InvalidReason, Parts, Span, Url};
+use crate::record::{Authority, Component, InvalidReason, Parts, Span, Url};
 use crate::scan::{find1, find2, find4};
 use crate::scheme::{Scheme, SchemeKind, scheme_len};
 
@@ -56,7 +56,7 @@ pub(crate) fn parse_text(input: &str) -> Url {
 /// the authority, its pass in `AUTHORITY` mode reads them again whatever
 /// the case of their letters ([`authority_stop`]): most such URLs have an
 /// uppercase scheme or host, a default port or an empty path, and parse
-/// resumes at their path (see [`parse_known_authority`]), the record
+/// resumes at their path (see [`resumed_layout`]), the record
 /// noting that its scheme and host start its canonical form, lowercased
 /// when either has an uppercase letter.
 #[inline(always)]
@@ -96,7 +96,7 @@ pub fn parse_stages(input: &str) -> Url {
 /// The stages on `input`, which the recognizer of canonical input read as
 /// far as `stop` says: when that is up to the path (`Stop::path_start`),
 /// the scheme and the authority are where it found them (see
-/// [`parse_known_authority`]).
+/// [`resumed_layout`]).
 #[inline(always)]
 fn parse_stages_from(input: &str, stop: &Stop) -> Url {
     if stop.path_start != 0 {
@@ -132,7 +132,7 @@ fn preprocessed<R>(input: &str, f: impl FnOnce(&str) -> R) -> R {
 /// canonical input found, in the input, a lowercase scheme `s[..n]` of a
 /// hierarchical kind other than `file:` followed by `://`, and `s` has
 /// no slash after those two. Preprocessing leaves that prefix as it is
-/// (see [`parse_known_authority`]), and the steps read it as follows: the
+/// (see [`resumed_layout`]), and the steps read it as follows: the
 /// scheme is `s[..n]`, a slash follows it and the scheme is hierarchical,
 /// and exactly two slashes start the authority ([`parse_hierarchical`]).
 fn parse_after_scheme<'a>(s: &'a str, n: usize, url: &mut Parts<'a>) {
@@ -145,32 +145,19 @@ fn parse_after_scheme<'a>(s: &'a str, n: usize, url: &mut Parts<'a>) {
 }
 
 /// The record of `s`, the preprocessed `input`, which the recognizer of
-/// canonical input read up to its path (see [`parse_known_authority`]);
-/// `lower`: whether it read the scheme and host whatever their case.
+/// canonical input read up to its path; `lower`: whether it read the
+/// scheme and host whatever their case. What the steps make of `s` is
+/// known from where the recognizer found the scheme, host, port and path
+/// ([`resumed_layout`]): the record is built from those places directly.
 fn parse_resumed(s: &str, input: &str, stop: &Stop, lower: bool) -> Url {
-    let mut p = Parts::default();
-    // Every component is present from the scheme to the path, in
-    // the order and with the separators the serialization writes
-    // them: `s` is the serialization, and each component's place
-    // in it is where it lies in `s`.
-    parse_known_authority(s, stop, &mut p);
-    let mut at = [Span::NONE; 8];
-    let place = |c: &str| {
-        let start = c.as_ptr() as usize - s.as_ptr() as usize;
-        Span::new(start, start + c.len())
+    let at = resumed_layout(s, stop);
+    // The raw authority is the host when there is no port, else the host,
+    // `:` and the port.
+    let authority = if stop.host_end == stop.path_start {
+        Authority::Host
+    } else {
+        Authority::Raw(s.get(stop.scheme_end + 3..stop.path_start))
     };
-    let comps = [
-        p.scheme, None, None, p.host, p.port, p.path, p.query, p.fragment,
-    ];
-    for (a, c) in at.iter_mut().zip(comps) {
-        if let Some(c) = c {
-            *a = place(c);
-        }
-    }
-    debug_assert!({
-        let mut want = [Span::NONE; 8];
-        crate::serialize::layout_in(&p, s, &mut want) && want == at
-    });
     // The scheme and host the recognizer read are canonical as they are
     // (or once lowercased): the start of the canonical form. So is the
     // path up to where it stopped, if it stopped in the path and `s` is
@@ -182,15 +169,18 @@ fn parse_resumed(s: &str, input: &str, stop: &Stop, lower: bool) -> Url {
         }
         _ => 0,
     };
-    Url::finish_parsed(&p, s, &at, stop.host_end, lower, path_ok)
+    let url = Url::finish_source(s, &at, authority, true, (stop.host_end, lower, path_ok));
+    #[cfg(debug_assertions)]
+    debug_assert_is_the_steps(s, &url.parts());
+    url
 }
 
-/// [`parse_parts_into`] of the preprocessed `s` when the recognizer of
-/// canonical input found, in the input, a scheme of a hierarchical kind
-/// other than `file:` (up to `stop.scheme_end`), `://`, a host of octets
-/// CanonicalizeHost's fast path copies or lowercases (up to
-/// `stop.host_end`), optionally `:` and digits, and at `stop.path_start` a
-/// `/`, `?`, `#` or the end.
+/// The places in the preprocessed `s` of the components the steps find
+/// when the recognizer of canonical input found, in the input, a scheme
+/// of a hierarchical kind other than `file:` (up to `stop.scheme_end`),
+/// `://`, a host of octets CanonicalizeHost's fast path copies or
+/// lowercases (up to `stop.host_end`), optionally `:` and digits, and at
+/// `stop.path_start` a `/`, `?`, `#` or the end.
 /// Preprocessing leaves that prefix as it is (it starts with a scheme
 /// octet and holds no octet preprocessing removes; the `/` after it is not
 /// trimmed), so it is the prefix of `s` too, and the steps read it as
@@ -200,22 +190,26 @@ fn parse_resumed(s: &str, input: &str, stop: &Stop, lower: bool) -> Url {
 /// terminate it), and it has no `@` and at most one `:`, which starts the
 /// port (`split_authority`; a host octet is no `[`). The path, query and
 /// fragment from `path_start` on are split as [`parse_hierarchical`]
-/// splits them.
-fn parse_known_authority<'a>(s: &'a str, stop: &Stop, url: &mut Parts<'a>) {
-    let (n, host_end, path_start) = (stop.scheme_end, stop.host_end, stop.path_start);
+/// splits them ([`path_ends`]).
+fn resumed_layout(s: &str, stop: &Stop) -> [Span; 8] {
+    let (n, host_end, ps) = (stop.scheme_end, stop.host_end, stop.path_start);
     debug_assert_eq!(Some(n), find_scheme(s));
-    url.scheme = Some(&s[..n]);
-    url.hierarchical = true;
-    let authority = &s[n + 3..path_start];
-    url.authority = Some(authority);
-    if host_end == path_start {
-        url.host = Some(authority);
-    } else {
-        url.host = Some(&s[n + 3..host_end]);
-        url.port = Some(&s[host_end + 1..path_start]);
+    let mut at = [Span::NONE; 8];
+    at[Component::Scheme as usize] = Span::new(0, n);
+    at[Component::Host as usize] = Span::new(n + 3, host_end);
+    if host_end != ps {
+        at[Component::Port as usize] = Span::new(host_end + 1, ps);
     }
-    path_query_fragment(&s[path_start..], url);
-    debug_assert_is_the_steps(s, url);
+    let (p, hash) = path_ends(s.as_bytes().get(ps..).unwrap_or_default());
+    let end = hash.map_or(s.len(), |h| ps + h);
+    at[Component::Path as usize] = Span::new(ps, ps + p);
+    if ps + p < end {
+        at[Component::Query as usize] = Span::new(ps + p + 1, end);
+    }
+    if let Some(h) = hash {
+        at[Component::Fragment as usize] = Span::new(ps + h + 1, s.len());
+    }
+    at
 }
 
 /// In debug builds: `url`, which a resumed parse made of `s`, is what
@@ -228,7 +222,7 @@ fn debug_assert_is_the_steps(s: &str, url: &Parts) {
         let mut side = String::new();
         let mut want = Parts::default();
         parse_parts_into(s, &mut side, &mut want);
-        debug_assert!(crate::record::Url::same_slices(url, &want), "{s:?}");
+        debug_assert!(crate::record::Url::same_value(url, &want), "{s:?}");
     }
     #[cfg(not(debug_assertions))]
     let _ = (s, url);
@@ -456,20 +450,30 @@ fn parse_authority<'a>(rest: &'a str, url: &mut Parts<'a>) -> &'a str {
 /// none).
 #[inline(always)]
 fn path_query_fragment<'a>(rest: &'a str, url: &mut Parts<'a>) {
-    let p = find2(rest.as_bytes(), b'?', b'#').unwrap_or(rest.len());
-    url.path = Some(&rest[..p]);
-    let rest = &rest[p..];
-    if let Some(q) = rest.strip_prefix('?') {
-        match find1(q.as_bytes(), b'#') {
-            Some(f) => {
-                url.query = Some(&q[..f]);
-                url.fragment = Some(&q[f + 1..]);
-            }
-            None => url.query = Some(q),
-        }
-    } else if let Some(f) = rest.strip_prefix('#') {
-        url.fragment = Some(f);
+    let (p, hash) = path_ends(rest.as_bytes());
+    let end = hash.unwrap_or(rest.len());
+    url.path = rest.get(..p);
+    // Before the fragment's `#`, the first `?` or `#` is a `?`.
+    if p < end {
+        url.query = rest.get(p + 1..end);
     }
+    if let Some(h) = hash {
+        url.fragment = rest.get(h + 1..);
+    }
+}
+
+/// Where the path of `rest` (what follows a hierarchical URL's authority)
+/// ends, at its first `?` or `#` or the end, and where the `#` that starts
+/// its fragment is: the first `#` (a `?` after it is the fragment's).
+#[inline(always)]
+fn path_ends(rest: &[u8]) -> (usize, Option<usize>) {
+    let Some(p) = find2(rest, b'?', b'#') else {
+        return (rest.len(), None);
+    };
+    if rest[p] == b'#' {
+        return (p, Some(p));
+    }
+    (p, find1(&rest[p + 1..], b'#').map(|f| p + 1 + f))
 }
 
 /// [url-spec] 3.3 "finding the user information, host, and port" and 3.4

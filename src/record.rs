@@ -1012,13 +1012,30 @@ impl Url {
         } else {
             Authority::Raw(p.authority)
         };
+        let prefix = (canonical_prefix, prefix_lower, path_ok);
+        Url::finish_source(source, at, authority, p.hierarchical, prefix)
+    }
+
+    /// [`Url::finish_parsed`] of a valid parse given by the places of its
+    /// components in `source` (`at`), its raw `authority` and flag, and
+    /// its `(canonical_prefix, prefix_lower, path_ok)`.
+    pub(crate) fn finish_source(
+        source: &str,
+        at: &[Span; 8],
+        authority: Authority,
+        hierarchical: bool,
+        (canonical_prefix, prefix_lower, path_ok): (usize, bool, usize),
+    ) -> Url {
         let len = source.len() + 1 + authority.copied_len();
         let f = Flags {
+            invalid: None,
+            hierarchical,
+            known_host_err: None,
             parse_of_serialization: true,
+            canonical: false,
             canonical_prefix,
             prefix_lower,
             path_ok,
-            ..Url::flags_of(p)
         };
         Url::build_with(Err(len), f, |buf, spans| {
             buf.push_str(source);
