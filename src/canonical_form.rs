@@ -444,17 +444,23 @@ fn authority_on<const MODE: u8>(
         at[4] = Span::new(p, p + len);
         i = p + len;
     }
-    // Path: present and starting with `/`, or, in `EDIT` mode, empty
-    // (canonicalization writes `/` for it; not in `file:`, whose empty
-    // path takes HOSTPATH's steps). The path rules copy each octet but: a
+    // Path: present and starting with `/`, or empty (canonicalization
+    // writes `/` for it; not in `file:`, whose empty path takes HOSTPATH's
+    // steps). In `CHECK` mode an empty path stops the pass at the path,
+    // where the stages resume, instead of before the authority: a URL
+    // without a path is not read twice. The path rules copy each octet but: a
     // `.` that starts a segment (it may be a dot segment; rejected here,
     // rare), a `%` escape of an unreserved octet (decoded), `\` and the
     // octets of the path percent-encode set.
     let p = i;
     let slash = s.get(i) == Some(&b'/');
-    let empty = MODE != CHECK && !file && matches!(s.get(i), None | Some(b'?' | b'#'));
-    if !(slash || empty) {
-        return Err(stop(host_stop, 0, 0, false, false));
+    if !slash {
+        if file || !matches!(s.get(i), None | Some(b'?' | b'#')) {
+            return Err(stop(host_stop, 0, 0, false, false));
+        }
+        if MODE == CHECK {
+            return Err(stop(h_end, p, 0, false, false));
+        }
     }
     if MODE == AUTHORITY {
         return Err(stop(h_end, p, 0, upper, dropped));
