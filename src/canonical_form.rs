@@ -688,7 +688,7 @@ pub(crate) fn merge(base: &str, bat: &[Span; 8], r: &[u8]) -> Option<Merge> {
             // kept segment before it, never the root). A segment that
             // starts with `.` after those is left to the stages.
             let root = path.start;
-            let mut keep = root + memchr::memrchr(b'/', &b[path.clone()])? + 1;
+            let mut keep = root + crate::scan::rfind1(&b[path.clone()], b'/')? + 1;
             let mut skip = 0;
             while let Some((n, dot_dot)) = dot_segment_at(&r[skip..], |c| c == b'?' || c == b'#') {
                 if dot_dot {

@@ -80,7 +80,7 @@ pub(crate) fn parent_start(out: &[u8], root: usize, end: usize) -> usize {
     if end <= root + 1 {
         return end;
     }
-    memchr::memrchr(b'/', &out[root..end - 1]).map_or(root + 1, |k| root + k + 1)
+    crate::scan::rfind1(&out[root..end - 1], b'/').map_or(root + 1, |k| root + k + 1)
 }
 
 /// Which of "steps to resolve a relative URL" steps 2 to 6 (RFC 3986
@@ -393,7 +393,7 @@ pub(crate) fn remove_dot_segments_into(input: &str, out: &mut String) {
         if !dot {
             // Rule C: drop the last output segment (what this function
             // writes has `/` as its only separator).
-            let cut = memchr::memrchr(b'/', &out.as_bytes()[base..]).map_or(base, |c| base + c);
+            let cut = crate::scan::rfind1(&out.as_bytes()[base..], b'/').map_or(base, |c| base + c);
             out.truncate(cut);
         }
         // Rule B (and C): "/./" or "/../" goes on at the next separator; a
@@ -579,7 +579,8 @@ mod tests {
                 }
             } else if is_dot_dot(seg) {
                 // Rule C: drop the last output segment.
-                let cut = memchr::memrchr(b'/', &out.as_bytes()[base..]).map_or(base, |c| base + c);
+                let cut =
+                    crate::scan::rfind1(&out.as_bytes()[base..], b'/').map_or(base, |c| base + c);
                 out.truncate(cut);
                 if end < n {
                     i = end;

@@ -5,8 +5,6 @@
 
 use std::borrow::Cow;
 
-use memchr::memrchr2;
-
 use crate::parse::parse_parts_into;
 use crate::path::{
     RefKind, decode_file_slashes, file_path_changes, may_change, needs_dot_removal, ref_kind,
@@ -470,7 +468,7 @@ fn resolve_relative<'a>(
         let (prefix, slash) = if base_has_authority && b_path.is_empty() {
             ("", true)
         } else {
-            match memrchr2(b'/', b'\\', b_path.as_bytes()) {
+            match crate::scan::rfind2(b_path.as_bytes(), b'/', b'\\') {
                 Some(i) => (&b_path[..=i], false),
                 None => ("", false),
             }

@@ -73,6 +73,49 @@ fn find_by(b: &[u8], mask: impl Fn(u64) -> u64, hit: impl Fn(u8) -> bool) -> Opt
     None
 }
 
+/// The offset of the last octet of `b` for which `mask` sets its high bit
+/// (exactly, as [`eq_mask_exact`] does: the highest bit is the match).
+#[inline(always)]
+fn rfind_by(b: &[u8], mask: impl Fn(u64) -> u64, hit: impl Fn(u8) -> bool) -> Option<usize> {
+    let n = b.len();
+    if n < 8 {
+        return b.iter().rposition(|&c| hit(c));
+    }
+    let last = |m: u64| (63 - m.leading_zeros()) as usize / 8;
+    let mut end = n;
+    while end >= 8 {
+        let m = mask(load(b, end - 8));
+        if m != 0 {
+            return Some(end - 8 + last(m));
+        }
+        end -= 8;
+    }
+    if end > 0 {
+        // The first eight octets, overlapping octets already searched,
+        // which hold no match (and exact masks no spurious bit).
+        let m = mask(load(b, 0));
+        if m != 0 {
+            return Some(last(m));
+        }
+    }
+    None
+}
+
+/// The last offset of `x` in `b`: what `memchr::memrchr` gives, without
+/// its setup, which a path of a few dozen octets never earns back.
+pub(crate) fn rfind1(b: &[u8], x: u8) -> Option<usize> {
+    rfind_by(b, |w| eq_mask_exact(w, x), |c| c == x)
+}
+
+/// The last offset of `x` or `y` in `b`.
+pub(crate) fn rfind2(b: &[u8], x: u8, y: u8) -> Option<usize> {
+    rfind_by(
+        b,
+        |w| eq_mask_exact(w, x) | eq_mask_exact(w, y),
+        |c| c == x || c == y,
+    )
+}
+
 /// Whether every octet of `b` is ASCII (below `0x80`), as `<[u8]>::is_ascii`
 /// says, without its per-octet loop over the last `len % 8` octets: the C
 /// ABI checks every input with it, and that loop's branches, which vary with
@@ -252,7 +295,8 @@ mod tests {
     }
 
     /// Every length up to 40, every match position and a second match
-    /// after it: the searches agree with the octet-by-octet definition.
+    /// after it: the searches (forward and backward) agree with the
+    /// octet-by-octet definition.
     #[test]
     fn searches_find_the_first_match() {
         for n in 0..40 {
@@ -270,6 +314,10 @@ mod tests {
                     }
                     let want2 = b.iter().position(|&c| c == b'?' || c == b'\\');
                     assert_eq!(find2(&b, b'?', b'\\'), want2, "{b:?}");
+                    let last2 = b.iter().rposition(|&c| c == b'?' || c == b'\\');
+                    assert_eq!(rfind2(&b, b'?', b'\\'), last2, "{b:?}");
+                    let last1 = b.iter().rposition(|&c| c == b'\\');
+                    assert_eq!(rfind1(&b, b'\\'), last1, "{b:?}");
                     let want4 = b
                         .iter()
                         .position(|&c| matches!(c, b'/' | b'\\' | b'?' | b'#'));
@@ -287,6 +335,10 @@ mod tests {
                     assert_eq!(find2(&b, b'#', b'@'), want, "{v} {n} {k}");
                     let want1 = b.iter().position(|&c| c == b'#');
                     assert_eq!(find1(&b, b'#'), want1, "{v} {n} {k}");
+                    let last1 = b.iter().rposition(|&c| c == b'#');
+                    assert_eq!(rfind1(&b, b'#'), last1, "{v} {n} {k}");
+                    let last2 = b.iter().rposition(|&c| matches!(c, b'#' | b'@'));
+                    assert_eq!(rfind2(&b, b'#', b'@'), last2, "{v} {n} {k}");
                     let want4 = b
                         .iter()
                         .position(|&c| matches!(c, b'/' | b'\\' | b'?' | b'#'));
