@@ -987,7 +987,9 @@ fn path_pass_from<const TAIL: bool>(
                             return Err(PathStop::Steps);
                         }
                     }
-                    out.push(char::from(v));
+                    // `v` is ASCII (unreserved): masked so that the compiler
+                    // knows it, and writes one octet without the encoder.
+                    out.push(char::from(v & 0x7F));
                     i += 3;
                     last = i;
                 }
