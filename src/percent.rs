@@ -51,11 +51,24 @@ impl OctetSet {
         .without_all(b"-._~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz");
 }
 
-/// Whether `b` is an unreserved ASCII character [RFC 3986].
+/// Whether `b` is an unreserved ASCII character [RFC 3986]. A table: the
+/// ranges and characters it is made of would be a chain of branches, taken
+/// differently from one escape to the next.
 #[inline]
 pub fn is_unreserved(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')
+    UNRESERVED[usize::from(b)]
 }
+
+static UNRESERVED: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 256 {
+        let c = i as u8;
+        t[i] = c.is_ascii_alphanumeric() || matches!(c, b'-' | b'.' | b'_' | b'~');
+        i += 1;
+    }
+    t
+};
 
 /// |user| and |password|: all but unreserved and `! $ % & ' ( ) * + ,`
 /// (NOTES.md: the spec's "0x2D (,)" means 0x2C).
@@ -156,19 +169,41 @@ pub fn encode_bytes_into(bytes: &[u8], set: &OctetSet, out: &mut String) {
 /// The value of a hex digit.
 #[inline]
 pub fn hex_val(c: u8) -> Option<u8> {
-    match c {
-        b'0'..=b'9' => Some(c - b'0'),
-        b'a'..=b'f' => Some(c - b'a' + 10),
-        b'A'..=b'F' => Some(c - b'A' + 10),
-        _ => None,
-    }
+    let v = HEX_VAL[usize::from(c)];
+    (v < 16).then_some(v)
 }
+
+/// The value of each octet as a hex digit, 0xFF for any other octet: a
+/// load, not a branch per digit class (digit, lowercase, uppercase), which
+/// varies from one escape to the next.
+static HEX_VAL: [u8; 256] = {
+    let mut t = [0xFF; 256];
+    let mut i = 0;
+    while i < 256 {
+        let c = i as u8;
+        t[i] = match c {
+            b'0'..=b'9' => c - b'0',
+            b'a'..=b'f' => c - b'a' + 10,
+            b'A'..=b'F' => c - b'A' + 10,
+            _ => 0xFF,
+        };
+        i += 1;
+    }
+    t
+};
 
 /// The octet of a `%XX` escape at `b[i..]`, if there is one.
 #[inline]
 pub fn escape_at(b: &[u8], i: usize) -> Option<u8> {
     if i + 3 <= b.len() && b[i] == b'%' {
-        return Some(hex_val(b[i + 1])? << 4 | hex_val(b[i + 2])?);
+        // Both digits at once: an octet that is none ORs 0xFF in.
+        let (h, l) = (
+            HEX_VAL[usize::from(b[i + 1])],
+            HEX_VAL[usize::from(b[i + 2])],
+        );
+        if h | l < 16 {
+            return Some(h << 4 | l);
+        }
     }
     None
 }
@@ -237,6 +272,28 @@ mod tests {
         assert!(HOST.contains(b'@') && !HOST_FILE.contains(b'@') && !HOST.contains(b'-'));
         assert!(HOST.contains(b'!') && !HOST.contains(b'+') && !HOST.contains(b'.'));
         assert!(!HOST.contains(b':') && !HOST.contains(b'[') && HOST.contains(b'='));
+    }
+
+    /// The tables say what their definitions say, for every octet, and an
+    /// escape is read at every pair of octets exactly when both are hex
+    /// digits.
+    #[test]
+    fn tables_are_the_definitions() {
+        for c in 0..=255u8 {
+            let unreserved = c.is_ascii_alphanumeric() || matches!(c, b'-' | b'.' | b'_' | b'~');
+            assert_eq!(is_unreserved(c), unreserved, "{c:#x}");
+            let hex = char::from(c).to_digit(16).map(|d| d as u8);
+            assert_eq!(hex_val(c), hex, "{c:#x}");
+        }
+        for h in 0..=255u8 {
+            for l in 0..=255u8 {
+                let b = [b'%', h, l];
+                let want = hex_val(h).zip(hex_val(l)).map(|(h, l)| h << 4 | l);
+                assert_eq!(escape_at(&b, 0), want, "{h:#x} {l:#x}");
+            }
+        }
+        assert_eq!(escape_at(b"%4", 0), None);
+        assert_eq!(escape_at(b"x41", 0), None);
     }
 
     #[test]
