@@ -59,12 +59,12 @@ pub fn is_unreserved(b: u8) -> bool {
     UNRESERVED[usize::from(b)]
 }
 
+/// [`OctetSet::NOT_UNRESERVED`]'s complement, an octet to an entry.
 static UNRESERVED: [bool; 256] = {
     let mut t = [false; 256];
     let mut i = 0;
     while i < 256 {
-        let c = i as u8;
-        t[i] = c.is_ascii_alphanumeric() || matches!(c, b'-' | b'.' | b'_' | b'~');
+        t[i] = !OctetSet::NOT_UNRESERVED.contains(i as u8);
         i += 1;
     }
     t
