@@ -21,7 +21,7 @@ use crate::percent::{
     self, FRAGMENT, OPAQUE_PATH, PATH, QUERY, USERINFO, decode_unreserved_into, encode_utf8_into,
     escape_at, is_unreserved,
 };
-use crate::record::{Authority, InvalidReason, Known, Parts, Prefix, Span, Url};
+use crate::record::{Authority, InvalidReason, Known, Parts, Span, Url};
 use crate::scheme::{Scheme, canonical_port};
 use crate::scratch::{Scratch, Work};
 use crate::serialize::Layout;
@@ -75,9 +75,9 @@ pub fn canonicalize_with(url: &Url, opts: &CanonOptions) -> Url {
         canon.reserve(url.serialization_len());
         let mut at = [Span::NONE; 8];
         if opts.is_default()
-            && let Some((prefix, spans, note)) = url.canonical_prefix()
+            && let Some((prefix, spans, lower, path_ok)) = url.canonical_prefix()
             && let p = url.parts_after_prefix()
-            && canonical_after_prefix(&p, prefix, note, spans, canon, &mut at, work)
+            && canonical_after_prefix(&p, prefix, lower, path_ok, spans, canon, &mut at, work)
         {
             // (`canonical_after_prefix_is_the_steps` compares this road
             // with the steps from the start.)
@@ -87,7 +87,7 @@ pub fn canonicalize_with(url: &Url, opts: &CanonOptions) -> Url {
             // The raw authority is the prefix's host when there is no
             // port (the prefix holds no user information), and that host
             // is the canonical one when the prefix was copied as it is.
-            let authority = if !note.lower && p.port.is_none() {
+            let authority = if !lower && p.port.is_none() {
                 Authority::Host
             } else {
                 Authority::Raw(p.authority)
@@ -175,19 +175,21 @@ fn canonical_parts<'o>(u: &Parts<'o>, out: &'o str, at: &[Span; 8]) -> Parts<'o>
 
 /// [`canonicalize_into`] with the default options for a record whose
 /// serialization starts with `prefix`, which is the start of its canonical
-/// form (`Url::canonical_prefix`, noted in `note`): its scheme, `://` and
-/// host, which the steps would write as they are, or ASCII-lowercased when
-/// `note.lower`, where they are (`spans`). The prefix is copied (and
-/// lowercased), and the port, path, query and fragment of `u`
-/// (`Url::parts_after_prefix`) written by the steps: the layout after the
-/// host (`serialize::walk_after_host`) of the parts they keep, the first
-/// `note.path_ok` octets of the path copied as they are. False when the
+/// form (`Url::canonical_prefix`): its scheme, `://` and host, which the
+/// steps would write as they are, or ASCII-lowercased when `lower`, where
+/// they are (`spans`). The prefix is copied (and lowercased), and the
+/// port, path, query and fragment of `u` (`Url::parts_after_prefix`)
+/// written by the steps: the layout after the host
+/// (`serialize::walk_after_host`) of the parts they keep, the first
+/// `path_ok` octets of the path copied as they are. False when the
 /// port rules fail (`out` then holds a partial result, for the caller to
 /// drop).
+#[allow(clippy::too_many_arguments)]
 fn canonical_after_prefix(
     u: &Parts,
     prefix: &str,
-    note: Prefix,
+    lower: bool,
+    path_ok: usize,
     spans: &[Span; 8],
     out: &mut String,
     at: &mut [Span; 8],
@@ -196,7 +198,7 @@ fn canonical_after_prefix(
     out.clear();
     *at = [Span::NONE; 8];
     out.push_str(prefix);
-    if note.lower {
+    if lower {
         out.make_ascii_lowercase();
     }
     at[0] = spans[0];
@@ -221,7 +223,7 @@ fn canonical_after_prefix(
         opts: &CanonOptions::default(),
         out,
         at,
-        path_ok: note.path_ok,
+        path_ok,
         a: &mut work.a,
         b: &mut work.b,
         err: None,

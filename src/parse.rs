@@ -12,7 +12,7 @@ use memchr::{memrchr, memrchr2};
 
 use crate::canonical_form::{Stop, authority_stop};
 use crate::preprocess::{as_is, only_trimmed, preprocess_into};
-use crate::record::{Authority, Component, InvalidReason, Parts, Prefix, Span, Url};
+use crate::record::{Authority, Component, InvalidReason, Parts, Span, Url};
 use crate::scan::{find1, find2, find4};
 use crate::scheme::{Scheme, SchemeKind, scheme_len};
 
@@ -165,16 +165,11 @@ fn parse_resumed(s: &str, input: &str, stop: &Stop, lower: bool) -> Url {
     // `%` it read (`%\t2E`).
     let path_ok = match at[5].range() {
         Some(r) if stop.path_ok > r.start && !r.is_empty() && std::ptr::eq(s, input) => {
-            stop.path_ok.min(r.end) - r.start
+            stop.path_ok.min(r.end)
         }
         _ => 0,
     };
-    let prefix = Prefix {
-        end: stop.host_end,
-        lower,
-        path_ok,
-    };
-    let url = Url::finish_source(s, &at, authority, true, prefix);
+    let url = Url::finish_source(s, &at, authority, true, (stop.host_end, lower, path_ok));
     #[cfg(debug_assertions)]
     debug_assert_is_the_steps(s, &url.parts());
     url

@@ -152,37 +152,22 @@ pub(crate) struct Record {
     /// that `canonical_form` recognizes, so that canonicalizing the record
     /// returns it without running the steps. Not part of the URL's value.
     canonical: bool,
-    /// What is known of the start of its canonical form (see
-    /// [`Prefix`]). Set by `parse` for input whose scheme and host
-    /// `canonical_form` recognizes. Not part of the URL's value.
-    prefix: Prefix,
-}
-
-/// What a record knows of the start of its canonical form under the
-/// default options (see [`Url::canonical_prefix`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Prefix {
-    /// Where that start ends in the serialization (0: nothing known): a
+    /// Where the part of the serialization that is the start of its
+    /// canonical form under the default options ends (0: none known): a
     /// scheme of a hierarchical kind other than `file:`, `://` and a host
-    /// CanonicalizeHost copies as it is, which canonicalization copies as
-    /// they are, or lowercased when `lower`.
-    pub(crate) end: usize,
-    /// Whether the scheme or the host may have ASCII uppercase letters,
-    /// which canonicalization lowercases.
-    pub(crate) lower: bool,
-    /// How many octets at the start of the path the path rules copy as
-    /// they are (0: none known), as the recognizer of canonical input
-    /// found them before it stopped.
-    pub(crate) path_ok: usize,
-}
-
-impl Prefix {
-    /// Nothing known.
-    pub(crate) const NONE: Prefix = Prefix {
-        end: 0,
-        lower: false,
-        path_ok: 0,
-    };
+    /// CanonicalizeHost copies as it is, which canonicalization then
+    /// copies as they are, or lowercased when `prefix_lower` (see
+    /// [`Url::canonical_prefix`]). Set by `parse` for input whose scheme
+    /// and host `canonical_form` recognizes. Not part of the URL's value.
+    canonical_prefix: usize,
+    /// Whether the canonical prefix may have ASCII uppercase letters
+    /// (in the scheme or the host), which canonicalization lowercases.
+    prefix_lower: bool,
+    /// With a canonical prefix: where the part of the path that the path
+    /// rules copy as it is ends in the serialization (0: none known), as
+    /// the recognizer of canonical input found it before it stopped. Not
+    /// part of the URL's value.
+    path_ok: usize,
 }
 
 /// A record's flags and notes, as [`Url::build_with`] takes them.
@@ -192,7 +177,9 @@ struct Flags {
     known_host_err: Option<InvalidReason>,
     parse_of_serialization: bool,
     canonical: bool,
-    prefix: Prefix,
+    canonical_prefix: usize,
+    prefix_lower: bool,
+    path_ok: usize,
 }
 
 /// The raw authority of a record built from its serialization
@@ -587,7 +574,9 @@ impl Url {
             r.known_host_err = f.known_host_err;
             r.parse_of_serialization = f.parse_of_serialization;
             r.canonical = f.canonical;
-            r.prefix = f.prefix;
+            r.canonical_prefix = f.canonical_prefix;
+            r.prefix_lower = f.prefix_lower;
+            r.path_ok = f.path_ok;
             return Url(a);
         }
         let mut buf = buf.unwrap_or_else(String::with_capacity);
@@ -603,7 +592,9 @@ impl Url {
             c_views: OnceLock::new(),
             parse_of_serialization: f.parse_of_serialization,
             canonical: f.canonical,
-            prefix: f.prefix,
+            canonical_prefix: f.canonical_prefix,
+            prefix_lower: f.prefix_lower,
+            path_ok: f.path_ok,
         }))
     }
 
@@ -693,7 +684,9 @@ impl Url {
             known_host_err: None,
             parse_of_serialization: true,
             canonical: true,
-            prefix: Prefix::NONE,
+            canonical_prefix: 0,
+            prefix_lower: false,
+            path_ok: 0,
         };
         Url::build_with(Err(len + 1 + extra), flags, |buf, spans| {
             buf.push_str(prefix);
@@ -748,12 +741,11 @@ impl Url {
             known_host_err: None,
             parse_of_serialization: false,
             canonical: false,
-            // The octets before the path are copied as they are; the path
-            // changed.
-            prefix: Prefix {
-                path_ok: 0,
-                ..r.prefix
-            },
+            // The octets before the path are copied as they are.
+            canonical_prefix: r.canonical_prefix,
+            prefix_lower: r.prefix_lower,
+            // The path changed.
+            path_ok: 0,
         };
         let len = before.len() + path.len() + after.len();
         Some(Url::build_with(Err(len), flags, |buf, spans| {
@@ -799,15 +791,22 @@ impl Url {
     /// scheme, `://` and host (no user information), each written by
     /// canonicalization as it is, or ASCII-lowercased when the third value
     /// says so, at the same place; the places of the components (those
-    /// of the prefix are theirs in the canonical form too); and the whole
-    /// note ([`Prefix`]). `None` when not known.
-    pub(crate) fn canonical_prefix(&self) -> Option<(&str, &[Span; 8], Prefix)> {
+    /// of the prefix are theirs in the canonical form too); and how many
+    /// octets at the start of the path the path rules copy as they are.
+    /// `None` when not known.
+    pub(crate) fn canonical_prefix(&self) -> Option<(&str, &[Span; 8], bool, usize)> {
         let r = &*self.0;
-        if r.prefix.end == 0 {
+        if r.canonical_prefix == 0 {
             return None;
         }
         let at = r.spans.first_chunk::<8>()?;
-        Some((r.buf.get(..r.prefix.end)?, at, r.prefix))
+        let path_ok = r.path_ok.saturating_sub(at[Component::Path as usize].start);
+        Some((
+            r.buf.get(..r.canonical_prefix)?,
+            at,
+            r.prefix_lower,
+            path_ok,
+        ))
     }
 
     /// The parts canonicalization reads after a canonical prefix (see
@@ -872,7 +871,9 @@ impl Url {
             known_host_err: None,
             parse_of_serialization: false,
             canonical: false,
-            prefix: Prefix::NONE,
+            canonical_prefix: 0,
+            prefix_lower: false,
+            path_ok: 0,
         };
         let extra = authority.copied_len() + 1;
         if ser.capacity() > crate::scratch::KEEP {
@@ -988,9 +989,19 @@ impl Url {
 
     /// [`Url::finish_sized`] for the parse of `source`, which is its
     /// serialization (the components of `p` at `at` in it): the record
-    /// notes so as it is built (see [`Url::parse_source`]), with what is
-    /// known of the start of its canonical form (`prefix`).
-    pub(crate) fn finish_parsed(p: &Parts, source: &str, at: &[Span; 8], prefix: Prefix) -> Url {
+    /// notes so as it is built (see [`Url::parse_source`]), and notes
+    /// that `source[..canonical_prefix]` starts its canonical form, once
+    /// ASCII-lowercased when `prefix_lower` (see [`Url::canonical_prefix`];
+    /// 0: not known), and that the path rules copy its path up to
+    /// `path_ok` as it is (0: not known).
+    pub(crate) fn finish_parsed(
+        p: &Parts,
+        source: &str,
+        at: &[Span; 8],
+        canonical_prefix: usize,
+        prefix_lower: bool,
+        path_ok: usize,
+    ) -> Url {
         // What `finish` gives for a valid record whose parts know nothing
         // of their host (a parse never does), written directly: the raw
         // authority shares the host's span when it is the host itself,
@@ -1001,18 +1012,19 @@ impl Url {
         } else {
             Authority::Raw(p.authority)
         };
+        let prefix = (canonical_prefix, prefix_lower, path_ok);
         Url::finish_source(source, at, authority, p.hierarchical, prefix)
     }
 
     /// [`Url::finish_parsed`] of a valid parse given by the places of its
     /// components in `source` (`at`), its raw `authority` and flag, and
-    /// its [`Prefix`].
+    /// its `(canonical_prefix, prefix_lower, path_ok)`.
     pub(crate) fn finish_source(
         source: &str,
         at: &[Span; 8],
         authority: Authority,
         hierarchical: bool,
-        prefix: Prefix,
+        (canonical_prefix, prefix_lower, path_ok): (usize, bool, usize),
     ) -> Url {
         let len = source.len() + 1 + authority.copied_len();
         let f = Flags {
@@ -1021,7 +1033,9 @@ impl Url {
             known_host_err: None,
             parse_of_serialization: true,
             canonical: false,
-            prefix,
+            canonical_prefix,
+            prefix_lower,
+            path_ok,
         };
         Url::build_with(Err(len), f, |buf, spans| {
             buf.push_str(source);
@@ -1037,7 +1051,9 @@ impl Url {
             known_host_err: p.known.err,
             parse_of_serialization: false,
             canonical: false,
-            prefix: Prefix::NONE,
+            canonical_prefix: 0,
+            prefix_lower: false,
+            path_ok: 0,
         }
     }
 
@@ -1371,7 +1387,9 @@ mod tests {
                 c_views: OnceLock::new(),
                 parse_of_serialization: again.0.parse_of_serialization,
                 canonical: again.0.canonical,
-                prefix: again.0.prefix,
+                canonical_prefix: again.0.canonical_prefix,
+                prefix_lower: again.0.prefix_lower,
+                path_ok: again.0.path_ok,
             }));
             assert_eq!(again, fresh, "{input:?}");
             assert!(again.0.host_cache.get().is_none() && again.0.c_views.get().is_none());

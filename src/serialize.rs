@@ -4,7 +4,7 @@
 //! written once when the record is built (by `serialize_parts`); the public
 //! functions here read it.
 
-use crate::record::{Parts, Prefix, Span, Url};
+use crate::record::{Parts, Span, Url};
 
 /// One piece at a time of the serialization [`walk`] lays out: a delimiter
 /// the steps write, or component `i` (in `wurl_component` order). `None`
@@ -135,11 +135,7 @@ pub(crate) fn build_parsed(p: &Parts, source: &str, host_end: usize) -> Url {
         } else {
             0
         };
-        let prefix = Prefix {
-            end: prefix,
-            ..Prefix::NONE
-        };
-        return Url::finish_parsed(p, source, &at, prefix);
+        return Url::finish_parsed(p, source, &at, prefix, false, 0);
     }
     let mut url = build(p);
     if url.as_str() == Some(source) {
