@@ -955,11 +955,16 @@ pub extern "C" fn wurl_canon_key_into(
     })
 }
 
-/// The handle path with a key: the serialization of `url` (meant to be a
-/// `wurl_canonicalize` result), `rules` applied (NULL: none) and, with
+/// The handle path with a key: the key of `url`'s canonicalization. `url`
+/// may come from `wurl_parse`, `wurl_resolve` or `wurl_canonicalize`: it
+/// is canonicalized first (with the default options, as
+/// `wurl_canonicalize` with no charset; a canonical handle is its own
+/// canonicalization), so the key of a handle is the key of its canonical
+/// URL. Then `rules` applied (NULL: none) and, with
 /// `WURL_KEY_SURT` or `WURL_KEY_SURT_SCHEME` in `key_flags`, in SURT form,
 /// written into `buf` as `wurl_canon_into` writes. Returns `WURL_OK`,
-/// `WURL_INVALID_URL` for an invalid URL (nothing written),
+/// `WURL_INVALID_URL` for a URL whose canonicalization is invalid (nothing
+/// written),
 /// `WURL_E_BUFFER_TOO_SMALL` (only `*out_len` written),
 /// `WURL_E_NULL_ARG` for a NULL `url` or `out_len`, or `WURL_E_BAD_ARG` for
 /// unknown `key_flags` bits. `url` and `rules` are borrowed for the call.
@@ -983,7 +988,8 @@ pub extern "C" fn wurl_url_key_into(
             Ok(k) => k,
             Err(e) => return e,
         };
-        match url.as_str() {
+        let c = crate::canonicalize(&url, None);
+        match c.as_str() {
             None => WURL_INVALID_URL,
             Some(s) => deliver_key(s, &key, buf, buf_cap, out_len),
         }

@@ -93,3 +93,30 @@ pub(crate) fn key_input_into<'a, I: Input<'a>>(
         Ok(())
     })
 }
+
+/// Appends the key of the URL `url` to `out`: the key of its
+/// canonicalization (with the default options, as [`crate::canonicalize`]
+/// with no charset), whatever stage `url` comes from — a parsed or
+/// resolved record is canonicalized first, and a canonical one is its own
+/// canonicalization. Returns the reason when the canonical URL is invalid
+/// (then nothing is appended).
+///
+/// ```
+/// let url = wurl::parse("HTTP://WWW.Example.COM:80/a/../b?b&a");
+/// let rules = wurl::Rules::parse("strip-www,sort-query").unwrap();
+/// let key = wurl::KeyOptions { rules: Some(&rules), surt: Some(Default::default()) };
+/// let mut out = String::new();
+/// wurl::key_of_url_into(&url, &key, &mut out).unwrap();
+/// assert_eq!(out, "com,example)/b?a&b");
+/// ```
+pub fn key_of_url_into(url: &Url, key: &KeyOptions, out: &mut String) -> Result<(), InvalidReason> {
+    let c = crate::canonicalize(url, None);
+    if let Some(r) = c.invalid_reason() {
+        return Err(r);
+    }
+    // A valid record has a serialization.
+    if let Some(s) = c.as_str() {
+        key_of_into(s, key, out);
+    }
+    Ok(())
+}

@@ -93,5 +93,5 @@ pub mod rules;
 mod split;
 pub mod surt;
 
-pub use key::{KeyOptions, key_into, key_of_into};
+pub use key::{KeyOptions, key_into, key_of_into, key_of_url_into};
 pub use rules::{Rules, RulesError};

@@ -52,9 +52,10 @@ use crate::split::split;
 
 /// The names the rules specification knows, in the order they are
 /// applied (and documented).
-const RULE_NAMES: [&str; 6] = [
+const RULE_NAMES: [&str; 7] = [
     "drop-userinfo",
     "strip-www",
+    "normalize-escapes",
     "strip-session-ids",
     "drop-params",
     "sort-query",
@@ -71,6 +72,7 @@ pub struct Rules {
     spec: String,
     drop_fragment: bool,
     strip_www: bool,
+    normalize_escapes: bool,
     sort_query: bool,
     strip_session_ids: bool,
     drop_userinfo: bool,
@@ -139,6 +141,7 @@ impl Rules {
             spec: spec.to_owned(),
             drop_fragment: false,
             strip_www: false,
+            normalize_escapes: false,
             sort_query: false,
             strip_session_ids: false,
             drop_userinfo: false,
@@ -190,6 +193,7 @@ impl Rules {
             match name {
                 "drop-fragment" => r.drop_fragment = true,
                 "strip-www" => r.strip_www = true,
+                "normalize-escapes" => r.normalize_escapes = true,
                 "sort-query" => r.sort_query = true,
                 "strip-session-ids" => r.strip_session_ids = true,
                 _ => r.drop_userinfo = true,
@@ -242,6 +246,7 @@ impl Rules {
     pub fn is_empty(&self) -> bool {
         !(self.drop_fragment
             || self.strip_www
+            || self.normalize_escapes
             || self.sort_query
             || self.strip_session_ids
             || self.drop_userinfo)
@@ -259,89 +264,304 @@ impl Rules {
     /// a serialization made by wurl's canonicalization (of a valid URL);
     /// other strings are split as if they were one (safely, but the result
     /// has no particular meaning).
+    ///
+    /// The rules are applied one after the other in their fixed order, and
+    /// a rule's change is kept only when the URL it leaves is canonical
+    /// (the 2012 canonicalization gives it back unchanged) and has the
+    /// scheme, host (for `strip-www`, the host without its `www` labels)
+    /// and port of the URL it was given; otherwise that rule leaves the URL
+    /// as it is. So a key is always a canonical URL of the same site, and
+    /// the rules applied to it change nothing.
     pub fn apply_into(&self, canonical: &str, out: &mut String) {
         if self.is_empty() {
             out.push_str(canonical);
             return;
         }
-        let s = canonical;
+        let start = out.len();
+        // All the rules in one pass; a change that may have left a URL
+        // that is not canonical, or of another host, is checked, and when
+        // the check fails the rules are applied one at a time (rare: only
+        // URLs made for it meet it).
+        if !self.apply_once(canonical, out) || self.sound(canonical, &out[start..]) {
+            return;
+        }
+        out.truncate(start);
+        let mut cur = canonical.to_owned();
+        for stage in self.stages() {
+            let mut next = String::with_capacity(cur.len());
+            if !stage.apply_once(&cur, &mut next) || stage.sound(&cur, &next) {
+                cur = next;
+            }
+        }
+        out.push_str(&cur);
+    }
+
+    /// Each rule of these rules alone, in the order they are applied.
+    fn stages(&self) -> impl Iterator<Item = Rules> + '_ {
+        let none = Rules {
+            spec: String::new(),
+            drop_fragment: false,
+            strip_www: false,
+            normalize_escapes: false,
+            sort_query: false,
+            strip_session_ids: false,
+            drop_userinfo: false,
+            drop_params: Vec::new(),
+        };
+        (0..RULE_NAMES.len()).filter_map(move |i| {
+            let mut r = none.clone();
+            let on = match RULE_NAMES[i] {
+                "drop-userinfo" => &mut r.drop_userinfo,
+                "strip-www" => &mut r.strip_www,
+                "normalize-escapes" => &mut r.normalize_escapes,
+                "strip-session-ids" => &mut r.strip_session_ids,
+                "drop-params" => {
+                    r.drop_params.clone_from(&self.drop_params);
+                    return (!r.drop_params.is_empty()).then_some(r);
+                }
+                "sort-query" => &mut r.sort_query,
+                _ => &mut r.drop_fragment,
+            };
+            *on = match RULE_NAMES[i] {
+                "drop-userinfo" => self.drop_userinfo,
+                "strip-www" => self.strip_www,
+                "normalize-escapes" => self.normalize_escapes,
+                "strip-session-ids" => self.strip_session_ids,
+                "sort-query" => self.sort_query,
+                _ => self.drop_fragment,
+            };
+            let on = *on;
+            on.then_some(r)
+        })
+    }
+
+    /// Whether `ruled`, what these rules made of `input`, is a canonical
+    /// URL with `input`'s scheme, host (without its `www` labels under
+    /// `strip-www`) and port, and an authority where `input` has one.
+    fn sound(&self, input: &str, ruled: &str) -> bool {
+        let (a, b) = (split(input), split(ruled));
+        if input[a.scheme.clone()] != ruled[b.scheme.clone()] {
+            return false;
+        }
+        match (&a.authority, &b.authority) {
+            (None, None) => {}
+            (Some(x), Some(y)) => {
+                let host = &input[x.host.clone()];
+                let host = if self.strip_www {
+                    strip_www(host)
+                } else {
+                    host
+                };
+                let port = |s: &str, p: &Option<Range<usize>>| p.clone().map(|p| s[p].to_owned());
+                if &ruled[y.host.clone()] != host || port(input, &x.port) != port(ruled, &y.port) {
+                    return false;
+                }
+            }
+            _ => return false,
+        }
+        is_canonical(ruled)
+    }
+
+    /// Appends `s` with all the rules applied in one pass to `out`, and
+    /// says whether a change was made that can leave a URL that is not
+    /// canonical or has another host: stripped `www` labels, user-info
+    /// dropped before an empty host, a decoded escape, a path parameter
+    /// removed, or a query or fragment removed from a URL without an
+    /// authority (whose path may end in a space, which is canonical only
+    /// before a `?` or `#`).
+    fn apply_once(&self, s: &str, out: &mut String) -> bool {
+        if self.normalize_escapes && s.contains('%') {
+            return with_norm(|n| {
+                let decoded = normalize_escapes_into(s, n);
+                self.apply_parts(n, out) || decoded
+            });
+        }
+        self.apply_parts(s, out)
+    }
+
+    /// [`Rules::apply_once`] but for `normalize-escapes`.
+    fn apply_parts(&self, s: &str, out: &mut String) -> bool {
         let sp = split(s);
+        let mut risky = false;
         // The scheme, its `:` and any `//`.
         let mut done = sp.authority.as_ref().map_or(sp.path.start, |a| a.all.start);
         out.push_str(&s[..done]);
         if let Some(a) = &sp.authority {
-            if let Some(u) = a.userinfo.as_ref().filter(|_| !self.drop_userinfo) {
-                out.push_str(&s[u.start..a.host.start]);
+            if let Some(u) = &a.userinfo {
+                if self.drop_userinfo {
+                    risky |= a.host.is_empty();
+                } else {
+                    out.push_str(&s[u.start..a.host.start]);
+                }
             }
             let host = &s[a.host.clone()];
-            out.push_str(if self.strip_www {
+            let kept = if self.strip_www {
                 strip_www(host)
             } else {
                 host
-            });
+            };
+            risky |= kept.len() != host.len();
+            out.push_str(kept);
             done = a.host.end;
         }
         out.push_str(&s[done..sp.path.start]);
         let path = &s[sp.path.clone()];
         if self.strip_session_ids && !sp.opaque {
-            push_without_session_path_params(path, out);
+            risky |= push_without_session_path_params(path, out);
         } else {
             out.push_str(path);
         }
         if let Some(q) = &sp.query {
-            self.push_query(&s[q.clone()], out);
+            let kept = self.push_query(&s[q.clone()], out);
+            risky |= !kept && sp.authority.is_none();
         }
-        if let Some(f) = sp.fragment.as_ref().filter(|_| !self.drop_fragment) {
-            out.push('#');
-            out.push_str(&s[f.clone()]);
+        if let Some(f) = &sp.fragment {
+            if self.drop_fragment {
+                risky |= sp.authority.is_none();
+            } else {
+                out.push('#');
+                out.push_str(&s[f.clone()]);
+            }
         }
+        risky
     }
 
-    /// Whether the query rules would keep parameter `p`.
-    fn keeps(&self, p: &[u8]) -> bool {
-        let name = p.split(|&c| c == b'=').next().unwrap_or(p);
+    /// Whether the query rules would keep parameter `p`; `cf`: whether the
+    /// query has both a `cfid` and a `cftoken` parameter.
+    fn keeps(&self, p: &[u8], cf: bool) -> bool {
+        let (name, _) = param_key(p);
         if self.sort_query && p.is_empty() {
             return false;
         }
-        if self.strip_session_ids && is_session_name(name) {
+        if self.strip_session_ids && is_session_param(p, cf) {
             return false;
         }
         !self.drop_params.iter().any(|g| glob_matches(g, name))
     }
 
-    /// Appends the query `q` (without its `?`) as the query rules leave it.
-    fn push_query(&self, q: &str, out: &mut String) {
+    /// Appends the query `q` (without its `?`) as the query rules leave it;
+    /// says whether a `?` was written.
+    fn push_query(&self, q: &str, out: &mut String) -> bool {
         let filters = self.sort_query || self.strip_session_ids || !self.drop_params.is_empty();
         if !filters {
             out.push('?');
             out.push_str(q);
-            return;
+            return true;
         }
         let b = q.as_bytes();
+        let cf = self.strip_session_ids && has_cf_pair(q);
         if !self.sort_query {
             // The kept parameters in order; none kept, no `?`.
             let mut first = true;
             for p in params(q) {
-                if self.keeps(&b[p.clone()]) {
+                if self.keeps(&b[p.clone()], cf) {
                     out.push(if first { '?' } else { '&' });
                     out.push_str(&q[p]);
                     first = false;
                 }
             }
-            return;
+            return !first;
         }
         with_scratch(|spans, tmp| {
             spans.clear();
-            spans.extend(params(q).filter(|p| self.keeps(&b[p.clone()])));
+            spans.extend(params(q).filter(|p| self.keeps(&b[p.clone()], cf)));
             merge_sort(spans, tmp, |x, y| {
-                param_key(&b[x.clone()]) <= param_key(&b[y.clone()])
+                param_order(&b[x.clone()]) <= param_order(&b[y.clone()])
             });
             for (k, r) in spans.iter().enumerate() {
                 out.push(if k == 0 { '?' } else { '&' });
                 out.push_str(&q[r.clone()]);
             }
-        });
+            !spans.is_empty()
+        })
     }
+}
+
+thread_local! {
+    /// The URL with its escapes normalized, before the other rules.
+    static NORM: RefCell<String> = const { RefCell::new(String::new()) };
+    /// The canonicalization of a ruled URL that is being checked.
+    static CHECK: RefCell<String> = const { RefCell::new(String::new()) };
+}
+
+/// Runs `f` with an empty per-thread buffer for the normalized URL.
+fn with_norm<R>(f: impl FnOnce(&mut String) -> R) -> R {
+    crate::scratch::with_local(&NORM, String::capacity, |b| {
+        b.clear();
+        f(b)
+    })
+}
+
+/// Whether the 2012 canonicalization (default options) gives `s` back
+/// unchanged: the one-pass recognizer, or else the stages.
+fn is_canonical(s: &str) -> bool {
+    if crate::canonical_form::is_canonical(s.as_bytes()) {
+        return true;
+    }
+    crate::scratch::with_local(&CHECK, String::capacity, |b| {
+        b.clear();
+        crate::api::canon_into(None, s, &crate::CanonOptions::default(), b).is_ok() && b == s
+    })
+}
+
+/// Whether `c` is an unreserved character of RFC 3986 (2.3), whose escape
+/// means the character itself (6.2.2.2).
+fn is_unreserved(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, b'-' | b'.' | b'_' | b'~')
+}
+
+/// Appends `s` to `out` with `normalize-escapes` applied to its user-info,
+/// path, query and fragment (not to its scheme and host, and not to the
+/// URLs that are all path: `about:`, `data:`, `javascript:`,
+/// `vbscript:`); says whether an escape was decoded.
+fn normalize_escapes_into(s: &str, out: &mut String) -> bool {
+    let sp = split(s);
+    if sp.opaque && &s[sp.scheme.clone()] != "mailto" {
+        out.push_str(s);
+        return false;
+    }
+    let mut decoded = false;
+    let mut done = 0;
+    if let Some(u) = sp.authority.as_ref().and_then(|a| a.userinfo.clone()) {
+        out.push_str(&s[..u.start]);
+        decoded |= push_normalized(&s[u.clone()], out);
+        done = u.end;
+    }
+    out.push_str(&s[done..sp.path.start]);
+    decoded |= push_normalized(&s[sp.path.start..], out);
+    decoded
+}
+
+/// Appends `s` with each escape `%XY` (two hex digits) of an unreserved
+/// character decoded and the hex digits of the others upper-cased; a `%`
+/// not followed by two hex digits stays as it is. Says whether an escape
+/// was decoded.
+fn push_normalized(s: &str, out: &mut String) -> bool {
+    let b = s.as_bytes();
+    let (mut done, mut i) = (0, 0);
+    let mut decoded = false;
+    while let Some(k) = memchr::memchr(b'%', &b[i..]) {
+        let p = i + k;
+        let hex = |j: usize| b.get(j).and_then(|&c| (c as char).to_digit(16));
+        let (Some(h), Some(l)) = (hex(p + 1), hex(p + 2)) else {
+            i = p + 1;
+            continue;
+        };
+        out.push_str(&s[done..p]);
+        let c = (h * 16 + l) as u8;
+        if is_unreserved(c) {
+            out.push(char::from(c));
+            decoded = true;
+        } else {
+            out.push('%');
+            out.push(char::from(b[p + 1].to_ascii_uppercase()));
+            out.push(char::from(b[p + 2].to_ascii_uppercase()));
+        }
+        done = p + 3;
+        i = p + 3;
+    }
+    out.push_str(&s[done..]);
+    decoded
 }
 
 impl std::str::FromStr for Rules {
@@ -377,12 +597,21 @@ fn params(q: &str) -> impl Iterator<Item = Range<usize>> + '_ {
     })
 }
 
-/// A parameter's sort key: its name, then its value.
+/// A parameter's name (the octets before its first `=`, or all of them)
+/// and value (the octets after it, or none).
 fn param_key(p: &[u8]) -> (&[u8], &[u8]) {
     match p.iter().position(|&c| c == b'=') {
         Some(i) => (&p[..i], &p[i + 1..]),
         None => (p, &[]),
     }
+}
+
+/// A parameter's sort key: its name, then its value, then whether it has
+/// a `=` (`a` before `a=`). Two parameters with equal keys are equal
+/// octets, so the order is total: one order for a multiset of parameters.
+fn param_order(p: &[u8]) -> (&[u8], &[u8], bool) {
+    let (name, value) = param_key(p);
+    (name, value, name.len() < p.len())
 }
 
 type Spans = Vec<Range<usize>>;
@@ -495,16 +724,35 @@ fn glob_matches(glob: &[u8], name: &[u8]) -> bool {
     glob[g..].iter().all(|&c| c == b'*')
 }
 
-/// Whether a query parameter name is one `strip-session-ids` removes.
-fn is_session_name(name: &[u8]) -> bool {
-    const NAMES: [&[u8]; 5] = [b"jsessionid", b"phpsessid", b"sid", b"cfid", b"cftoken"];
-    if NAMES.iter().any(|n| name.eq_ignore_ascii_case(n)) {
+/// Whether the query parameter `p` is one `strip-session-ids` removes:
+/// named (ASCII case-insensitively) `jsessionid`, `phpsessid` or
+/// `aspsessionid` followed by ASCII letters, whatever its value; `sid`
+/// with a value of at least 32 ASCII letters and digits (a session token:
+/// shorter or other values are article and story ids); `cfid` and
+/// `cftoken` when the query has both (`cf`).
+fn is_session_param(p: &[u8], cf: bool) -> bool {
+    let (name, value) = param_key(p);
+    if name.eq_ignore_ascii_case(b"jsessionid") || name.eq_ignore_ascii_case(b"phpsessid") {
         return true;
+    }
+    if name.eq_ignore_ascii_case(b"sid") {
+        return value.len() >= 32 && value.iter().all(u8::is_ascii_alphanumeric);
+    }
+    if name.eq_ignore_ascii_case(b"cfid") || name.eq_ignore_ascii_case(b"cftoken") {
+        return cf;
     }
     const ASP: &[u8] = b"aspsessionid";
     name.len() >= ASP.len()
         && name[..ASP.len()].eq_ignore_ascii_case(ASP)
         && name[ASP.len()..].iter().all(u8::is_ascii_alphabetic)
+}
+
+/// Whether the query `q` has both a `cfid` and a `cftoken` parameter
+/// (ColdFusion's session pair).
+fn has_cf_pair(q: &str) -> bool {
+    let b = q.as_bytes();
+    let named = |n: &[u8]| params(q).any(|p| param_key(&b[p]).0.eq_ignore_ascii_case(n));
+    named(b"cfid") && named(b"cftoken")
 }
 
 /// `host` without its leading `www` / `www<digits>` labels (see
@@ -537,8 +785,9 @@ fn has_two_labels(s: &[u8]) -> bool {
     false
 }
 
-/// Appends `path` without its `;jsessionid=…` path parameters.
-fn push_without_session_path_params(path: &str, out: &mut String) {
+/// Appends `path` without its `;jsessionid=…` path parameters; says
+/// whether one was removed.
+fn push_without_session_path_params(path: &str, out: &mut String) -> bool {
     const NAME: &[u8] = b";jsessionid=";
     let b = path.as_bytes();
     let mut done = 0;
@@ -557,6 +806,7 @@ fn push_without_session_path_params(path: &str, out: &mut String) {
         i = end;
     }
     out.push_str(&path[done..]);
+    done > 0
 }
 
 #[cfg(test)]
@@ -604,7 +854,9 @@ mod tests {
             ),
             ("strip-www", "http://[::1]/", "http://[::1]/"),
             ("sort-query", "http://a/?b=2&a=1&a", "http://a/?a&a=1&b=2"),
-            ("sort-query", "http://a/?a=&a", "http://a/?a=&a"),
+            ("sort-query", "http://a/?a=&a", "http://a/?a&a="),
+            ("sort-query", "http://a/?a&a=", "http://a/?a&a="),
+            ("sort-query", "http://a/?b=&a=1&b&a", "http://a/?a&a=1&b&b="),
             ("sort-query", "http://a/?a-b=1&a=1", "http://a/?a=1&a-b=1"),
             ("sort-query", "http://a/?&&b&", "http://a/?b"),
             ("sort-query", "http://a/?", "http://a/"),
@@ -649,9 +901,20 @@ mod tests {
             ),
             (
                 "strip-session-ids",
-                "http://a/?PHPSESSID=1&sid=2&q=3&CFID=4&cftoken=5&ASPSESSIONIDQQGQGRDA=6&jsessionid=7",
+                "http://a/?PHPSESSID=1&sid=0123456789abcdefABCDEF0123456789&q=3&CFID=4&cftoken=5&ASPSESSIONIDQQGQGRDA=6&jsessionid=7",
                 "http://a/?q=3",
             ),
+            (
+                "strip-session-ids",
+                "http://a/article.pl?sid=00/11/23/1616201&sid=10917&sid=0123456789abcdef0123456789abcde",
+                "http://a/article.pl?sid=00/11/23/1616201&sid=10917&sid=0123456789abcdef0123456789abcde",
+            ),
+            (
+                "strip-session-ids",
+                "http://a/?cfid=4&q&CFID=5",
+                "http://a/?cfid=4&q&CFID=5",
+            ),
+            ("strip-session-ids", "http://a/?cftoken=4&cfid", "http://a/"),
             (
                 "strip-session-ids",
                 "http://a/?aspsessionid1=1&sidx=2",
@@ -660,6 +923,20 @@ mod tests {
             ("drop-userinfo", "http://u:p@a/", "http://a/"),
             ("drop-userinfo", "http://u@a:8/", "http://a:8/"),
             ("drop-userinfo", "mailto:u@a", "mailto:u@a"),
+            (
+                "normalize-escapes",
+                "http://a/%7euser/%2f?q=%4a",
+                "http://a/~user/%2F?q=J",
+            ),
+            (
+                "normalize-escapes",
+                "http://%7e:%3a@a/x?%zz%4a%3c#%7e%e2",
+                "http://~:%3A@a/x?%zzJ%3C#~%E2",
+            ),
+            ("normalize-escapes", "foo:%2e%2e/x", "foo:../x"),
+            ("normalize-escapes", "data:,%41", "data:,%41"),
+            ("normalize-escapes", "javascript:%41", "javascript:%41"),
+            ("normalize-escapes", "mailto:a?%41", "mailto:a?A"),
             ("", "http://u@www.a.b/?b&a#f", "http://u@www.a.b/?b&a#f"),
         ];
         for (spec, input, want) in cases {
