@@ -404,12 +404,14 @@ const char *wurl_version(void);
 /**
  * Compiles a rules specification: a comma-separated list of the rules
  * `drop-fragment`, `strip-www`, `sort-query`, `drop-params=GLOB|GLOB...`,
- * `strip-session-ids` and `drop-userinfo`, each at most once (the empty
+ * `strip-session-ids`, `drop-userinfo` and `normalize-escapes`, each at
+ * most once (the empty
  * string is no rule; see docs/keys.md for exactly what each does). On
  * `WURL_OK`, `*out` is a new rules handle, which the caller owns and frees
  * with `wurl_rules_free`. On `WURL_E_BAD_RULES`, `*out` is untouched and,
  * when `msg_cap > 0`, `msg` receives a NUL-terminated English message that
- * quotes the bad part (cut to fit `msg_cap`, at a character boundary).
+ * quotes the bad part, or its start when it is long (cut to fit
+ * `msg_cap`, at a character boundary).
  * `msg` may be NULL when `msg_cap` is 0; it is written only on
  * `WURL_E_BAD_RULES`. `spec` is a `(ptr, len)` input like every other.
  */
@@ -449,11 +451,16 @@ wurl_status wurl_canon_key_into(const wurl_url *base,
                                 size_t *out_len);
 
 /**
- * The handle path with a key: the serialization of `url` (meant to be a
- * `wurl_canonicalize` result), `rules` applied (NULL: none) and, with
+ * The handle path with a key: the key of `url`'s canonicalization. `url`
+ * may come from `wurl_parse`, `wurl_resolve` or `wurl_canonicalize`: it
+ * is canonicalized first (with the default options, as
+ * `wurl_canonicalize` with no charset; a canonical handle is its own
+ * canonicalization), so the key of a handle is the key of its canonical
+ * URL. Then `rules` applied (NULL: none) and, with
  * `WURL_KEY_SURT` or `WURL_KEY_SURT_SCHEME` in `key_flags`, in SURT form,
  * written into `buf` as `wurl_canon_into` writes. Returns `WURL_OK`,
- * `WURL_INVALID_URL` for an invalid URL (nothing written),
+ * `WURL_INVALID_URL` for a URL whose canonicalization is invalid (nothing
+ * written),
  * `WURL_E_BUFFER_TOO_SMALL` (only `*out_len` written),
  * `WURL_E_NULL_ARG` for a NULL `url` or `out_len`, or `WURL_E_BAD_ARG` for
  * unknown `key_flags` bits. `url` and `rules` are borrowed for the call.

@@ -11,14 +11,16 @@
 #    (fuzz/corpus/*, fuzz/seeds, fuzz/regressions) through every invariant:
 #    `cargo test --test invariants corpus_replay`, on the stable toolchain.
 # 2. Installs cargo-fuzz when it is missing.
-# 3. Fuzzes each target (parse, resolve, canonicalize, c_abi, differential) for
+# 3. Fuzzes each target (parse, resolve, canonicalize, c_abi, differential,
+#    rules) for
 #    FUZZ_SECONDS, two at a time (one per core): with AddressSanitizer when a
 #    nightly toolchain is installed, otherwise on stable without a sanitizer
 #    (`cargo fuzz run -s none` builds on stable). `-len_control=0` lets
 #    libFuzzer try long inputs from the start (its default length growth
 #    stayed near 300 bytes in a 90 s run), up to `-max_len` (16 KiB); the
 #    input format (tests/common/invariants.rs, `FuzzCase`) lets every byte
-#    value appear in the input, the base and the charset.
+#    value appear in the input, the base and the charset; `rules` reads a
+#    rules specification, a newline and a URL (fuzz/fuzz_targets/rules.rs).
 #
 # Exits non-zero when the replay fails or any target finds a crash, a leak,
 # a timeout or an invariant violation; the failing input is printed (and left
@@ -28,7 +30,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 FUZZ_SECONDS="${FUZZ_SECONDS:-90}"
-TARGETS=(parse resolve canonicalize c_abi differential)
+TARGETS=(parse resolve canonicalize c_abi differential rules)
 
 LOGS=fuzz/artifacts/logs
 mkdir -p "$LOGS" fuzz/seeds fuzz/regressions

@@ -840,12 +840,14 @@ fn deliver_key(
 
 /// Compiles a rules specification: a comma-separated list of the rules
 /// `drop-fragment`, `strip-www`, `sort-query`, `drop-params=GLOB|GLOB...`,
-/// `strip-session-ids` and `drop-userinfo`, each at most once (the empty
+/// `strip-session-ids`, `drop-userinfo` and `normalize-escapes`, each at
+/// most once (the empty
 /// string is no rule; see docs/keys.md for exactly what each does). On
 /// `WURL_OK`, `*out` is a new rules handle, which the caller owns and frees
 /// with `wurl_rules_free`. On `WURL_E_BAD_RULES`, `*out` is untouched and,
 /// when `msg_cap > 0`, `msg` receives a NUL-terminated English message that
-/// quotes the bad part (cut to fit `msg_cap`, at a character boundary).
+/// quotes the bad part, or its start when it is long (cut to fit
+/// `msg_cap`, at a character boundary).
 /// `msg` may be NULL when `msg_cap` is 0; it is written only on
 /// `WURL_E_BAD_RULES`. `spec` is a `(ptr, len)` input like every other.
 #[unsafe(no_mangle)]

@@ -75,6 +75,10 @@ pub struct Rules {
     normalize_escapes: bool,
     sort_query: bool,
     strip_session_ids: bool,
+    /// The two parts of `strip-session-ids`, which are applied (and
+    /// checked) as two steps: the path parameter and the query parameters.
+    session_path: bool,
+    session_query: bool,
     drop_userinfo: bool,
     /// The `drop-params` patterns; empty when the rule is absent.
     drop_params: Vec<Box<[u8]>>,
@@ -119,11 +123,26 @@ impl std::error::Error for RulesError {}
 
 /// Whether `c` may appear in a `drop-params` pattern: it must be able to
 /// appear in the name of a canonical query parameter. A canonical query is
-/// printable ASCII (canonicalization percent-encodes the rest), and a name
-/// ends at the first `=`, `&` or `#`; `,` and `|` separate rules and
-/// patterns.
+/// printable ASCII without `"`, `<` and `>` (canonicalization
+/// percent-encodes them, space, controls and non-ASCII), and a name ends
+/// at the first `=`, `&` or `#`; `,` and `|` separate rules and patterns.
 fn is_pattern_octet(c: u8) -> bool {
-    c.is_ascii_graphic() && !matches!(c, b'=' | b'&' | b'#' | b',' | b'|')
+    c.is_ascii_graphic() && !matches!(c, b'=' | b'&' | b'#' | b',' | b'|' | b'"' | b'<' | b'>')
+}
+
+/// How an error message quotes a part of a specification: whole (as a
+/// Rust string literal) when short, else its first characters and its
+/// length, so that a huge specification does not make a huge message.
+fn quote(s: &str) -> String {
+    const MAX: usize = 40;
+    if s.len() <= MAX {
+        return format!("{s:?}");
+    }
+    let mut n = MAX - 8;
+    while !s.is_char_boundary(n) {
+        n -= 1;
+    }
+    format!("{:?}… ({} bytes)", &s[..n], s.len())
 }
 
 impl Rules {
@@ -144,6 +163,8 @@ impl Rules {
             normalize_escapes: false,
             sort_query: false,
             strip_session_ids: false,
+            session_path: false,
+            session_query: false,
             drop_userinfo: false,
             drop_params: Vec::new(),
         };
@@ -156,7 +177,8 @@ impl Rules {
                 return Err(RulesError::new(
                     part,
                     format!(
-                        "empty rule in the rules {spec:?} (a leading, trailing or doubled comma)"
+                        "empty rule in the rules {} (a leading, trailing or doubled comma)",
+                        quote(spec)
                     ),
                 ));
             }
@@ -168,7 +190,8 @@ impl Rules {
                 return Err(RulesError::new(
                     part,
                     format!(
-                        "unknown rule {part:?}; the rules are {}",
+                        "unknown rule {}; the rules are {}",
+                        quote(part),
                         RULE_NAMES.join(", ")
                     ),
                 ));
@@ -176,7 +199,11 @@ impl Rules {
             if seen[i] {
                 return Err(RulesError::new(
                     part,
-                    format!("{part:?}: rule {name:?} is given twice in the rules {spec:?}"),
+                    format!(
+                        "{}: rule {name:?} is given twice in the rules {}",
+                        quote(part),
+                        quote(spec)
+                    ),
                 ));
             }
             seen[i] = true;
@@ -187,7 +214,10 @@ impl Rules {
             if arg.is_some() {
                 return Err(RulesError::new(
                     part,
-                    format!("rule {name:?} takes no argument, but {part:?} gives one"),
+                    format!(
+                        "rule {name:?} takes no argument, but {} gives one",
+                        quote(part)
+                    ),
                 ));
             }
             match name {
@@ -195,7 +225,11 @@ impl Rules {
                 "strip-www" => r.strip_www = true,
                 "normalize-escapes" => r.normalize_escapes = true,
                 "sort-query" => r.sort_query = true,
-                "strip-session-ids" => r.strip_session_ids = true,
+                "strip-session-ids" => {
+                    r.strip_session_ids = true;
+                    r.session_path = true;
+                    r.session_query = true;
+                }
                 _ => r.drop_userinfo = true,
             }
         }
@@ -215,7 +249,10 @@ impl Rules {
             if g.is_empty() {
                 return Err(RulesError::new(
                     part,
-                    format!("empty pattern in {part:?} (patterns are separated by single '|')"),
+                    format!(
+                        "empty pattern in {} (patterns are separated by single '|')",
+                        quote(part)
+                    ),
                 ));
             }
             if let Some(c) = g
@@ -225,9 +262,11 @@ impl Rules {
                 return Err(RulesError::new(
                     g,
                     format!(
-                        "pattern {g:?} in {part:?} has {c:?}, which no canonical query \
+                        "pattern {} in {} has {c:?}, which no canonical query \
                          parameter name holds (write non-ASCII and reserved characters \
-                         percent-encoded, as the canonical form does)"
+                         percent-encoded, as the canonical form does)",
+                        quote(g),
+                        quote(part)
                     ),
                 ));
             }
@@ -296,7 +335,8 @@ impl Rules {
         out.push_str(&cur);
     }
 
-    /// Each rule of these rules alone, in the order they are applied.
+    /// Each rule of these rules alone, in the order they are applied
+    /// (`strip-session-ids` as two steps, path then query).
     fn stages(&self) -> impl Iterator<Item = Rules> + '_ {
         let none = Rules {
             spec: String::new(),
@@ -305,32 +345,33 @@ impl Rules {
             normalize_escapes: false,
             sort_query: false,
             strip_session_ids: false,
+            session_path: false,
+            session_query: false,
             drop_userinfo: false,
             drop_params: Vec::new(),
         };
-        (0..RULE_NAMES.len()).filter_map(move |i| {
+        (0..8).filter_map(move |i| {
             let mut r = none.clone();
-            let on = match RULE_NAMES[i] {
-                "drop-userinfo" => &mut r.drop_userinfo,
-                "strip-www" => &mut r.strip_www,
-                "normalize-escapes" => &mut r.normalize_escapes,
-                "strip-session-ids" => &mut r.strip_session_ids,
-                "drop-params" => {
-                    r.drop_params.clone_from(&self.drop_params);
-                    return (!r.drop_params.is_empty()).then_some(r);
-                }
-                "sort-query" => &mut r.sort_query,
-                _ => &mut r.drop_fragment,
-            };
-            *on = match RULE_NAMES[i] {
-                "drop-userinfo" => self.drop_userinfo,
-                "strip-www" => self.strip_www,
-                "normalize-escapes" => self.normalize_escapes,
-                "strip-session-ids" => self.strip_session_ids,
-                "sort-query" => self.sort_query,
+            let on = match i {
+                0 => self.drop_userinfo,
+                1 => self.strip_www,
+                2 => self.normalize_escapes,
+                3 => self.session_path,
+                4 => self.session_query,
+                5 => !self.drop_params.is_empty(),
+                6 => self.sort_query,
                 _ => self.drop_fragment,
             };
-            let on = *on;
+            match i {
+                0 => r.drop_userinfo = true,
+                1 => r.strip_www = true,
+                2 => r.normalize_escapes = true,
+                3 => (r.strip_session_ids, r.session_path) = (true, true),
+                4 => (r.strip_session_ids, r.session_query) = (true, true),
+                5 => r.drop_params.clone_from(&self.drop_params),
+                6 => r.sort_query = true,
+                _ => r.drop_fragment = true,
+            }
             on.then_some(r)
         })
     }
@@ -406,7 +447,7 @@ impl Rules {
         }
         out.push_str(&s[done..sp.path.start]);
         let path = &s[sp.path.clone()];
-        if self.strip_session_ids && !sp.opaque {
+        if self.session_path && !sp.opaque {
             risky |= push_without_session_path_params(path, out);
         } else {
             out.push_str(path);
@@ -433,7 +474,7 @@ impl Rules {
         if self.sort_query && p.is_empty() {
             return false;
         }
-        if self.strip_session_ids && is_session_param(p, cf) {
+        if self.session_query && is_session_param(p, cf) {
             return false;
         }
         !self.drop_params.iter().any(|g| glob_matches(g, name))
@@ -442,14 +483,14 @@ impl Rules {
     /// Appends the query `q` (without its `?`) as the query rules leave it;
     /// says whether a `?` was written.
     fn push_query(&self, q: &str, out: &mut String) -> bool {
-        let filters = self.sort_query || self.strip_session_ids || !self.drop_params.is_empty();
+        let filters = self.sort_query || self.session_query || !self.drop_params.is_empty();
         if !filters {
             out.push('?');
             out.push_str(q);
             return true;
         }
         let b = q.as_bytes();
-        let cf = self.strip_session_ids && has_cf_pair(q);
+        let cf = self.session_query && has_cf_pair(q);
         if !self.sort_query {
             // The kept parameters in order; none kept, no `?`.
             let mut first = true;
@@ -964,6 +1005,9 @@ mod tests {
             ("drop-params=a||b", "drop-params=a||b", "empty pattern"),
             ("drop-params=a b", "a b", "' '"),
             ("drop-params=a=b", "a=b", "'='"),
+            ("drop-params=x\"y", "x\"y", "'\"'"),
+            ("drop-params=x<y", "x<y", "'<'"),
+            ("drop-params=a|x>", "x>", "'>'"),
             ("drop-params=é", "é", "'é'"),
             ("sort-query,sort-query", "sort-query", "twice"),
             ("drop-params=a,drop-params=b", "drop-params=b", "twice"),
@@ -979,6 +1023,25 @@ mod tests {
                 "{e}"
             );
         }
+    }
+
+    /// A huge specification gives a short message that quotes its start.
+    #[test]
+    fn messages_quote_a_short_excerpt() {
+        let long = "x".repeat(98 * 1024);
+        for spec in [
+            format!("{long},drop-fragment"),
+            format!("drop-fragment,drop-params={long}é"),
+            format!("drop-fragment,,{long}"),
+            format!("strip-www={long}"),
+            format!("sort-query,sort-query,{long}"),
+        ] {
+            let e = Rules::parse(&spec).unwrap_err();
+            assert!(e.message().len() < 300, "{}", e.message().len());
+            assert!(e.message().contains("xxxxxxxx"), "{}", e.message());
+        }
+        let e = Rules::parse(&format!("drop-params={long}")).unwrap();
+        assert!(!e.is_empty());
     }
 
     #[test]

@@ -168,7 +168,8 @@ struct CanonArgs {
     strict: bool,
     /// Opt-in dedup rules applied after canonicalization, comma-separated:
     /// drop-fragment, strip-www, sort-query, drop-params=GLOB|GLOB...,
-    /// strip-session-ids, drop-userinfo (see docs/keys.md).
+    /// strip-session-ids, drop-userinfo, normalize-escapes (see
+    /// docs/keys.md).
     #[arg(long, value_name = "SPEC")]
     rules: Option<String>,
     /// With --format surt: keep the scheme (`http://(com,example)/`).

@@ -1291,7 +1291,8 @@ fn resolve_arrow<'py>(
 /// spec : str
 ///     Comma-separated rules, each at most once: ``drop-fragment``,
 ///     ``strip-www``, ``sort-query``, ``drop-params=GLOB|GLOB...``,
-///     ``strip-session-ids``, ``drop-userinfo``; e.g.
+///     ``strip-session-ids``, ``drop-userinfo``, ``normalize-escapes``;
+///     e.g.
 ///     ``"drop-fragment,strip-www,sort-query,drop-params=utm_*|fbclid"``.
 ///     The empty string is no rule.
 ///

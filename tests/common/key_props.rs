@@ -1,0 +1,122 @@
+//! The properties of every key, shared by `tests/key_properties.rs` and
+//! the `rules` fuzz target (which includes this file by path): for a rules
+//! specification `R` and an input `u` whose canonicalization `c` is valid,
+//! with `k = key_R(u)`:
+//!
+//! * `k` is `R` applied to `c`, and the key of the handle of `u`
+//!   resolved against itself (the bulk path and the handle path agree);
+//! * `k` is canonical: the 2012 canonicalization gives it back unchanged;
+//! * `k` is stable: `key_R(k) == k`;
+//! * `k` has `c`'s scheme, port and host (under `strip-www`, `c`'s host
+//!   or `c`'s host without leading `www`/`www<digits>` labels), and an
+//!   authority exactly where `c` has one;
+//! * its SURT form is made without a panic.
+#![allow(dead_code)]
+
+use wurl::surt::{SurtOptions, surt};
+use wurl::{CanonOptions, KeyOptions, Rules};
+
+/// The components a key must keep: scheme, host, port.
+fn site(s: &str) -> Option<(String, Option<String>, Option<String>)> {
+    let u = wurl::canonicalize(&wurl::parse(s), None);
+    let own = |x: Option<&str>| x.map(str::to_owned);
+    Some((own(u.scheme())?, own(u.host()), own(u.port())))
+}
+
+/// Whether `short` is `long` without leading `www`/`www<digits>` labels.
+fn is_www_stripped(long: &str, short: &str) -> bool {
+    let Some(prefix) = long.strip_suffix(short).and_then(|p| p.strip_suffix('.')) else {
+        return false;
+    };
+    prefix.split('.').all(|l| {
+        l.strip_prefix("www")
+            .is_some_and(|d| d.bytes().all(|c| c.is_ascii_digit()))
+    })
+}
+
+/// Checks the properties above for `input` under `rules`.
+pub fn check_key(rules: &Rules, input: &str) -> Result<(), String> {
+    let opts = CanonOptions::default();
+    let mut c = String::new();
+    if wurl::canon_into(None, input, &opts, &mut c).is_err() {
+        return Ok(());
+    }
+    let key_opts = KeyOptions {
+        rules: Some(rules),
+        surt: None,
+    };
+    let mut k = String::new();
+    wurl::key_into(None, input, &opts, &key_opts, &mut k)
+        .map_err(|e| format!("the key of a valid URL is invalid: {e:?}"))?;
+    let spec = rules.as_str();
+    let ctx = || format!("rules {spec:?}, input {input:?}, canonical {c:?}, key {k:?}");
+    if rules.apply(&c) != k {
+        return Err(format!(
+            "key_into is not the rules on the canonical URL: {}",
+            ctx()
+        ));
+    }
+    let mut h = String::new();
+    let own = wurl::resolve(&wurl::parse(input), input);
+    wurl::key_of_url_into(&own, &key_opts, &mut h)
+        .map_err(|e| format!("handle key refused: {e:?}: {}", ctx()))?;
+    if h != k {
+        return Err(format!("handle key {h:?} differs: {}", ctx()));
+    }
+    let mut again = String::new();
+    if wurl::canon_into(None, &k, &opts, &mut again).is_err() || again != k {
+        return Err(format!("key not canonical (gives {again:?}): {}", ctx()));
+    }
+    let mut twice = String::new();
+    wurl::key_into(None, &k, &opts, &key_opts, &mut twice).map_err(|e| format!("{e:?}"))?;
+    if twice != k {
+        return Err(format!("key not stable (gives {twice:?}): {}", ctx()));
+    }
+    let (Some(a), Some(b)) = (site(&c), site(&k)) else {
+        return Err(format!("no scheme: {}", ctx()));
+    };
+    let www = spec.split(',').any(|p| p == "strip-www");
+    let host_ok = match (&a.1, &b.1) {
+        (None, None) => true,
+        (Some(x), Some(y)) => x == y || (www && is_www_stripped(x, y)),
+        _ => false,
+    };
+    if a.0 != b.0 || a.2 != b.2 || !host_ok {
+        return Err(format!(
+            "scheme, host or port changed ({a:?} -> {b:?}): {}",
+            ctx()
+        ));
+    }
+    let authority = |s: &str| {
+        let rest = &s[s.find(':').map_or(0, |i| i + 1)..];
+        rest.starts_with("//")
+    };
+    if authority(&c) != authority(&k) {
+        return Err(format!("authority appeared or went: {}", ctx()));
+    }
+    let _ = surt(&k, &SurtOptions { with_scheme: true });
+    Ok(())
+}
+
+/// The rules of a fuzz case: `spec` when it compiles, else the rules
+/// chosen by the bits of `bits` (one a rule), so that most cases check a
+/// key.
+pub fn rules_of(spec: &str, bits: u8) -> Rules {
+    if let Ok(r) = Rules::parse(spec) {
+        return r;
+    }
+    const ALL: [&str; 7] = [
+        "drop-userinfo",
+        "strip-www",
+        "normalize-escapes",
+        "strip-session-ids",
+        "drop-params=utm_*|*id|s*",
+        "sort-query",
+        "drop-fragment",
+    ];
+    let chosen: Vec<&str> = (0..7)
+        .filter(|i| bits & (1 << i) != 0)
+        .map(|i| ALL[i])
+        .collect();
+    Rules::parse(&chosen.join(",")).expect("known rules")
+}
