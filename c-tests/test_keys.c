@@ -151,6 +151,54 @@ static void test_hostile_arguments(void)
     wurl_rules_free(r);
 }
 
+/* The key of a handle is the key of its canonicalization: a parsed,
+ * never canonicalized handle is canonicalized first. */
+static void test_handle_keys_canonicalize_first(void)
+{
+    wurl_rules *r = compile("strip-www,sort-query");
+    char buf[128];
+    size_t len = 0;
+    wurl_url *p = NULL, *c = NULL;
+    CHECK(wurl_parse(S("HTTP://WWW.Example.COM:80/a/../b?b&a"), 0, &p) == WURL_OK);
+    CHECK(wurl_url_key_into(p, r, WURL_KEY_SURT, buf, sizeof buf, &len) == WURL_OK);
+    CHECK_MSG(wtest_view_eq(buf, len, "com,example)/b?a&b"), "%.*s", (int)len, buf);
+    CHECK(wurl_url_key_into(p, NULL, 0, buf, sizeof buf, &len) == WURL_OK);
+    CHECK(wtest_view_eq(buf, len, "http://www.example.com/b?b&a"));
+    CHECK(wurl_canonicalize(p, NULL, 0, 0, &c) == WURL_OK);
+    CHECK(wurl_url_key_into(c, r, WURL_KEY_SURT, buf, sizeof buf, &len) == WURL_OK);
+    CHECK_MSG(wtest_view_eq(buf, len, "com,example)/b?a&b"), "%.*s", (int)len, buf);
+    wurl_free(c);
+    wurl_free(p);
+    /* A handle whose canonicalization is invalid has no key. */
+    CHECK(wurl_parse(S("http://a:99999/"), 0, &p) == WURL_OK);
+    CHECK(wurl_url_key_into(p, r, 0, buf, sizeof buf, &len) == WURL_INVALID_URL);
+    wurl_free(p);
+    wurl_rules_free(r);
+}
+
+/* Keys stay canonical URLs of the same site. */
+static void test_keys_stay_canonical(void)
+{
+    static const char *const cases[][3] = {
+        {"strip-session-ids", "http:/;jsessionid=1/evil.com/x", "http:/;jsessionid=1/evil.com/x"},
+        {"drop-userinfo", "https://u@//evil.com:443/", "https://u@//evil.com:443/"},
+        {"strip-www", "http://www.0x7f.1/", "http://www.0x7f.1/"},
+        {"strip-session-ids", "http://slashdot.org/article.pl?sid=00/11/23/1616201",
+         "http://slashdot.org/article.pl?sid=00/11/23/1616201"},
+        {"sort-query", "http://a/?a=&a", "http://a/?a&a="},
+        {"normalize-escapes", "http://a/%7euser/%2f?q=%4a", "http://a/~user/%2F?q=J"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        wurl_rules *r = compile(cases[i][0]);
+        check_key(cases[i][1], r, 0, cases[i][2]);
+        wurl_rules_free(r);
+    }
+    char msg[256];
+    wurl_rules *r = NULL;
+    CHECK(wurl_rules_compile(S("drop-params=x\"y"), &r, msg, sizeof msg) == WURL_E_BAD_RULES);
+    CHECK_MSG(strstr(msg, "'\"'") != NULL, "%s", msg);
+}
+
 struct job {
     const wurl_rules *rules;
     int failures;
@@ -191,6 +239,8 @@ int main(void)
     test_each_rule();
     test_bad_specs();
     test_hostile_arguments();
+    test_handle_keys_canonicalize_first();
+    test_keys_stay_canonical();
     test_threads();
     return wtest_finish("test_keys");
 }

@@ -169,3 +169,77 @@ fn agrees_with_the_library_on_kasztp() {
         assert_eq!(r.lines(), want, "-j {jobs}");
     }
 }
+
+/// Keys are canonical URLs of the page's own site: what `wurl canon --rules`
+/// prints, `wurl canon` leaves unchanged, with no host the URL does not
+/// have; session ids go, article ids stay; `sort-query` is a total order;
+/// `normalize-escapes`.
+#[test]
+fn keys_are_canonical_and_of_the_same_site() {
+    let canon = |args: &[&str]| {
+        let r = wurl(args, NONE);
+        assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
+        r.out().trim_end_matches('\n').to_owned()
+    };
+    for (spec, input, want) in [
+        (
+            "strip-session-ids",
+            "http:/;jsessionid=1/evil.com/x",
+            "http:/;jsessionid=1/evil.com/x",
+        ),
+        (
+            "drop-userinfo",
+            "https://u@//evil.com:443/",
+            "https://u@//evil.com:443/",
+        ),
+        ("strip-www", "http://www.0x7f.1/", "http://www.0x7f.1/"),
+        (
+            "strip-session-ids",
+            "http://a/.;jsessionid=x/b",
+            "http://a/.;jsessionid=x/b",
+        ),
+        (
+            "strip-session-ids",
+            "http://slashdot.org/article.pl?sid=00/11/23/1616201",
+            "http://slashdot.org/article.pl?sid=00/11/23/1616201",
+        ),
+        (
+            "strip-session-ids",
+            "http://a.com/x;jsessionid=ABC?PHPSESSID=hl5dk4od9258lu1p4kkklbdm65&sid=0123456789abcdef0123456789abcdef&q",
+            "http://a.com/x?q",
+        ),
+        ("sort-query", "http://a/?a=&a", "http://a/?a&a="),
+        ("sort-query", "http://a/?a&a=", "http://a/?a&a="),
+        (
+            "normalize-escapes",
+            "http://a/%7euser/%2f?q=%4a",
+            "http://a/~user/%2F?q=J",
+        ),
+    ] {
+        let key = canon(&["canon", "--rules", spec, input]);
+        assert_eq!(key, want, "{spec} on {input}");
+        assert_eq!(canon(&["canon", &key]), key, "{spec} on {input}");
+        let surt = canon(&["canon", "--rules", spec, "-f", "surt", input]);
+        assert!(!surt.starts_with("com,evil"), "{surt}");
+    }
+}
+
+/// A `drop-params` pattern that can never match the canonical form is a
+/// usage error naming the octet; a huge bad specification gives a short
+/// message.
+#[test]
+fn impossible_patterns_and_huge_specifications() {
+    for (spec, octet) in [
+        ("drop-params=x\"y", "'\"'"),
+        ("drop-params=x<y", "'<'"),
+        ("drop-params=a|x>", "'>'"),
+    ] {
+        let r = wurl(&["canon", "--rules", spec, "http://a/"], NONE);
+        assert_eq!(r.code, 2, "{spec}");
+        assert!(r.stderr.contains(octet), "{spec}: {}", r.stderr);
+    }
+    let huge = format!("drop-fragment,{}", "x".repeat(98 * 1024));
+    let r = wurl(&["canon", "--rules", &huge, "http://a/"], NONE);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.len() < 400, "{} bytes", r.stderr.len());
+}

@@ -107,3 +107,10 @@ def test_threads_share_rules():
     for t in ts:
         t.join()
     assert out == [{"com,example)/x?a=1&b=2"}] * 4
+
+
+def test_key_of_a_url_object_is_the_key_of_its_canonicalization():
+    u = wurl.parse("HTTP://WWW.Example.COM:80/a/../b?b&a")
+    assert wurl.canonicalize(u, rules="strip-www,sort-query", surt=True) == "com,example)/b?a&b"
+    assert wurl.canonicalize(u, rules="strip-www,sort-query") == "http://example.com/b?a&b"
+    assert wurl.canonicalize(wurl.parse("http://a:99999/"), surt=True) is None

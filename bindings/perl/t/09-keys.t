@@ -60,6 +60,17 @@ for my $case (
     like($@, qr/\Q$part\E/, "bad spec $spec in canonicalize");
 }
 
+# --- the key of a handle is the key of its canonicalization ----------------------
+
+{
+    my $u = Wurl->parse('HTTP://WWW.Example.COM:80/a/../b?b&a');
+    is($u->key(rules => 'strip-www,sort-query', surt => 1), 'com,example)/b?a&b',
+        'key of a parsed handle: canonicalized first');
+    is($u->canonicalize->key(rules => 'strip-www,sort-query', surt => 1), 'com,example)/b?a&b',
+        'the same after canonicalize');
+    is(Wurl->parse('http://a:99999/')->key(surt => 1), undef, 'invalid canonicalization: undef');
+}
+
 # --- copies ----------------------------------------------------------------------
 
 my $copy = Storable::dclone($rules);

@@ -39,6 +39,13 @@ class KeysTest < Minitest::Test
     assert_nil Wurl.parse('http://a:99999/').canonicalize.key(surt: true)
   end
 
+  def test_handle_key_canonicalizes_first
+    u = Wurl.parse('HTTP://WWW.Example.COM:80/a/../b?b&a')
+    assert_equal 'com,example)/b?a&b', u.key(rules: 'strip-www,sort-query', surt: true)
+    assert_equal 'com,example)/b?a&b', u.canonicalize.key(rules: 'strip-www,sort-query', surt: true)
+    assert_nil Wurl.parse('http://a:99999/').key(surt: true)
+  end
+
   def test_bad_specifications
     {
       'sort-querry' => '"sort-querry"',
