@@ -121,8 +121,8 @@ pub(crate) fn split(s: &str) -> Split {
 
 /// Splits the authority `all` of `b` as `parse.rs`'s `split_authority`
 /// does: user-info up to the last `@`, port after the last `:` outside
-/// brackets.
-fn authority(b: &[u8], all: Range<usize>) -> Authority {
+/// brackets. (SURT splits a `file:` URL's authority so too.)
+pub(crate) fn authority(b: &[u8], all: Range<usize>) -> Authority {
     let a = &b[all.clone()];
     // One backward search: the last `@`, and the last `:` and `]` after it
     // (most authorities have none of them: one call).

@@ -21,6 +21,8 @@
 //! * the port, when the canonical URL has one (it never has the scheme's
 //!   default), follows the host: `com,example:8080`;
 //! * the user-info is dropped;
+//! * a `file:` URL's authority (all host to the 2012 algorithm) is split
+//!   as the others' are: `file://u:p@a.com:8080/x` → `com,a:8080)/x`;
 //! * `)` follows the host and port (an empty port is dropped, as
 //!   `http://a:/` has none), then come the path, query and fragment as the
 //!   canonical URL has them, except that an empty fragment is dropped with
@@ -67,7 +69,16 @@ pub fn surt(canonical: &str, opts: &SurtOptions) -> String {
 pub fn surt_into(canonical: &str, opts: &SurtOptions, out: &mut String) {
     let s = canonical;
     let sp = split(s);
-    match &sp.authority {
+    // A `file:` URL's authority is all host to the 2012 algorithm, but its
+    // SURT follows the rules of the others: user-info dropped, port after
+    // the host (as the Internet Archive's transform does).
+    let auth = match &sp.authority {
+        Some(a) if &s[sp.scheme.clone()] == "file" => {
+            Some(crate::split::authority(s.as_bytes(), a.all.clone()))
+        }
+        a => a.clone(),
+    };
+    match &auth {
         // No authority: the URL as it is, up to its path.
         None => out.push_str(&s[..sp.path.start]),
         // An empty host: the scheme and `:`, without the authority.
@@ -146,6 +157,14 @@ mod tests {
             ),
             ("http://localhost/", "localhost)/", "http://(localhost)/"),
             ("file://host/x", "host)/x", "file://(host)/x"),
+            (
+                "file://u:p@a.com:8080/x",
+                "com,a:8080)/x",
+                "file://(com,a:8080)/x",
+            ),
+            ("file://u@a.com/x", "com,a)/x", "file://(com,a)/x"),
+            ("file://@a/x", "a)/x", "file://(a)/x"),
+            ("file://[::1]:8/x", "[::1]:8)/x", "file://([::1]:8)/x"),
             ("file:///x", "file:/x", "file:/x"),
             ("https:///", "https:/", "https:/"),
             ("file:///x?#f", "file:/x#f", "file:/x#f"),

@@ -532,7 +532,7 @@ sub canonicalize {
 }
 
 # $url->key(rules => $rules, surt => 1, surt_scheme => 1): the key of this
-# (canonicalized) URL, wurl_url_key_into; undef for an invalid URL.
+# URL's canonicalization, wurl_url_key_into; undef when that is invalid.
 sub key {
     my ($self, %opt) = @_;
     my ($rules, $key_flags) = Wurl::Rules::_key_args($opt{rules}, $opt{surt}, $opt{surt_scheme});
@@ -799,8 +799,9 @@ C<drop-fragment,strip-www,sort-query,drop-params=utm_*|fbclid> once, and
 croaks C<Wurl::Rules: MESSAGE>, the message naming the bad part, for a bad
 one. C<rules> takes such an object or a specification string; C<surt>
 returns the SURT form (C<com,example,www)/a?q>), C<surt_scheme> the SURT
-form with its scheme. C<key> is the same for a canonicalized Wurl::URL
-(C<wurl_url_key_into>); undef for an invalid URL.
+form with its scheme. C<key> is the same for any Wurl::URL: the key of its
+canonicalization (a parsed or resolved URL is canonicalized first, with
+UTF-8; C<wurl_url_key_into>); undef when that is invalid.
 
 =item parse_bytes, resolve_bytes, C<< bytes => 1 >>
 

@@ -446,13 +446,14 @@ module Wurl
       HOST_KINDS[Lib.wurl_host_kind(pointer)] || :none
     end
 
-    # The key of this (canonicalized) URL: +rules+ applied and, with
-    # +surt+, its SURT form (wurl_url_key_into).
+    # The key of this URL's canonicalization (a parsed or resolved URL is
+    # canonicalized first, with UTF-8): +rules+ applied and, with +surt+,
+    # its SURT form (wurl_url_key_into).
     #
     # @param rules [Wurl::Rules, String, nil]
     # @param surt [Boolean]
     # @param surt_scheme [Boolean] the SURT form keeping the scheme
-    # @return [String, nil] nil for an invalid URL
+    # @return [String, nil] nil when the canonicalization is invalid
     # @raise [Wurl::Error] for a bad rules specification
     def key(rules: nil, surt: false, surt_scheme: false)
       rules = Rules.new(rules) unless rules.nil? || rules.is_a?(Rules)
