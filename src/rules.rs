@@ -3,46 +3,58 @@
 //! apply before they compare keys.
 //!
 //! A rules specification is a comma-separated list of rules, each at most
-//! once, in any order (the rules are always applied in one fixed order, so
-//! the order of the list does not matter):
+//! once, in any order (the rules are always applied in one fixed order, the
+//! order of this list, so the order of the specification does not matter):
 //!
-//! * `drop-fragment` — removes the fragment and its `#`;
+//! * `drop-userinfo` — removes the user, password and their `@`;
 //! * `strip-www` — removes a first host label `www` or `www` followed by
 //!   decimal digits (`www2`), with its dot, while at least two non-empty
 //!   labels remain after it: `www.example.com` → `example.com`,
 //!   `www.www1.example.com` → `example.com`, but `www.com` and
 //!   `www.example.` stay as they are. Bracketed (IPv6) hosts are left alone;
-//! * `sort-query` — splits the query on `&`, removes empty parameters,
-//!   and sorts the rest by name (the octets before the first `=`), then by
-//!   value (the octets after it), as octets; the sort is stable, so `a`
-//!   and `a=` keep their order. A query left with no parameter is removed
-//!   with its `?`;
+//! * `normalize-escapes` — RFC 3986 6.2.2.1–2 where the 2012 form keeps
+//!   escapes: in the user-info, path, query and fragment (not the host,
+//!   and not in the all-path URLs `about:`, `data:`, `javascript:`,
+//!   `vbscript:`), an escape of an unreserved character is decoded and the
+//!   hex digits of every other escape are upper-cased;
+//! * `strip-session-ids` — removes query parameters named, ASCII
+//!   case-insensitively, `jsessionid`, `phpsessid`, or `aspsessionid`
+//!   followed by ASCII letters, whatever their values; `sid` with a value
+//!   of at least 32 ASCII letters and digits (a session token; shorter or
+//!   other values are content ids); `cfid` and `cftoken` when the query has
+//!   both; and path parameters `;jsessionid=VALUE` (ASCII case-insensitive
+//!   name, the value running to the next `;`, `/` or the end of the path)
+//!   from any path segment. The query parameters go as with `drop-params`;
 //! * `drop-params=GLOB|GLOB…` — removes the query parameters whose name
 //!   matches one of the patterns, where `*` matches any run of octets
 //!   (possibly empty) and every other character itself, case-sensitively
 //!   on the canonical form (`utm_*`, `fbclid`). A query left with no
 //!   parameter is removed with its `?`; other parameters, empty ones
 //!   included, keep their order;
-//! * `strip-session-ids` — removes query parameters named, ASCII
-//!   case-insensitively, `jsessionid`, `phpsessid`, `sid`, `cfid`,
-//!   `cftoken`, or `aspsessionid` followed by any number of ASCII letters
-//!   (`ASPSESSIONIDQQGQGRDA`), whatever their values; and path parameters
-//!   `;jsessionid=VALUE` (ASCII case-insensitive name, the value running to
-//!   the next `;`, `/` or the end of the path) from any path segment. The
-//!   query parameters go as with `drop-params`;
-//! * `drop-userinfo` — removes the user, password and their `@`.
+//! * `sort-query` — splits the query on `&`, removes empty parameters,
+//!   and sorts the rest by name (the octets before the first `=`), then by
+//!   value (the octets after it), as octets, then `a` before `a=`: a total
+//!   order, so a multiset of parameters has one order. A query left with
+//!   no parameter is removed with its `?`;
+//! * `drop-fragment` — removes the fragment and its `#`.
 //!
-//! The empty specification is no rule at all. Query rules act on any URL
-//! with a query (`mailto:` included); the session path parameter only on
-//! URLs whose path is a path of segments (not `about:`, `data:`,
+//! The empty specification is no rule. Query rules act on any URL with a
+//! query (`mailto:` included); the session path parameter only on URLs
+//! whose path is a path of segments (not `about:`, `data:`,
 //! `javascript:`, `mailto:` or `vbscript:`); the host rules on URLs with an
 //! authority.
 //!
-//! Each rule is idempotent, and so is any combination: the output of
-//! [`Rules::apply_into`] is a fixed point of the same rules. Every rule
-//! removes parts or reorders query parameters, and none can make a part
-//! that another removes (see the tests, which check this on every
-//! conformance output and every benchmark line).
+//! A rule changes only its own part, and its output is canonical: a rule's
+//! change is kept only where the URL it leaves is one that the 2012
+//! canonicalization gives back unchanged, with the scheme, host (for
+//! `strip-www`, the stripped host) and port of the URL the rule was given;
+//! elsewhere that rule (for `strip-session-ids`, its path or its query
+//! part) leaves the URL as it is. Removing `;jsessionid=1` from
+//! `http:/;jsessionid=1/evil.com/x` would name the host `evil.com`, from
+//! `/.;jsessionid=x/b` expose a dot segment; stripping `www.` from
+//! `www.1.2.3` would leave an IPv4 address. So the output of
+//! [`Rules::apply_into`] is canonical and a fixed point of the same rules
+//! (`tests/key_properties.rs` and the `rules` fuzz target check both).
 
 use std::cell::RefCell;
 use std::fmt;
@@ -393,8 +405,8 @@ impl Rules {
                 } else {
                     host
                 };
-                let port = |s: &str, p: &Option<Range<usize>>| p.clone().map(|p| s[p].to_owned());
-                if &ruled[y.host.clone()] != host || port(input, &x.port) != port(ruled, &y.port) {
+                let (p, q) = (x.port.clone(), y.port.clone());
+                if &ruled[y.host.clone()] != host || p.map(|p| &input[p]) != q.map(|q| &ruled[q]) {
                     return false;
                 }
             }
@@ -575,8 +587,9 @@ fn normalize_escapes_into(s: &str, out: &mut String) -> bool {
 
 /// Appends `s` with each escape `%XY` (two hex digits) of an unreserved
 /// character decoded and the hex digits of the others upper-cased; a `%`
-/// not followed by two hex digits stays as it is. Says whether an escape
-/// was decoded.
+/// not followed by two hex digits stays as it is, and so does an escape of
+/// a hex digit that would make an escape with such a `%` before it. Says
+/// whether an escape was decoded.
 fn push_normalized(s: &str, out: &mut String) -> bool {
     let b = s.as_bytes();
     let (mut done, mut i) = (0, 0);
@@ -590,7 +603,13 @@ fn push_normalized(s: &str, out: &mut String) -> bool {
         };
         out.push_str(&s[done..p]);
         let c = (h * 16 + l) as u8;
-        if is_unreserved(c) {
+        // A hex digit right after a `%` that starts no escape (`%6%61`,
+        // `%%361`) would make a new escape with it: it stays escaped, so
+        // that the rule is idempotent.
+        let t = out.as_bytes();
+        let after_bare_percent = t.last() == Some(&b'%')
+            || (t.len() >= 2 && t[t.len() - 2] == b'%' && t[t.len() - 1].is_ascii_hexdigit());
+        if is_unreserved(c) && !(c.is_ascii_hexdigit() && after_bare_percent) {
             out.push(char::from(c));
             decoded = true;
         } else {

@@ -37,9 +37,13 @@
 //!   having neither, never meet).
 //!
 //! Where the Python package differs on URLs the benchmark data does not
-//! hold: it keeps no `:0` port (wurl keeps it, as the canonical URL does),
-//! and on an empty host followed by a path it takes the path's first
-//! segment for the host; wurl follows the rules above.
+//! hold: it keeps no `:0` port (wurl keeps it, as the canonical URL does);
+//! on an empty host followed by a path it takes the path's first segment
+//! for the host; it returns any URL starting with `filedesc` as it is
+//! (`filedesc://a.b/` → wurl `b,a)/`); it drops an empty fragment of
+//! `mailto:` and the all-path schemes, which have none in the 2012
+//! algorithm (`mailto:x#` stays); wurl follows the rules above
+//! (docs/keys.md lists each difference with an example).
 
 use crate::split::split;
 

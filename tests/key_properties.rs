@@ -223,6 +223,10 @@ fn normalize_escapes_examples() {
         ("http://%7e:%7e@a/", "http://~:~@a/"),
         ("data:,%41%2f", "data:,%41%2f"),
         ("http://a/?%zz%4", "http://a/?%zz%4"),
+        // No new escape out of a bare `%` and a decoded hex digit.
+        ("http://a/?%6%61%62", "http://a/?%6%61b"),
+        ("http://a/?%%361", "http://a/?%%361"),
+        ("http://a/?%%2d%41", "http://a/?%-A"),
     ] {
         let k = key("normalize-escapes", input);
         assert_eq!(k, want, "{input}");
@@ -299,6 +303,8 @@ const PIECES: &[&str] = &[
     "%7e",
     "%2f",
     "%zz",
+    "%6",
+    "%61",
     "[::1]",
     "jsessionid=",
     ";jsessionid=x",
