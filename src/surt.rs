@@ -30,7 +30,8 @@
 //!   (`/x?#` → `/x`, `/x?#f` → `/x#f`, but `/x?` stays `/x?`);
 //! * a URL with an empty host loses its authority: `file:///x` →
 //!   `file:/x`, `https:///` → `https:/` (with or without the scheme
-//!   option);
+//!   option), except when its path starts with `//`, which would then read
+//!   as an authority: `https://u@//evil.com/` → `https:////evil.com/`;
 //! * a URL without an authority (`mailto:`, `data:`, `urn:x`) is its own
 //!   SURT, but for the empty query and fragment rule above (which the
 //!   all-path schemes `about:`, `data:`, `javascript:` and `vbscript:`,
@@ -85,10 +86,16 @@ pub fn surt_into(canonical: &str, opts: &SurtOptions, out: &mut String) {
     match &auth {
         // No authority: the URL as it is, up to its path.
         None => out.push_str(&s[..sp.path.start]),
-        // An empty host: the scheme and `:`, without the authority.
+        // An empty host: the scheme and `:`, without the authority — but
+        // for a path that starts with `//`, which would then read as an
+        // authority (`https://u@//evil.com/` is no URL of `evil.com`): its
+        // empty authority stays.
         Some(a) if a.host.is_empty() => {
             out.push_str(&s[sp.scheme.clone()]);
             out.push(':');
+            if s[sp.path.clone()].starts_with("//") {
+                out.push_str("//");
+            }
         }
         Some(a) => {
             if opts.with_scheme {
@@ -171,6 +178,12 @@ mod tests {
             ("file://[::1]:8/x", "[::1]:8)/x", "file://([::1]:8)/x"),
             ("file:///x", "file:/x", "file:/x"),
             ("https:///", "https:/", "https:/"),
+            (
+                "https://u@//evil.com:443/",
+                "https:////evil.com:443/",
+                "https:////evil.com:443/",
+            ),
+            ("http://u@//", "http:////", "http:////"),
             ("file:///x?#f", "file:/x#f", "file:/x#f"),
             ("http://a/x#", "a)/x", "http://(a)/x"),
             ("http://a/x?", "a)/x?", "http://(a)/x?"),

@@ -222,6 +222,17 @@ fn keys_are_canonical_and_of_the_same_site() {
         let surt = canon(&["canon", "--rules", spec, "-f", "surt", input]);
         assert!(!surt.starts_with("com,evil"), "{surt}");
     }
+    // The SURT form of a URL with an empty host keeps the empty authority
+    // when the path starts with `//`, which would read as one.
+    let surt = canon(&[
+        "canon",
+        "--rules",
+        "drop-userinfo",
+        "-f",
+        "surt",
+        "https://u@//evil.com:443/",
+    ]);
+    assert_eq!(surt, "https:////evil.com:443/");
 }
 
 /// A `drop-params` pattern that can never match the canonical form is a
