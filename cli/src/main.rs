@@ -264,7 +264,8 @@ struct Common {
 pub enum Format {
     /// The serialization.
     Text,
-    /// Tab-separated components with a header row; absent = \N.
+    /// Tab-separated components with a header row; absent = \N; backslash,
+    /// TAB, LF, CR written \\, \t, \n, \r, other control octets \xHH.
     Tsv,
     /// One JSON object per line; absent = null.
     Json,
