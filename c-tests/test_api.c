@@ -651,6 +651,24 @@ static void test_canon_into(void)
     }
 }
 
+static void test_charset_known(void)
+{
+    /* WHATWG labels, ASCII case-insensitive, surrounding whitespace ignored. */
+    CHECK(wurl_charset_known(S("shift_jis")));
+    CHECK(wurl_charset_known(S(" Windows-1252\t")));
+    CHECK(wurl_charset_known(S("latin1")));
+    CHECK(wurl_charset_known(S("utf-16le")));
+    /* A misspelt label, which canonicalization would read as UTF-8. */
+    CHECK(!wurl_charset_known(S("shiftjis")));
+    CHECK(!wurl_charset_known(S("utf-7")));
+    CHECK(!wurl_charset_known(S("sjis\0")));
+    /* No label, and arguments that cannot be read. */
+    CHECK(!wurl_charset_known(NULL, 0));
+    CHECK(!wurl_charset_known("sjis", 0));
+    CHECK(!wurl_charset_known(NULL, 4));
+    CHECK(!wurl_charset_known("sjis", (size_t)WURL_MAX_INPUT_LEN + 1));
+}
+
 int main(void)
 {
     test_version_and_status();
@@ -662,5 +680,6 @@ int main(void)
     test_views_stable();
     test_canonicalize();
     test_canon_into();
+    test_charset_known();
     return wtest_finish("test_api");
 }

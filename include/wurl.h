@@ -402,6 +402,19 @@ const char *wurl_status_str(wurl_status status);
 const char *wurl_version(void);
 
 /**
+ * Whether the `(label, label_len)` bytes are a charset label that names an
+ * encoding: a label of the WHATWG Encoding Standard, ASCII
+ * case-insensitive, surrounding ASCII whitespace ignored (`"shift_jis"`,
+ * `"Windows-1252"`, `"latin1"`). The functions that take a charset read a
+ * label that names no encoding as UTF-8, as the 2012 algorithm does;
+ * bindings call this first to refuse a misspelt one (`"shiftjis"`). False
+ * for the empty label (`(NULL, 0)` included: a label that was not given is
+ * for the caller to handle), for `(NULL, n > 0)` and for a label longer
+ * than `WURL_MAX_INPUT_LEN`. Never fails otherwise; thread-safe.
+ */
+bool wurl_charset_known(const char *label, size_t label_len);
+
+/**
  * Compiles a rules specification: a comma-separated list of the rules
  * `drop-fragment`, `strip-www`, `sort-query`, `drop-params=GLOB|GLOB...`,
  * `strip-session-ids`, `drop-userinfo` and `normalize-escapes`, each at

@@ -8,6 +8,17 @@ use encoding_rs::{EncoderResult, Encoding, ISO_2022_JP, UTF_8};
 
 use crate::percent::{OctetSet, encode_bytes_into, encode_utf8_into};
 
+/// Whether `label` names an encoding: it is a label of the WHATWG Encoding
+/// Standard ("get an encoding": ASCII case-insensitive, surrounding ASCII
+/// whitespace ignored). The empty label names none. [`query_encoding`]
+/// reads a label that names none as UTF-8, as the 2012 algorithm does, so
+/// an interface that takes a label from its user checks it with this first:
+/// a misspelt label (`shiftjis` for `shift_jis`) would otherwise silently
+/// mean UTF-8.
+pub fn is_known_label(label: &[u8]) -> bool {
+    Encoding::for_label(label).is_some()
+}
+
 /// The encoding to use for the query of a hierarchical URL, given the
 /// document's encoding label (`None` = UTF-8).
 pub fn query_encoding(label: Option<&str>) -> &'static Encoding {
@@ -70,5 +81,32 @@ pub fn encode_query_into(s: &str, enc: &'static Encoding, set: &OctetSet, out: &
         if !matches!(result, EncoderResult::OutputFull) {
             break;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn known_labels_are_whatwg_labels() {
+        for l in [
+            "utf-8",
+            "UTF8",
+            " Shift_JIS\t",
+            "sjis",
+            "windows-1252",
+            "latin1",
+            "euc-jp",
+            "utf-16le",
+            "iso-2022-jp",
+            "replacement",
+        ] {
+            assert!(is_known_label(l.as_bytes()), "{l:?}");
+        }
+        for l in ["", " ", "shiftjis", "utf-7", "latin-1", "utf_8", "sjis\0"] {
+            assert!(!is_known_label(l.as_bytes()), "{l:?}");
+        }
+        assert!(!is_known_label(b"sj\xFFis"));
     }
 }

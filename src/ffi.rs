@@ -764,6 +764,22 @@ pub extern "C" fn wurl_version() -> *const c_char {
     V.as_ptr().cast::<c_char>()
 }
 
+/// Whether the `(label, label_len)` bytes are a charset label that names an
+/// encoding: a label of the WHATWG Encoding Standard, ASCII
+/// case-insensitive, surrounding ASCII whitespace ignored (`"shift_jis"`,
+/// `"Windows-1252"`, `"latin1"`). The functions that take a charset read a
+/// label that names no encoding as UTF-8, as the 2012 algorithm does;
+/// bindings call this first to refuse a misspelt one (`"shiftjis"`). False
+/// for the empty label (`(NULL, 0)` included: a label that was not given is
+/// for the caller to handle), for `(NULL, n > 0)` and for a label longer
+/// than `WURL_MAX_INPUT_LEN`. Never fails otherwise; thread-safe.
+#[unsafe(no_mangle)]
+pub extern "C" fn wurl_charset_known(label: *const c_char, label_len: usize) -> bool {
+    guard(false, || {
+        input_bytes(label, label_len).is_ok_and(crate::charset::is_known_label)
+    })
+}
+
 // ---------------------------------------------------------------------------
 // Keys: opt-in rules and SURT on top of the canonical URL, which they read
 // as a string (see `key`).

@@ -2,7 +2,10 @@
 //!
 //! TSV follows PostgreSQL's COPY text format: absent is `\N`, empty is an
 //! empty field, and backslash, TAB, LF and CR are escaped as `\\`, `\t`, `\n`
-//! and `\r` (so a value that is literally `\N` is written `\\N`).
+//! and `\r` (so a value that is literally `\N` is written `\\N`); every
+//! other control octet (0x00 to 0x1F, 0x7F) is written `\xHH`, two
+//! upper-case hex digits (COPY reads `\x` with one or two hex digits), so a
+//! field never holds a raw NUL or other control octet.
 //!
 //! JSON is one object per line with the same fields; absent values are
 //! `null`.
@@ -36,14 +39,17 @@ pub fn tsv_field(out: &mut String, v: Option<&str>) {
         return;
     };
     let mut rest = v;
-    while let Some(i) = rest.find(['\\', '\t', '\n', '\r']) {
+    while let Some(i) = rest.find(|c: char| c < ' ' || c == '\\' || c == '\x7F') {
         out.push_str(&rest[..i]);
-        out.push_str(match rest.as_bytes()[i] {
-            b'\\' => "\\\\",
-            b'\t' => "\\t",
-            b'\n' => "\\n",
-            _ => "\\r",
-        });
+        match rest.as_bytes()[i] {
+            b'\\' => out.push_str("\\\\"),
+            b'\t' => out.push_str("\\t"),
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            b => {
+                let _ = write!(out, "\\x{b:02X}");
+            }
+        }
         rest = &rest[i + 1..];
     }
     out.push_str(rest);
@@ -147,6 +153,9 @@ mod tests {
         tsv_field(&mut s, Some(""));
         tsv_field(&mut s, Some("\\N"));
         assert_eq!(s, "\\N\\\\N");
+        s.clear();
+        tsv_field(&mut s, Some("a\0b\u{1}\u{1f} \u{7f}~é\u{80}"));
+        assert_eq!(s, "a\\x00b\\x01\\x1F \\x7F~é\u{80}");
     }
 
     #[test]

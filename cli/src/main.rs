@@ -41,12 +41,23 @@ const MAIN_HELP: &str = "\
 Input:
   URLs are taken from the arguments or, when there are none, from standard
   input (or --input FILE; -i - is standard input), one per line. LF and CRLF
-  line ends are accepted, a UTF-8 byte order mark at the start of the input
-  is dropped, and invalid UTF-8 is decoded with U+FFFD replacement. With -z,
-  inputs and outputs end with NUL instead (CR and LF are then ordinary
-  bytes). Every input line gives one output line (or none, with --invalid
-  skip), in input order, also with -j N. A line longer than 16 MiB is not
-  read into memory: it is an invalid input (\"input longer than 16 MiB\").
+  line ends are accepted, and a UTF-8 byte order mark at the start of the
+  input is dropped. With -z, inputs and outputs end with NUL instead (CR
+  and LF are then ordinary bytes). Every input line gives one output line
+  (or none, with --invalid skip), in input order, also with -j N. A line
+  longer than 16 MiB is not read into memory: it is an invalid input
+  (\"input longer than 16 MiB\").
+
+Encodings (--decode, --strict-utf8):
+  Inputs are read as UTF-8. Invalid UTF-8 is decoded with U+FFFD
+  replacement, as the C ABI does, so different inputs can give one URL: the
+  run's first such input gets one warning on standard error, and --stats
+  counts them all. --strict-utf8 makes each such input invalid instead
+  (\"not valid UTF-8\"), handled as --invalid says. --decode LABEL reads the
+  inputs (not --base) in another encoding, a WHATWG label such as
+  windows-1252 or shift_jis: the link dump of a page in that encoding. The
+  query is still encoded as --charset says (give both for the page's own
+  query encoding).
 
 Pairs (canon --pairs, resolve --pairs):
   Each input is base<TAB>reference: the reference is resolved against the
@@ -65,7 +76,8 @@ Output formats (--format):
   tsv   a header row, then per URL: url, scheme, user, password, host, port,
         path, query, fragment, invalid (the reason). As in PostgreSQL's COPY
         text format, an absent value is \\N, an empty one an empty field, and
-        backslash, TAB, LF and CR are written \\\\, \\t, \\n and \\r.
+        backslash, TAB, LF and CR are written \\\\, \\t, \\n and \\r, and
+        every other control octet (NUL to 0x1F, DEL) \\xHH (\\x00, \\x7F).
   json  one object per line: {\"url\", the eight components, \"invalid\",
         \"reason\"}, with null for absent components (and for url and reason).
   surt  (canon only) the SURT form of the canonical URL, after --rules:
@@ -87,7 +99,8 @@ line having no line end; --stats counts the records written.
 Exit status:
   0  every URL was valid (or --allow-invalid), and everything was written
   1  at least one URL was invalid (--invalid fail: the run stopped at it)
-  2  usage error, unknown --charset, input not readable, or standard output
+  2  usage error (an invalid --base, an unknown --charset or --decode label
+     too), input not readable, or standard output
      could not be written (closed, full, broken pipe): output incomplete
   3  the output is complete, but some message could not be written to
      standard error (closed, full, broken pipe); takes precedence over 0
@@ -102,6 +115,7 @@ Examples:
   wurl canon --pairs < page-link.tsv
   find . -print0 | wurl parse -z -f json
   wurl canon --charset shift_jis --base http://example.jp/ < links.txt
+  wurl canon --decode windows-1252 --charset windows-1252 < links-1252.txt
   wurl parse --format tsv 'http://user:@host/p?#'
   wurl resolve --base http://a/b/c/d --format json '../g'";
 
@@ -172,7 +186,8 @@ struct CanonArgs {
     /// docs/keys.md).
     #[arg(long, value_name = "SPEC")]
     rules: Option<String>,
-    /// With --format surt: keep the scheme (`http://(com,example)/`).
+    /// With --format surt: keep the scheme (`http://(com,example)/`); a
+    /// usage error with any other format.
     #[arg(long)]
     surt_scheme: bool,
     #[command(flatten)]
@@ -211,6 +226,15 @@ struct Common {
     /// Inputs and outputs end with NUL instead of a line end.
     #[arg(short = 'z', long = "null")]
     null: bool,
+    /// Read the inputs in this encoding (a WHATWG Encoding Standard label:
+    /// windows-1252, shift_jis, ...), e.g. a link dump of a page in it;
+    /// default UTF-8. The query is still encoded as --charset says.
+    #[arg(long, value_name = "LABEL")]
+    decode: Option<String>,
+    /// An input that is not valid UTF-8 (or not valid in the --decode
+    /// encoding) is invalid, instead of being read with U+FFFD replacement.
+    #[arg(long)]
+    strict_utf8: bool,
     /// Output format.
     #[arg(short, long, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -241,7 +265,8 @@ struct Common {
 pub enum Format {
     /// The serialization.
     Text,
-    /// Tab-separated components with a header row; absent = \N.
+    /// Tab-separated components with a header row; absent = \N; backslash,
+    /// TAB, LF, CR written \\, \t, \n, \r, other control octets \xHH.
     Tsv,
     /// One JSON object per line; absent = null.
     Json,
@@ -257,6 +282,32 @@ pub enum InvalidPolicy {
     Blank,
     /// Stop at the first invalid URL with exit status 1.
     Fail,
+}
+
+/// The encoding `--decode LABEL` names: `None` for UTF-8 (the default
+/// reading), `Err` with the message for a label that is unknown or names an
+/// encoding whose lines cannot be found by their LF or NUL octet.
+fn input_encoding(label: &str) -> Result<Option<&'static encoding_rs::Encoding>, String> {
+    let Some(enc) = encoding_rs::Encoding::for_label(label.as_bytes()) else {
+        return Err(format!(
+            "wurl: unknown --decode label {label:?} (a WHATWG Encoding Standard label, e.g. windows-1252, shift_jis, euc-kr)\n"
+        ));
+    };
+    if enc == encoding_rs::UTF_8 {
+        return Ok(None);
+    }
+    // ISO-2022-JP is not ASCII-compatible in encoding_rs's sense, but LF
+    // and NUL are themselves in it and a line returns to ASCII before its
+    // end, so it can be read line by line; UTF-16 and the replacement
+    // encoding cannot.
+    if enc.is_ascii_compatible() || enc == encoding_rs::ISO_2022_JP {
+        Ok(Some(enc))
+    } else {
+        Err(format!(
+            "wurl: --decode {label:?}: {} input cannot be read line by line (its line ends are not the octet LF)\n",
+            enc.name()
+        ))
+    }
 }
 
 fn lossy(s: &OsString) -> String {
@@ -347,6 +398,12 @@ fn run_checked(args: Vec<OsString>, streams: sys::Streams, diag: &Arc<Diag>) -> 
         diag.write("wurl: --format surt is for wurl canon (SURT is of a canonical URL)\n");
         return EXIT_ERROR;
     }
+    if surt_scheme && common.format != Format::Surt {
+        diag.write(
+            "wurl: --surt-scheme is for --format surt (the other formats have no SURT form)\n",
+        );
+        return EXIT_ERROR;
+    }
     if common.allow_invalid && common.invalid == InvalidPolicy::Fail {
         let e = Cli::command().error(
             clap::error::ErrorKind::ArgumentConflict,
@@ -364,15 +421,31 @@ fn run_checked(args: Vec<OsString>, streams: sys::Streams, diag: &Arc<Diag>) -> 
         ));
         return EXIT_ERROR;
     }
+    let decode = match common.decode.as_deref().map(input_encoding).transpose() {
+        Ok(d) => d.flatten(),
+        Err(msg) => {
+            diag.write(&msg);
+            return EXIT_ERROR;
+        }
+    };
+    // Every URL resolved against an invalid base is invalid, so the run
+    // could only give empty or skipped output: a usage error, whatever
+    // --invalid and --allow-invalid say.
+    let base = base.as_ref().map(|b| (lossy(b), wurl::parse(&lossy(b))));
+    if let Some((text, why)) = base
+        .as_ref()
+        .and_then(|(t, u)| u.invalid_reason().map(|why| (t, why)))
+    {
+        diag.write(&format!(
+            "wurl: --base is invalid ({why}): {} (every URL resolved against it would be invalid)\n",
+            input::quote(text.as_bytes(), text.len() as u64)
+        ));
+        return EXIT_ERROR;
+    }
+    let base = base.map(|(_, u)| u);
     if streams.stdout_closed {
         diag.write("wurl: standard output is closed: nothing can be written\n");
         return EXIT_ERROR;
-    }
-    let base = base.as_ref().map(|b| wurl::parse(&lossy(b)));
-    if let Some(why) = base.as_ref().and_then(wurl::Url::invalid_reason) {
-        diag.write(&format!(
-            "wurl: warning: --base is invalid ({why}): every URL resolved against it is invalid\n"
-        ));
     }
     let jobs = if common.jobs == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())
@@ -418,6 +491,8 @@ fn run_checked(args: Vec<OsString>, streams: sys::Streams, diag: &Arc<Diag>) -> 
         arg_numbers: source.is_args(),
         end: char::from(sep),
         pairs,
+        decode,
+        strict_utf8: common.strict_utf8,
     };
     let outcome = pipeline::run(ctx, source, jobs, progress, Output::stdout(sep), diag);
     if common.stats {

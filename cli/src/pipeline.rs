@@ -16,6 +16,7 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use encoding_rs::Encoding;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use wurl::{CanonOptions, InvalidReason, Url};
 
@@ -26,6 +27,9 @@ use crate::{Format, InvalidPolicy};
 
 /// The reason given for a line longer than [`MAX_INPUT_LEN`].
 pub const TOO_LONG: &str = "input longer than 16 MiB";
+/// The reason given, with `--strict-utf8`, for an input that is not valid
+/// UTF-8.
+pub const NOT_UTF8: &str = "not valid UTF-8";
 /// The reason given for a `--pairs` record without a TAB.
 pub const NO_TAB: &str = "no TAB: expected base<TAB>reference";
 const _: () = assert!(MAX_INPUT_LEN == 16 << 20, "TOO_LONG names the limit");
@@ -61,6 +65,11 @@ pub struct Ctx {
     /// `--pairs`: each input is `base<TAB>reference`, the reference
     /// resolved against its own record's base (`base` is then `None`).
     pub pairs: bool,
+    /// `--decode`: the inputs' encoding when it is not UTF-8.
+    pub decode: Option<&'static Encoding>,
+    /// `--strict-utf8`: an input that is not valid in its encoding is
+    /// invalid (else its bad octets are read as U+FFFD).
+    pub strict_utf8: bool,
 }
 
 /// Why an input is invalid: one of the library's reasons (static), or a
@@ -68,6 +77,38 @@ pub struct Ctx {
 type Why = Cow<'static, str>;
 
 impl Ctx {
+    /// The input's text and whether it was malformed in the input encoding
+    /// (UTF-8, or `--decode`'s): its bad octets are then U+FFFD, one per
+    /// maximal malformed sequence, as the C ABI reads invalid UTF-8.
+    fn decode<'a>(&self, bytes: &'a [u8]) -> (Cow<'a, str>, bool) {
+        match self.decode {
+            None => {
+                // `from_utf8_lossy` borrows exactly when the input is valid.
+                let text = bytes_to_string(bytes);
+                let bad = matches!(text, Cow::Owned(_));
+                (text, bad)
+            }
+            Some(enc) => enc.decode_without_bom_handling(bytes),
+        }
+    }
+
+    /// The name of the input encoding, for messages.
+    pub fn encoding_name(&self) -> &'static str {
+        self.decode.map_or("UTF-8", Encoding::name)
+    }
+
+    /// How an input is quoted in a message: its decoded text (the first
+    /// bytes only of one too long to be read).
+    fn quote(&self, bytes: &[u8], len: u64) -> String {
+        match self.decode {
+            Some(enc) if len == bytes.len() as u64 => {
+                let (text, _) = enc.decode_without_bom_handling(bytes);
+                quote(text.as_bytes(), text.len() as u64)
+            }
+            _ => quote(bytes, len),
+        }
+    }
+
     fn opts(&self) -> CanonOptions<'_> {
         CanonOptions {
             charset: self.charset.as_deref(),
@@ -188,23 +229,29 @@ struct BaseCache {
     key: Vec<u8>,
     /// The parsed base; `None` before the first record.
     url: Option<Url>,
+    /// The base's bytes were malformed in the input encoding.
+    malformed: bool,
 }
 
 impl BaseCache {
-    /// The parsed base of `bytes`, or why it is invalid.
-    fn get(&mut self, bytes: &[u8]) -> Result<&Url, Why> {
+    /// The parsed base of `bytes` (or why it is invalid), and whether its
+    /// bytes were malformed in the input encoding.
+    fn get(&mut self, ctx: &Ctx, bytes: &[u8]) -> (Result<&Url, Why>, bool) {
         if self.url.is_none() || self.key != bytes {
             self.key.clear();
             self.key.extend_from_slice(bytes);
-            self.url = Some(wurl::parse(&bytes_to_string(bytes)));
+            let (text, malformed) = ctx.decode(bytes);
+            self.url = Some(wurl::parse(&text));
+            self.malformed = malformed;
         }
-        match &self.url {
+        let url = match &self.url {
             Some(u) => match u.invalid_reason() {
                 None => Ok(u),
                 Some(why) => Err(Cow::Owned(format!("base is invalid: {}", why.as_str()))),
             },
             None => Err(Cow::Borrowed("internal error: no base")),
-        }
+        };
+        (url, self.malformed)
     }
 }
 
@@ -215,6 +262,9 @@ pub struct Counts {
     pub invalid: u64,
     /// Inputs longer than [`MAX_INPUT_LEN`].
     pub too_long: u64,
+    /// Inputs not valid in the input encoding (UTF-8 or `--decode`'s):
+    /// invalid with `--strict-utf8`, else read with U+FFFD.
+    pub malformed: u64,
     /// Bytes of the inputs (line ends excluded).
     pub bytes: u64,
 }
@@ -224,6 +274,7 @@ impl Counts {
         self.total += o.total;
         self.invalid += o.invalid;
         self.too_long += o.too_long;
+        self.malformed += o.malformed;
         self.bytes += o.bytes;
     }
 }
@@ -239,6 +290,10 @@ pub struct Outcome {
     pub error: Option<String>,
     /// Standard output failed: the output is incomplete.
     pub output_failed: bool,
+    /// The input encoding's name and `--strict-utf8`, for the count of
+    /// malformed inputs.
+    pub encoding: &'static str,
+    pub strict_utf8: bool,
 }
 
 impl Outcome {
@@ -254,6 +309,15 @@ impl Outcome {
         );
         if c.too_long > 0 {
             let _ = write!(s, ", {} of them too long", c.too_long);
+        }
+        if c.malformed > 0 && self.strict_utf8 {
+            let _ = write!(s, ", {} of them not valid {}", c.malformed, self.encoding);
+        } else if c.malformed > 0 {
+            let _ = write!(
+                s,
+                "; {} not valid {}, read with U+FFFD",
+                c.malformed, self.encoding
+            );
         }
         let _ = write!(
             s,
@@ -285,10 +349,19 @@ struct Done {
     /// Flush the output after this chunk (the input had nothing more
     /// buffered: an interactive or slow producer is waiting for answers).
     flush: bool,
-    /// The warning for the chunk's first input holding a TAB (without
-    /// `--pairs`), and where it goes in `diag`; the writer shows only the
-    /// run's first.
-    tab_warning: Option<(usize, String)>,
+    /// The warnings for the chunk's first input of each [`Warning`] kind,
+    /// each with where it goes in `diag`; the writer shows only the run's
+    /// first of each kind.
+    warnings: Vec<(usize, Warning, String)>,
+}
+
+/// A warning shown once a run, for the first input it concerns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Warning {
+    /// An input holds a TAB (without `--pairs`).
+    Tab,
+    /// An input is not valid in its encoding (without `--strict-utf8`).
+    Malformed,
 }
 
 impl Done {
@@ -297,7 +370,7 @@ impl Done {
         self.diag.clear();
         self.counts = Counts::default();
         self.failed = false;
-        self.tab_warning = None;
+        self.warnings.clear();
     }
 }
 
@@ -332,6 +405,9 @@ fn process_chunk(ctx: &Ctx, chunk: &Chunk, d: &mut Done) {
         first_tab_line(chunk)
     };
     let mut bases = BaseCache::default();
+    // The chunk's malformed-input warning was written (the writer keeps
+    // the run's first).
+    let mut warned = false;
     for (i, line) in chunk.lines.iter().enumerate() {
         let bytes = chunk.bytes_of(line);
         let n = chunk.first_line + i as u64;
@@ -340,7 +416,7 @@ fn process_chunk(ctx: &Ctx, chunk: &Chunk, d: &mut Done) {
                 "wurl: warning: {} {n} holds a TAB, which the algorithm removes (\"BASE<TAB>REF\" becomes one wrong URL); for base<TAB>reference input use --pairs (wurl canon --pairs, wurl resolve --pairs)\n",
                 ctx.input_name()
             );
-            d.tab_warning = Some((d.diag.len(), warning));
+            d.warnings.push((d.diag.len(), Warning::Tab, warning));
         }
         d.counts.total += 1;
         d.counts.bytes += line.len;
@@ -366,16 +442,18 @@ fn process_chunk(ctx: &Ctx, chunk: &Chunk, d: &mut Done) {
                     let base_text = if text {
                         None
                     } else {
-                        Some(bytes_to_string(base_bytes))
+                        Some(ctx.decode(base_bytes).0)
                     };
                     let base_col = Some(base_text.as_deref());
-                    match bases.get(base_bytes) {
-                        Ok(base) => ctx.one(
-                            &mut d.out,
-                            Some(base),
-                            base_col,
-                            &bytes_to_string(reference),
-                        ),
+                    let (base, base_malformed) = bases.get(ctx, base_bytes);
+                    let (reference, ref_malformed) = ctx.decode(reference);
+                    let checked = if base_malformed || ref_malformed {
+                        malformed(ctx, d, n, &mut warned)
+                    } else {
+                        Ok(())
+                    };
+                    match checked.and(base) {
+                        Ok(base) => ctx.one(&mut d.out, Some(base), base_col, &reference),
                         Err(why) => {
                             if !text && ctx.invalid == InvalidPolicy::Blank {
                                 ctx.row(&mut d.out, base_col, None, Some(&why));
@@ -386,7 +464,21 @@ fn process_chunk(ctx: &Ctx, chunk: &Chunk, d: &mut Done) {
                 }
             }
         } else {
-            ctx.one(&mut d.out, ctx.base.as_ref(), None, &bytes_to_string(bytes))
+            let (input, bad) = ctx.decode(bytes);
+            let checked = if bad {
+                malformed(ctx, d, n, &mut warned)
+            } else {
+                Ok(())
+            };
+            match checked {
+                Ok(()) => ctx.one(&mut d.out, ctx.base.as_ref(), None, &input),
+                Err(why) => {
+                    if !text && ctx.invalid == InvalidPolicy::Blank {
+                        ctx.row(&mut d.out, None, None, Some(&why));
+                    }
+                    Err(why)
+                }
+            }
         };
         match result {
             Ok(()) => {
@@ -401,7 +493,7 @@ fn process_chunk(ctx: &Ctx, chunk: &Chunk, d: &mut Done) {
                         d.diag,
                         "wurl: {} {n}: {why}: {}",
                         ctx.input_name(),
-                        quote(bytes, line.len)
+                        ctx.quote(bytes, line.len)
                     );
                 }
                 match ctx.invalid {
@@ -415,6 +507,31 @@ fn process_chunk(ctx: &Ctx, chunk: &Chunk, d: &mut Done) {
             }
         }
     }
+}
+
+/// Counts input `n`, which is malformed in the input encoding. With
+/// `--strict-utf8` it is invalid (the reason is returned); otherwise it is
+/// read with U+FFFD replacement, which can give different inputs one URL,
+/// so the chunk's first such input gets a warning (the writer shows the
+/// run's first).
+fn malformed(ctx: &Ctx, d: &mut Done, n: u64, warned: &mut bool) -> Result<(), Why> {
+    d.counts.malformed += 1;
+    if ctx.strict_utf8 {
+        return Err(match ctx.decode {
+            None => Cow::Borrowed(NOT_UTF8),
+            Some(enc) => Cow::Owned(format!("not valid {}", enc.name())),
+        });
+    }
+    if !*warned {
+        *warned = true;
+        let warning = format!(
+            "wurl: warning: {} {n} is not valid {}: its malformed octets are read as U+FFFD, so different inputs can give one URL (--stats counts such inputs, only the first is named; --strict-utf8 rejects them; --decode LABEL reads another encoding)\n",
+            ctx.input_name(),
+            ctx.encoding_name()
+        );
+        d.warnings.push((d.diag.len(), Warning::Malformed, warning));
+    }
+    Ok(())
 }
 
 /// Processes a chunk; a panic (a bug) becomes an error instead of a crash
@@ -443,21 +560,31 @@ struct Sink {
     diag: Arc<Diag>,
     bar: Option<ProgressBar>,
     counts: Counts,
-    /// The TAB warning was shown (it is shown once a run).
-    warned_tab: bool,
+    /// The warnings shown (each kind is shown once a run).
+    warned: Vec<Warning>,
 }
 
 impl Sink {
     fn emit(&mut self, d: &Done) -> Result<(), Stop> {
         self.counts.add(&d.counts);
         self.out.push(d.out.as_bytes()).map_err(Stop::Output)?;
-        let diag: Cow<'_, str> = match &d.tab_warning {
-            Some((at, warning)) if !self.warned_tab => {
-                self.warned_tab = true;
-                Cow::Owned(format!("{}{warning}{}", &d.diag[..*at], &d.diag[*at..]))
+        let mut diag = Cow::Borrowed(d.diag.as_str());
+        if d.warnings.iter().any(|(_, k, _)| !self.warned.contains(k)) {
+            // Each warning goes where its input's diagnostics begin (the
+            // positions grow with the input order).
+            let mut s = String::with_capacity(d.diag.len() + 512);
+            let mut from = 0;
+            for (at, kind, warning) in &d.warnings {
+                if !self.warned.contains(kind) {
+                    self.warned.push(*kind);
+                    s.push_str(&d.diag[from..*at]);
+                    s.push_str(warning);
+                    from = *at;
+                }
             }
-            _ => Cow::Borrowed(&d.diag),
-        };
+            s.push_str(&d.diag[from..]);
+            diag = Cow::Owned(s);
+        }
         if !diag.is_empty() {
             // Output before diagnostics, so that a terminal shows them in
             // order.
@@ -514,8 +641,9 @@ pub fn run(
         diag: Arc::clone(diag),
         bar,
         counts: Counts::default(),
-        warned_tab: false,
+        warned: Vec::new(),
     };
+    let (encoding, strict_utf8) = (ctx.encoding_name(), ctx.strict_utf8);
     let mut result = if ctx.format == Format::Tsv {
         sink.out
             .push(format::tsv_header(ctx.end, ctx.pairs).as_bytes())
@@ -551,6 +679,8 @@ pub fn run(
         records: sink.out.records(),
         error,
         output_failed,
+        encoding,
+        strict_utf8,
     }
 }
 

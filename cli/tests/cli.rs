@@ -140,10 +140,42 @@ fn canon_base() {
 }
 
 #[test]
-fn canon_invalid_base_warns() {
-    let r = wurl(&["canon", "--base", "no-scheme", "http://a/"], NONE);
-    assert_eq!(r.code, 1);
-    assert!(r.stderr.contains("--base is invalid"), "{}", r.stderr);
+fn an_invalid_base_is_a_usage_error() {
+    // Whatever --invalid and --allow-invalid say: every URL resolved
+    // against it would be invalid, even absolute ones.
+    for extra in [
+        &[][..],
+        &["--invalid", "skip", "--allow-invalid"][..],
+        &["--invalid", "fail"][..],
+        &["-q", "-f", "json"][..],
+    ] {
+        for sub in ["canon", "resolve"] {
+            let args = [&[sub, "--base", "example.com/x"][..], extra].concat();
+            let r = wurl(&args, Some(b"http://a/\n../b\n"));
+            assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+            assert_eq!(r.out(), "", "{args:?}");
+            assert!(
+                r.stderr.contains("--base is invalid (no scheme")
+                    && r.stderr.contains("\"example.com/x\""),
+                "{}",
+                r.stderr
+            );
+        }
+    }
+    assert_eq!(wurl(&["canon", "--base", "", "http://a/"], NONE).code, 2);
+    // A valid base still works with the same options.
+    let r = wurl(
+        &[
+            "canon",
+            "--base",
+            "http://example.com/x",
+            "--invalid",
+            "skip",
+            "--allow-invalid",
+        ],
+        Some(b"../b\n"),
+    );
+    assert_eq!((r.code, r.out().as_str()), (0, "http://example.com/b\n"));
 }
 
 #[test]
@@ -239,6 +271,238 @@ fn crlf_lf_bom_and_last_line_without_newline() {
         "an empty line is an input (the base itself)"
     );
     assert_eq!(r.code, 0);
+}
+
+/// The warning lines of a run's standard error.
+fn warnings(stderr: &str) -> Vec<&str> {
+    stderr.lines().filter(|l| l.contains("warning")).collect()
+}
+
+#[test]
+fn invalid_utf8_is_counted_and_warned_about_once() {
+    let input = b"http://a/caf\xE9\nhttp://a/caf\xE8\nhttp://ok/\nhttp://a/caf\xFF\n";
+    for jobs in ["1", "2"] {
+        let r = wurl(&["canon", "--stats", "-j", jobs], Some(input));
+        // Still read with U+FFFD replacement, as the C ABI does...
+        assert_eq!(
+            r.lines(),
+            [
+                "http://a/caf%EF%BF%BD",
+                "http://a/caf%EF%BF%BD",
+                "http://ok/",
+                "http://a/caf%EF%BF%BD"
+            ]
+        );
+        assert_eq!(r.code, 0, "the inputs are valid URLs");
+        // ...but not silently: one warning, naming the first such line.
+        let w = warnings(&r.stderr);
+        assert_eq!(w.len(), 1, "{}", r.stderr);
+        assert!(
+            w[0].starts_with("wurl: warning: line 1 is not valid UTF-8")
+                && w[0].contains("U+FFFD")
+                && w[0].contains("--strict-utf8")
+                && w[0].contains("--decode"),
+            "{}",
+            w[0]
+        );
+        assert!(
+            r.stderr
+                .contains("4 URLs (4 valid, 0 invalid; 3 not valid UTF-8, read with U+FFFD)"),
+            "{}",
+            r.stderr
+        );
+    }
+    // Valid input: no warning, no count.
+    let r = wurl(&["canon", "--stats"], Some("http://a/café\n".as_bytes()));
+    assert!(warnings(&r.stderr).is_empty(), "{}", r.stderr);
+    assert!(!r.stderr.contains("UTF-8"), "{}", r.stderr);
+    // Arguments, parse and resolve, -q: the same single warning.
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let arg = std::ffi::OsStr::from_bytes(b"http://a/\xFF");
+        for sub in [
+            &["canon", "-q"][..],
+            &["parse"],
+            &["resolve", "--base", "http://b/"],
+        ] {
+            let args: Vec<&std::ffi::OsStr> = sub
+                .iter()
+                .map(std::ffi::OsStr::new)
+                .chain([arg, arg])
+                .collect();
+            let r = wurl(&args, NONE);
+            assert_eq!(r.code, 0);
+            let w = warnings(&r.stderr);
+            assert_eq!(w.len(), 1, "{sub:?}: {}", r.stderr);
+            assert!(w[0].contains("argument 1 is not valid UTF-8"), "{}", w[0]);
+        }
+    }
+    // Once per run across chunks and workers, at the first such line, in
+    // order with the other diagnostics.
+    let mut big = Vec::new();
+    for i in 0..20_000 {
+        if i == 5 {
+            big.extend_from_slice(b"bad\n");
+        } else if i % 997 == 996 {
+            big.extend_from_slice(format!("http://a/{i}").as_bytes());
+            big.extend_from_slice(b"\xE9\n");
+        } else {
+            big.extend_from_slice(format!("http://a/{i}\n").as_bytes());
+        }
+    }
+    let serial = wurl(&["canon", "--stats"], Some(&big));
+    let w = warnings(&serial.stderr);
+    assert_eq!(w.len(), 1, "{}", serial.stderr);
+    assert!(w[0].contains("line 997 "), "{}", w[0]);
+    let lines: Vec<&str> = serial.stderr.lines().collect();
+    assert!(lines[0].starts_with("wurl: line 6: "), "{}", serial.stderr);
+    assert!(lines[1].contains("warning"), "{}", serial.stderr);
+    assert!(
+        serial.stderr.contains("20 not valid UTF-8"),
+        "{}",
+        serial.stderr
+    );
+    let without_stats = |s: &str| -> String {
+        s.lines()
+            .filter(|l| !l.contains(" URLs ("))
+            .map(|l| format!("{l}\n"))
+            .collect()
+    };
+    for jobs in ["2", "4"] {
+        let par = wurl(&["canon", "--stats", "-j", jobs], Some(&big));
+        assert_eq!(without_stats(&par.stderr), without_stats(&serial.stderr));
+        assert!(par.stderr.contains("20 not valid UTF-8"), "{}", par.stderr);
+        assert!(par.stdout == serial.stdout);
+    }
+}
+
+#[test]
+fn strict_utf8_rejects_invalid_utf8() {
+    let input = b"http://a/caf\xE9\nhttp://ok/\n";
+    let r = wurl(&["canon", "--strict-utf8", "--stats"], Some(input));
+    assert_eq!(r.code, 1);
+    assert_eq!(r.lines(), ["", "http://ok/"], "--invalid blank");
+    assert!(
+        r.stderr.contains("wurl: line 1: not valid UTF-8: "),
+        "{}",
+        r.stderr
+    );
+    assert!(warnings(&r.stderr).is_empty(), "a reason, not a warning");
+    assert!(
+        r.stderr
+            .contains("2 URLs (1 valid, 1 invalid, 1 of them not valid UTF-8)"),
+        "{}",
+        r.stderr
+    );
+    // The --invalid policy applies as to any invalid input.
+    let r = wurl(
+        &[
+            "canon",
+            "--strict-utf8",
+            "--invalid",
+            "skip",
+            "--allow-invalid",
+        ],
+        Some(input),
+    );
+    assert_eq!((r.code, r.out().as_str()), (0, "http://ok/\n"));
+    let r = wurl(
+        &["canon", "--strict-utf8", "--invalid", "fail"],
+        Some(input),
+    );
+    assert_eq!((r.code, r.out().as_str()), (1, ""));
+    let r = wurl(&["canon", "--strict-utf8", "-q"], Some(input));
+    assert_eq!((r.code, r.stderr.as_str()), (1, ""));
+    for (fmt, i) in [("tsv", 1), ("json", 0)] {
+        let r = wurl(&["parse", "--strict-utf8", "-f", fmt], Some(input));
+        assert_eq!(r.code, 1);
+        let out = r.out();
+        let row = out.lines().nth(i).unwrap();
+        assert!(row.contains("not valid UTF-8"), "{row}");
+        if fmt == "json" {
+            let v = &json_lines(&out)[0];
+            assert_eq!(
+                (v["invalid"].as_bool(), v["url"].is_null()),
+                (Some(true), true)
+            );
+        }
+    }
+    // Valid UTF-8 (and the byte order mark) passes.
+    let r = wurl(
+        &["canon", "--strict-utf8"],
+        Some("\u{FEFF}http://a/é\n".as_bytes()),
+    );
+    assert_eq!((r.code, r.out().as_str()), (0, "http://a/%C3%A9\n"));
+}
+
+#[test]
+fn decode_reads_another_encoding() {
+    let r = wurl(
+        &["canon", "--decode", "windows-1252"],
+        Some(b"http://a/caf\xE9\n"),
+    );
+    assert_eq!((r.code, r.out().as_str()), (0, "http://a/caf%C3%A9\n"));
+    assert_eq!(r.stderr, "");
+    // Labels are WHATWG labels (latin1 is windows-1252); the query is
+    // encoded as --charset says, independently.
+    let sjis = b"http://a/\x82\xA0?q=\x82\xA0\n";
+    let r = wurl(&["canon", "--decode", "Shift_JIS"], Some(sjis));
+    assert_eq!(r.out(), "http://a/%E3%81%82?q=%E3%81%82\n");
+    let r = wurl(
+        &[
+            "canon",
+            "--decode",
+            "sjis",
+            "--charset",
+            "shift_jis",
+            "-j",
+            "2",
+        ],
+        Some(sjis),
+    );
+    assert_eq!(r.out(), "http://a/%E3%81%82?q=%82%A0\n");
+    assert_eq!(
+        r.out(),
+        lib_canon(None, "http://a/あ?q=あ", Some("shift_jis"), false) + "\n"
+    );
+    let r = wurl(
+        &["parse", "--decode", "latin1", "-f", "json"],
+        Some(b"http://a/\xE9"),
+    );
+    assert_eq!(json_lines(&r.out())[0]["path"], "/é");
+    // Malformed in the named encoding: replaced and warned about, or
+    // rejected with --strict-utf8 (the reason names the encoding).
+    let bad = b"http://a/\x82\n";
+    let r = wurl(&["canon", "--decode", "shift_jis", "--stats"], Some(bad));
+    assert_eq!((r.code, r.out().as_str()), (0, "http://a/%EF%BF%BD\n"));
+    assert!(
+        warnings(&r.stderr)[0].contains("line 1 is not valid Shift_JIS"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("1 not valid Shift_JIS"), "{}", r.stderr);
+    let r = wurl(
+        &["canon", "--decode", "shift_jis", "--strict-utf8"],
+        Some(bad),
+    );
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.contains("line 1: not valid Shift_JIS"),
+        "{}",
+        r.stderr
+    );
+    // UTF-8 named explicitly is the default reading.
+    let r = wurl(&["canon", "--decode", "utf8"], Some(b"http://a/\xE9\n"));
+    assert_eq!(r.out(), "http://a/%EF%BF%BD\n");
+    assert!(r.stderr.contains("not valid UTF-8"), "{}", r.stderr);
+    // An unknown label, or an encoding whose lines do not end in LF, is a
+    // usage error.
+    for label in ["nope", "shiftjis", "utf-16le", "UTF-16", "replacement"] {
+        let r = wurl(&["canon", "--decode", label, "http://a/"], NONE);
+        assert_eq!((r.code, r.out().as_str()), (2, ""), "{label}");
+        assert!(r.stderr.contains(&format!("{label:?}")), "{}", r.stderr);
+    }
 }
 
 #[test]

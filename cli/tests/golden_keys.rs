@@ -9,7 +9,9 @@
 //! LF; an input starting with U+FEFF, which the tool drops at the start of
 //! its input; LF and NUL together) is an argument of a run of its base
 //! (`--base`); one that holds NUL cannot be that either, and is counted and
-//! skipped (the library interfaces check every row).
+//! skipped (the library interfaces check every row). A run whose `--base`
+//! does not parse is a usage error (exit status 2): its rows must all have
+//! the library's "base URL is invalid".
 
 mod common;
 
@@ -118,6 +120,29 @@ fn cli_gives_every_golden_key() {
             }
             wurl(&args, Some(stdin.as_bytes()))
         };
+        // An invalid --base is a usage error (exit 2, no output): every
+        // row resolved against it must then have the library's reason.
+        if let Feed::Args(Some(b)) = feed
+            && wurl::parse(b).invalid_reason().is_some()
+        {
+            assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+            assert!(
+                run.stderr.starts_with("wurl: --base is invalid"),
+                "{}",
+                run.stderr
+            );
+            assert!(run.stdout.is_empty(), "{args:?}");
+            for r in rows {
+                if r.key != Err("base URL is invalid".to_owned()) {
+                    failures.push(format!(
+                        "input {:?} base {:?}: the tool refuses the base, golden {:?}",
+                        r.input, r.base, r.key
+                    ));
+                }
+                checked += 1;
+            }
+            continue;
+        }
         assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
         let out = run.out();
         let records: Vec<&str> = out.split_terminator(end).collect();

@@ -129,6 +129,25 @@ fn bad_rules_are_usage_errors_naming_the_part() {
     }
     let r = wurl(&["parse", "--format", "surt", "http://a/"], NONE);
     assert_eq!(r.code, 2);
+    // The message is the library's, with nothing of the specification
+    // added: a long specification is quoted only as the library quotes it.
+    let long = format!("drop-fragment,{}", "sort-querry".repeat(9000));
+    let r = wurl(&["canon", "--rules", &long, "http://a/"], NONE);
+    let lib = wurl::Rules::parse(&long).unwrap_err().to_string();
+    assert_eq!(r.code, 2);
+    assert_eq!(r.stderr, format!("wurl: --rules: {lib}\n"));
+}
+
+#[test]
+fn surt_scheme_needs_format_surt() {
+    for fmt in [&[][..], &["-f", "text"], &["-f", "tsv"], &["-f", "json"]] {
+        let args = [&["canon", "--surt-scheme"][..], fmt, &["http://a/"]].concat();
+        let r = wurl(&args, NONE);
+        assert_eq!((r.code, r.out().as_str()), (2, ""), "{args:?}");
+        assert!(r.stderr.contains("--surt-scheme") && r.stderr.contains("--format surt"));
+    }
+    let r = wurl(&["canon", "-f", "surt", "--surt-scheme", "http://a/"], NONE);
+    assert_eq!((r.code, r.out().as_str()), (0, "http://(a)/\n"));
 }
 
 /// On the kasztp dataset, `--rules` and `--format surt` give what the

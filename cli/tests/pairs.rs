@@ -296,6 +296,71 @@ fn tsv_and_json_include_the_base() {
 }
 
 #[test]
+fn tsv_escapes_control_octets_in_every_column() {
+    // A raw NUL or other control octet never reaches the TSV output: the
+    // base column holds the input as given, so it is where they appear.
+    let r = wurl(
+        &["canon", "--pairs", "-f", "tsv"],
+        Some(b"http://a/\x00\x01\x1f\x7f\\\tx\n"),
+    );
+    let out = r.out();
+    let row = out.lines().nth(1).unwrap();
+    assert_eq!(
+        row.split('\t').next(),
+        Some("http://a/\\x00\\x01\\x1F\\x7F\\\\")
+    );
+    assert!(
+        !out.bytes()
+            .any(|b| (b < 0x20 && b != b'\t' && b != b'\n') || b == 0x7f)
+    );
+    let r = wurl(&["parse", "-f", "tsv"], Some(b"http://a/\x00b#\x02\n"));
+    let out = r.out();
+    let cols: Vec<&str> = out.lines().nth(1).unwrap().split('\t').collect();
+    assert_eq!(cols[0], "http://a/\\x00b#\\x02");
+    assert_eq!((cols[6], cols[8]), ("/\\x00b", "\\x02"));
+}
+
+#[test]
+fn invalid_utf8_in_pairs() {
+    // In the base or the reference: read with U+FFFD and warned about once,
+    // or with --strict-utf8 an invalid record (its base column kept).
+    let input = b"http://a/\xE9/\tx\nhttp://b/\ty\xE9\nhttp://c/\tz\n";
+    let r = wurl(&["canon", "--pairs", "--stats"], Some(input));
+    assert_eq!(
+        r.lines(),
+        ["http://a/%EF%BF%BD/x", "http://b/y%EF%BF%BD", "http://c/z"]
+    );
+    assert_eq!(r.code, 0);
+    assert_eq!(warnings(&r.stderr).len(), 1, "{}", r.stderr);
+    assert!(warnings(&r.stderr)[0].contains("line 1 is not valid UTF-8"));
+    assert!(r.stderr.contains("2 not valid UTF-8"), "{}", r.stderr);
+    let r = wurl(
+        &["canon", "--pairs", "--strict-utf8", "-f", "json"],
+        Some(input),
+    );
+    assert_eq!(r.code, 1);
+    let v = json_lines(&r.stdout);
+    assert_eq!(v.len(), 3);
+    assert_eq!(v[0]["base"], "http://a/\u{FFFD}/");
+    assert_eq!(
+        (&v[0]["reason"], &v[1]["reason"]),
+        (&"not valid UTF-8".into(), &"not valid UTF-8".into())
+    );
+    assert_eq!(v[2]["url"], "http://c/z");
+    assert!(r.stderr.contains("line 2: not valid UTF-8"), "{}", r.stderr);
+    // --decode reads both halves.
+    let r = wurl(
+        &["canon", "--pairs", "--decode", "windows-1252", "-j", "2"],
+        Some(b"http://a/\xE9/\tx\xE8\n"),
+    );
+    assert_eq!((r.code, r.out().as_str()), (0, "http://a/%C3%A9/x%C3%A8\n"));
+    assert_eq!(
+        r.out(),
+        wurl(&["canon", "--base", "http://a/é/", "xè"], None).out()
+    );
+}
+
+#[test]
 fn null_separated_pairs() {
     // -z: records end with NUL, TAB still separates; a LF is an ordinary
     // byte of the reference (removed by preprocessing).

@@ -99,6 +99,25 @@ fn opt_text<'a>(obj: Option<&'a Bound<'_, PyAny>>, what: &str) -> PyResult<Optio
     }
 }
 
+/// A `charset` argument: `None`, or a label that names an encoding. The
+/// library reads a label that names none as UTF-8 (the 2012 algorithm's
+/// rule), so a misspelt one (`shiftjis`) would silently mean UTF-8: it
+/// raises `ValueError` naming it instead.
+fn opt_charset<'a>(obj: Option<&'a Bound<'_, PyAny>>) -> PyResult<Option<Cow<'a, str>>> {
+    let cs = opt_text(obj, "charset")?;
+    match &cs {
+        Some(label) if !wurl::charset::is_known_label(label.as_bytes()) => {
+            // Quote at most the label's first 64 characters.
+            let shown: String = label.chars().take(64).collect();
+            let more = if shown.len() < label.len() { "…" } else { "" };
+            Err(PyValueError::new_err(format!(
+                "unknown charset label {shown:?}{more} (a WHATWG Encoding Standard label, e.g. 'utf-8', 'shift_jis', 'windows-1252')"
+            )))
+        }
+        _ => Ok(cs),
+    }
+}
+
 /// One string of a batch, held without the GIL.
 enum Item {
     Null,
@@ -386,8 +405,8 @@ impl PyUrl {
     /// ----------
     /// charset : str or None
     ///     The encoding label of the query (a WHATWG Encoding Standard
-    ///     label, the document's encoding); None means UTF-8, as does an
-    ///     unknown label or one whose encoding is not ASCII-compatible.
+    ///     label, the document's encoding); None means UTF-8, as does a
+    ///     label whose encoding is not ASCII-compatible (UTF-16).
     /// strict : bool
     ///     Network-strict mode: also reject hosts that other parsers
     ///     (WHATWG, curl) would read differently.
@@ -403,10 +422,12 @@ impl PyUrl {
     /// TypeError
     ///     ``charset`` is not a str or None.
     /// ValueError
-    ///     ``charset`` is longer than 16 MiB in UTF-8.
+    ///     ``charset`` is not a WHATWG Encoding Standard label (a misspelt
+    ///     label would otherwise mean UTF-8), or is longer than 16 MiB in
+    ///     UTF-8.
     #[pyo3(signature = (charset=None, strict=false))]
     fn canonicalize(&self, charset: Option<&Bound<'_, PyAny>>, strict: bool) -> PyResult<PyUrl> {
-        let cs = opt_text(charset, "charset")?;
+        let cs = opt_charset(charset)?;
         let inner = wurl::canonicalize_with(&self.inner, &options(cs.as_deref(), strict));
         let recipe = Recipe::then(self.recipe.as_ref(), &self.inner, &inner, |r| {
             Step::Canon(r, cs.as_deref().map(Into::into), strict)
@@ -603,8 +624,8 @@ fn resolve(base: &Bound<'_, PyAny>, r#ref: &Bound<'_, PyAny>) -> PyResult<PyUrl>
 ///     URL is its own base, so a relative reference is invalid.
 /// charset : str or None
 ///     The encoding label of the query (a WHATWG Encoding Standard label,
-///     the document's encoding); None means UTF-8, as does an unknown label
-///     or one whose encoding is not ASCII-compatible.
+///     the document's encoding); None means UTF-8, as does a label whose
+///     encoding is not ASCII-compatible (UTF-16).
 /// strict : bool
 ///     Network-strict mode: also reject hosts that other parsers (WHATWG,
 ///     curl) would read differently.
@@ -630,8 +651,10 @@ fn resolve(base: &Bound<'_, PyAny>, r#ref: &Bound<'_, PyAny>) -> PyResult<PyUrl>
 ///     ``url``, ``base`` or ``charset`` has a wrong type, or ``base`` is
 ///     given with a URL object.
 /// ValueError
-///     ``url``, ``base`` or ``charset`` is longer than 16 MiB in UTF-8, or
-///     ``rules`` is a bad specification (the message names the bad part).
+///     ``charset`` is not a WHATWG Encoding Standard label (a misspelt
+///     label would otherwise mean UTF-8); ``url``, ``base`` or ``charset``
+///     is longer than 16 MiB in UTF-8; or ``rules`` is a bad specification
+///     (the message names the bad part).
 #[pyfunction]
 #[pyo3(signature = (url, base=None, charset=None, strict=false, rules=None, surt=false, surt_scheme=false))]
 #[allow(clippy::too_many_arguments)]
@@ -645,7 +668,7 @@ fn canonicalize<'py>(
     surt: bool,
     surt_scheme: bool,
 ) -> PyResult<Option<Bound<'py, PyString>>> {
-    let cs = opt_text(charset, "charset")?;
+    let cs = opt_charset(charset)?;
     let opts = options(cs.as_deref(), strict);
     let rules = RulesArg::from_py(rules)?;
     let key = key_options(rules.get(), surt, surt_scheme);
@@ -713,7 +736,8 @@ fn canonicalize<'py>(
 /// TypeError
 ///     An argument has a wrong type.
 /// ValueError
-///     ``url``, ``base`` or ``charset`` is longer than 16 MiB in UTF-8.
+///     ``charset`` is not a WHATWG Encoding Standard label, or ``url``,
+///     ``base`` or ``charset`` is longer than 16 MiB in UTF-8.
 #[pyfunction]
 #[pyo3(signature = (url, base=None, charset=None, strict=false))]
 fn canonical_url(
@@ -722,7 +746,7 @@ fn canonical_url(
     charset: Option<&Bound<'_, PyAny>>,
     strict: bool,
 ) -> PyResult<PyUrl> {
-    let cs = opt_text(charset, "charset")?;
+    let cs = opt_charset(charset)?;
     let opts = options(cs.as_deref(), strict);
     let input = text(url, "url")?;
     let (base, recipe) = match base {
@@ -879,9 +903,9 @@ fn run_batch<'a>(
 ///     ``urls`` is a str or not iterable, an item is not a str or None, or
 ///     ``base`` has a wrong type.
 /// ValueError
-///     ``base`` is a sequence of another length, a single ``base`` or
-///     ``charset`` is longer than 16 MiB in UTF-8, or ``rules`` is a bad
-///     specification.
+///     ``base`` is a sequence of another length, ``charset`` is not a
+///     WHATWG Encoding Standard label, a single ``base`` or ``charset`` is
+///     longer than 16 MiB in UTF-8, or ``rules`` is a bad specification.
 #[pyfunction]
 #[pyo3(signature = (urls, base=None, charset=None, strict=false, rules=None, surt=false, surt_scheme=false))]
 #[allow(clippy::too_many_arguments)]
@@ -902,7 +926,7 @@ fn canonicalize_many<'py>(
             "urls must be an iterable of str, not a str (use canonicalize())",
         ));
     }
-    let cs: Option<String> = opt_text(charset, "charset")?.map(Cow::into_owned);
+    let cs: Option<String> = opt_charset(charset)?.map(Cow::into_owned);
     let mut items = Vec::new();
     for obj in urls.try_iter()? {
         items.push(Item::from_py(&obj?, "each url")?);
@@ -1243,7 +1267,7 @@ fn canonicalize_arrow<'py>(
     surt: bool,
     surt_scheme: bool,
 ) -> PyResult<ArrowOut> {
-    let cs: Option<String> = opt_text(charset, "charset")?.map(Cow::into_owned);
+    let cs: Option<String> = opt_charset(charset)?.map(Cow::into_owned);
     let rules = RulesArg::from_py(rules)?.get().cloned();
     arrow_batch(
         py,

@@ -11,7 +11,7 @@ import pyarrow as pa
 import pytest
 
 import wurl
-from conftest import read_lines, read_pairs
+from conftest import ROOT, read_lines, read_pairs
 
 MIB16 = 16 * 1024 * 1024
 
@@ -99,6 +99,77 @@ def test_charset():
     assert wurl.canonicalize("http://h/?q=\u00e9") == "http://h/?q=%C3%A9"
     assert wurl.canonicalize("http://h/?q=\u00e9", charset="iso-8859-1") == "http://h/?q=%E9"
     assert wurl.canonicalize_many(["http://h/?q=\u00e9"], charset="iso-8859-1") == ["http://h/?q=%E9"]
+
+
+@pytest.mark.parametrize("label", ["shiftjis", "no-such-label", "utf-7", "", "utf_8"])
+def test_unknown_charset_raises(label):
+    # The library would read it as UTF-8: a misspelt label is refused,
+    # naming it, by every function that takes a charset.
+    u = wurl.parse("http://hoge/?\u5050")
+    calls = [
+        lambda: wurl.canonicalize("http://hoge/?\u5050", charset=label),
+        lambda: wurl.canonicalize("?x", base="http://hoge/", charset=label, rules="sort-query"),
+        lambda: wurl.canonical_url("http://hoge/", charset=label),
+        lambda: u.canonicalize(label),
+        lambda: u.canonicalize(charset=label),
+        lambda: wurl.canonicalize_many(["http://hoge/"], charset=label),
+        lambda: wurl.canonicalize_arrow(pa.array(["http://hoge/"]), charset=label),
+    ]
+    for call in calls:
+        with pytest.raises(ValueError, match=f"unknown charset label {label!r}"):
+            call()
+
+
+def test_known_charset_labels():
+    # WHATWG labels, ASCII case-insensitive, surrounding whitespace ignored.
+    for label in ["Shift_JIS", " sjis ", "EUC-JP", "latin1", "windows-1252"]:
+        assert wurl.canonicalize("http://h/?\u3042", charset=label) is not None
+    assert wurl.canonicalize("http://h/?\u3042", charset=" Shift_JIS ") == "http://h/?%82%A0"
+    # Known, but not ASCII-compatible: UTF-8, as the algorithm says.
+    assert wurl.canonicalize("http://h/?\u3042", charset="utf-16le") == "http://h/?%E3%81%82"
+    # A long unknown label is quoted in part.
+    with pytest.raises(ValueError) as e:
+        wurl.canonicalize("http://h/", charset="x" * 10_000)
+    assert len(str(e.value)) < 300
+
+
+def _unescape_hex(s):
+    """The cross-binding TSV's escapes (\\xHH, \\N) to bytes."""
+    import re
+
+    return re.sub(rb"\\x([0-9A-Fa-f]{2})", lambda m: bytes([int(m.group(1), 16)]), s.encode())
+
+
+def test_invalid_utf8_reads_as_in_the_other_bindings():
+    # bytes are not taken; decoding them with "replace" reads invalid UTF-8
+    # as the C ABI does (one U+FFFD per maximal invalid subpart), so the
+    # result is what C, Ruby and Perl give for the same bytes: the rows of
+    # bindings/cross-binding-expected.tsv, which they check.
+    with pytest.raises(TypeError):
+        wurl.canonicalize(b"http://a/caf\xe9")
+    path = ROOT / "bindings" / "cross-binding-expected.tsv"
+    checked = 0
+    for line in path.read_text(encoding="ascii").splitlines():
+        if line.startswith("#"):
+            continue
+        cols = line.split("\t")
+        if cols[0] not in ("canon", "parse"):
+            continue
+        raw = _unescape_hex(cols[1])
+        try:
+            raw.decode("utf-8")
+            continue
+        except UnicodeDecodeError:
+            pass
+        text = raw.decode("utf-8", "replace")
+        want = None if cols[13] == "\\N" else _unescape_hex(cols[13]).decode("utf-8")
+        if cols[0] == "canon":
+            assert wurl.canonicalize(text) == want, cols[1]
+        else:
+            assert wurl.parse(text).serialize() == want, cols[1]
+        checked += 1
+    assert checked >= 6, checked
+    assert wurl.canonicalize(b"http://a/caf\xe9\xe8\x80".decode("utf-8", "replace")) == "http://a/caf%EF%BF%BD%EF%BF%BD%EF%BF%BD"
 
 
 def test_url_object():

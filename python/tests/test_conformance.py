@@ -9,6 +9,9 @@ import pytest
 import wurl
 from datfile import DATA, canon_files, load, unescape
 
+# The suite's charset labels that are not WHATWG Encoding Standard labels.
+NOT_WHATWG = {"utf-7", "ibm037"}
+
 COMPONENTS = ("scheme", "user", "password", "host", "port", "path", "query", "fragment")
 
 
@@ -61,6 +64,12 @@ def test_canonicalization(ft):
     base_s = t.get("base") or data
     charset = t.get("charset")
     base = wurl.parse(base_s)
+    if charset is not None and charset.lower() in NOT_WHATWG:
+        # The 2012 module read these as UTF-8; the package refuses them, and
+        # the expected result is the one with UTF-8.
+        with pytest.raises(ValueError, match="unknown charset label"):
+            wurl.canonicalize(data, base=base_s, charset=charset)
+        charset = None
     canon = wurl.resolve(base, data).canonicalize(charset)
     # The one-call functions agree with the staged ones.
     direct = wurl.canonical_url(data, base=base_s, charset=charset)

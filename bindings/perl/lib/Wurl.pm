@@ -172,6 +172,7 @@ $ffi->attach([wurl_canon_key_into => '_canon_key_into'] => [
 );
 $ffi->attach([wurl_url_key_into => '_url_key_into'] =>
       ['opaque', 'opaque', 'uint32', 'opaque', 'size_t', 'size_t*'] => 'sint32');
+$ffi->attach([wurl_charset_known => '_charset_known'] => ['string', 'size_t'] => 'uint8');
 
 sub library_version { _version() }
 
@@ -278,9 +279,34 @@ my $CANON_BUF;
 # or undef for an invalid URL; croaks when the call fails (an input over
 # WURL_MAX_INPUT_LEN bytes).
 sub canonicalize {
+    # Options are read in place ($_[n]): a large input or base is not copied.
+    for (my $i = 2; $i < $#_; $i += 2) {
+        _check_charset($_[ $i + 1 ], 'Wurl->canonicalize') if $_[$i] eq 'charset';
+    }
     my @r = _canonicalize_status(@_[ 1 .. $#_ ]);
     return $r[1] if $r[0] == WURL_OK || $r[0] == WURL_INVALID_URL;
     Carp::croak(_status_error($r[0], 'wurl_canon_into'));
+}
+
+# Wurl->charset_known($label): whether $label names an encoding (a WHATWG
+# Encoding Standard label; wurl_charset_known).
+sub charset_known {
+    _input(my $cs, $_[1], 0, 'Wurl->charset_known');
+    return _charset_known($cs, length $cs) ? 1 : 0;
+}
+
+# Croaks for a charset label that names no encoding: the library reads one
+# as UTF-8 (the 2012 algorithm's rule, which Wurl::Compat keeps), so a
+# misspelt label would silently mean UTF-8. undef is no label; a label
+# longer than WURL_MAX_INPUT_LEN goes on, for the call to refuse.
+sub _check_charset {
+    return unless defined $_[0];
+    _input(my $cs, $_[0], 0, $_[1]);
+    return if length($cs) > WURL_MAX_INPUT_LEN || _charset_known($cs, length $cs);
+    my $shown = substr("$_[0]", 0, 64);
+    $shown .= '...' if length("$_[0]") > 64;
+    Carp::croak("$_[1]: unknown charset label '$shown' (a WHATWG Encoding Standard label, "
+          . "e.g. utf-8, shift_jis, windows-1252)");
 }
 
 # canonicalize() without the croak for a failed call: (status, result),
@@ -525,6 +551,7 @@ sub _canonicalize_status {
 # $url->canonicalize(charset => $label, strict => 1)
 sub canonicalize {
     my ($self, %opt) = @_;
+    Wurl::_check_charset($opt{charset}, 'Wurl::URL->canonicalize');
     my $cs;
     Wurl::_input($cs, $opt{charset}, 0, 'Wurl::URL->canonicalize') if defined $opt{charset};
     my $flags = $opt{strict} ? Wurl::WURL_FLAG_NETWORK_STRICT : 0;
@@ -768,8 +795,11 @@ The string resolved against C<$url>, a new Wurl::URL.
 =item $url->canonicalize(charset => $label, strict => 1)
 
 A new, canonical Wurl::URL. C<charset> is the label of the document's
-encoding, used for the query (an unknown label means UTF-8); C<strict> is
-C<WURL_FLAG_NETWORK_STRICT> (see the top-level README).
+encoding, used for the query: a WHATWG Encoding Standard label
+(C<shift_jis>, C<windows-1252>, ...); a label that names no encoding (a
+misspelt C<shiftjis>, which would otherwise mean UTF-8) croaks
+C<unknown charset label>. C<strict> is C<WURL_FLAG_NETWORK_STRICT> (see the
+top-level README).
 
 =item $url->serialize
 
@@ -789,7 +819,15 @@ ipv6>.
 
 The one-call path (C<wurl_canon_into>): resolve, canonicalize and serialize
 at once. C<$base> is a string or a Wurl::URL; without it the input is its
-own base. Returns the string, or undef for an invalid URL.
+own base. Returns the string, or undef for an invalid URL. C<charset> is
+checked as for C<< $url->canonicalize >>.
+
+=item Wurl->charset_known($label)
+
+1 when C<$label> names an encoding (a WHATWG Encoding Standard label, ASCII
+case-insensitive, surrounding whitespace ignored: C<wurl_charset_known>),
+else 0. (L<Wurl::Compat> keeps the 2012 module's rule instead: there a
+label that names no encoding means UTF-8.)
 
 =item Wurl::Rules->new($spec), Wurl->canonicalize($input, rules => $rules, surt => 1, surt_scheme => 1), $url->key(rules => $rules, surt => 1)
 

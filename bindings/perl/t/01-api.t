@@ -106,13 +106,37 @@ is(Wurl::status_string(Wurl::WURL_E_TOO_LONG), 'input longer than WURL_MAX_INPUT
     is($u->canonicalize->serialize, 'http://hoge/?%E5%81%90', 'UTF-8 query by default');
     is($u->canonicalize(charset => 'euc-jp')->serialize, 'http://hoge/?%D0%F4', 'euc-jp');
     is($u->canonicalize(charset => 'iso-8859-1')->serialize, 'http://hoge/??', 'iso-8859-1');
-    is($u->canonicalize(charset => 'no-such-label')->serialize, 'http://hoge/?%E5%81%90',
-        'unknown label is UTF-8');
     ok(defined $u->canonicalize(strict => 1), 'strict flag accepted');
     is(Wurl->canonicalize("?\x{5050}", base => 'http://hoge', charset => 'euc-jp'),
         'http://hoge/?%D0%F4', 'one-call charset');
     is(Wurl->canonicalize('http://example.com/', strict => 1), 'http://example.com/',
         'one-call strict');
+}
+
+# A charset label that names no encoding croaks, naming it (the library would
+# read it as UTF-8); Wurl::Compat keeps the 2012 module's rule (UTF-8).
+{
+    my $u = Wurl->parse('http://hoge')->resolve("?\x{5050}");
+    for my $label ('shiftjis', 'no-such-label', 'utf-7', '', 'utf_8') {
+        eval { $u->canonicalize(charset => $label) };
+        like($@, qr/^Wurl::URL->canonicalize: unknown charset label '\Q$label\E'/, "'$label': URL->canonicalize croaks");
+        eval { Wurl->canonicalize("?\x{5050}", base => 'http://hoge', charset => $label) };
+        like($@, qr/^Wurl->canonicalize: unknown charset label '\Q$label\E'/, "'$label': Wurl->canonicalize croaks");
+        eval { Wurl->canonicalize('http://a/', rules => 'sort-query', charset => $label) };
+        like($@, qr/unknown charset label/, "'$label': with rules too");
+        is(Wurl->charset_known($label), 0, "'$label' is not known");
+    }
+    for my $label ('Shift_JIS', ' sjis ', 'EUC-JP', 'latin1', 'utf-16le') {
+        is(Wurl->charset_known($label), 1, "'$label' is known");
+    }
+    is(Wurl->canonicalize("?\x{3042}", base => 'http://hoge', charset => ' Shift_JIS '),
+        'http://hoge/?%82%A0', 'a WHATWG label, case and spaces aside');
+    my $long = 'x' x 10_000;
+    eval { $u->canonicalize(charset => $long) };
+    ok(length($@) < 400, 'a long label is quoted in part');
+    require Wurl::Compat;
+    is(Wurl::Compat::url_to_canon_url("?\x{5050}", 'http://hoge', 'shiftjis'), 'http://hoge/?%E5%81%90',
+        'Wurl::Compat: an unknown label is UTF-8, as in the 2012 module');
 }
 
 # Strings: characters in, characters out; bytes on request.

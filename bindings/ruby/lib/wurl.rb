@@ -184,6 +184,7 @@ module Wurl
     attach_function :wurl_free, %i[wurl_url], :void
     attach_function :wurl_status_str, %i[wurl_status], :string
     attach_function :wurl_version, [], :string
+    attach_function :wurl_charset_known, %i[buffer_in size_t], :bool
   end
 
   # The library that was loaded (a path, or the first name tried with the
@@ -231,6 +232,37 @@ module Wurl
     end
   end
 
+  # Whether +label+ is a charset label that names an encoding: a WHATWG
+  # Encoding Standard label, ASCII case-insensitive, surrounding whitespace
+  # ignored (wurl_charset_known).
+  #
+  # @param label [String, Symbol]
+  # @return [Boolean]
+  # @example
+  #   Wurl.charset_known?('Shift_JIS')   # => true
+  #   Wurl.charset_known?('shiftjis')    # => false
+  def self.charset_known?(label)
+    bytes = to_bytes(label.to_s)
+    Lib.wurl_charset_known(bytes, bytes.bytesize)
+  end
+
+  # A +charset:+ argument as the bytes the C ABI takes (nil for nil). The
+  # library reads a label that names no encoding as UTF-8 (the 2012
+  # algorithm's rule), so a misspelt one would silently mean UTF-8: it
+  # raises ArgumentError naming it instead. A label longer than
+  # WURL_MAX_INPUT_LEN bytes goes on, for the call to refuse (Wurl::Error).
+  # @api private
+  def self.charset_bytes(charset)
+    return nil if charset.nil?
+
+    cs = to_bytes(charset.to_s)
+    return cs if cs.bytesize > WURL_MAX_INPUT_LEN || Lib.wurl_charset_known(cs, cs.bytesize)
+
+    shown = cs.byteslice(0, 64).scrub.inspect + (cs.bytesize > 64 ? '...' : '')
+    raise ArgumentError, "Wurl: unknown charset label #{shown} (a WHATWG Encoding Standard label, " \
+                         "e.g. 'utf-8', 'shift_jis', 'windows-1252')"
+  end
+
   # A view (pointer, length) into a handle, copied into a UTF-8 String.
   # @api private
   def self.view(ptr, len)
@@ -266,7 +298,8 @@ module Wurl
   #
   # @param input [String] the URL or reference
   # @param base [String, Wurl::URL, nil] the base URL
-  # @param charset [String, nil] the label of the document's encoding (query)
+  # @param charset [String, nil] the label of the document's encoding (query),
+  #   a WHATWG Encoding Standard label
   # @param strict [Boolean] WURL_FLAG_NETWORK_STRICT
   # @param rules [Wurl::Rules, String, nil] opt-in dedup rules applied after
   #   canonicalization (a {Wurl::Rules} or its specification)
@@ -275,6 +308,7 @@ module Wurl
   # @return [String, nil] the canonical URL (UTF-8), nil when invalid
   # @raise [Wurl::Error] when the call fails (an input over WURL_MAX_INPUT_LEN bytes),
   #   or for a bad rules specification (status WURL_E_BAD_RULES)
+  # @raise [ArgumentError] for a charset label that names no encoding
   # @raise [TypeError] for a nil input
   #
   # @example
@@ -284,7 +318,7 @@ module Wurl
                         surt_scheme: false)
     bytes = to_bytes(input)
     base = URL.parse(base) unless base.nil? || base.is_a?(URL)
-    cs = charset.nil? ? nil : to_bytes(charset.to_s)
+    cs = charset_bytes(charset)
     flags = strict ? WURL_FLAG_NETWORK_STRICT : 0
     base_ptr = base&.send(:pointer)
     rules = Rules.new(rules) unless rules.nil? || rules.is_a?(Rules)
@@ -377,11 +411,12 @@ module Wurl
     # Canonicalizes this URL.
     #
     # @param charset [String, nil] the label of the document's encoding, used
-    #   for the query (an unknown label means UTF-8)
+    #   for the query (a WHATWG Encoding Standard label)
     # @param strict [Boolean] WURL_FLAG_NETWORK_STRICT (see the top-level README)
     # @return [Wurl::URL] a new URL
+    # @raise [ArgumentError] for a charset label that names no encoding
     def canonicalize(charset: nil, strict: false)
-      cs = charset.nil? ? nil : Wurl.to_bytes(charset.to_s)
+      cs = Wurl.charset_bytes(charset)
       flags = strict ? WURL_FLAG_NETWORK_STRICT : 0
       out = FFI::MemoryPointer.new(:pointer)
       Wurl.check(Lib.wurl_canonicalize(pointer, cs, cs ? cs.bytesize : 0, flags, out), 'wurl_canonicalize')

@@ -92,10 +92,35 @@ class ApiTest < Minitest::Test
     assert_equal 'http://hoge/?%E5%81%90', u.canonicalize.serialize
     assert_equal 'http://hoge/?%D0%F4', u.canonicalize(charset: 'euc-jp').serialize
     assert_equal 'http://hoge/??', u.canonicalize(charset: 'iso-8859-1').serialize
-    assert_equal 'http://hoge/?%E5%81%90', u.canonicalize(charset: 'no-such-label').serialize
     assert_instance_of Wurl::URL, u.canonicalize(strict: true)
     assert_equal 'http://hoge/?%D0%F4', Wurl.canonicalize("?\u5050", base: 'http://hoge', charset: 'euc-jp')
     assert_equal 'http://example.com/', Wurl.canonicalize('http://example.com/', strict: true)
+  end
+
+  def test_an_unknown_charset_label_raises
+    # The library would read it as UTF-8: a misspelt label is refused,
+    # naming it, in every call that takes a charset.
+    u = Wurl.parse('http://hoge').resolve("?\u5050")
+    ['shiftjis', 'no-such-label', 'utf-7', '', 'utf_8'].each do |label|
+      e = assert_raises(ArgumentError) { u.canonicalize(charset: label) }
+      assert_includes e.message, "unknown charset label #{label.inspect}"
+      assert_raises(ArgumentError) { Wurl.canonicalize("?\u5050", base: 'http://hoge', charset: label) }
+      assert_raises(ArgumentError) { Wurl.canonicalize('http://a/', charset: label, rules: 'sort-query') }
+      refute Wurl.charset_known?(label), label
+    end
+    # WHATWG labels: case and surrounding whitespace do not matter.
+    ['Shift_JIS', ' sjis ', 'EUC-JP', :latin1, 'utf-16le'].each do |label|
+      assert Wurl.charset_known?(label), label
+    end
+    assert_equal 'http://hoge/?%82%A0', Wurl.canonicalize("?\u3042", base: 'http://hoge', charset: ' Shift_JIS ')
+    assert_equal 'http://hoge/?%E3%81%82', Wurl.canonicalize("?\u3042", base: 'http://hoge', charset: 'utf-16le'),
+                 'a known label whose encoding is not ASCII-compatible means UTF-8'
+    # A long unknown label is quoted in part; one over WURL_MAX_INPUT_LEN is
+    # the call's refusal, as before.
+    e = assert_raises(ArgumentError) { u.canonicalize(charset: 'x' * 10_000) }
+    assert_operator e.message.bytesize, :<, 300
+    e = assert_raises(Wurl::Error) { u.canonicalize(charset: 'x' * (Wurl::WURL_MAX_INPUT_LEN + 1)) }
+    assert_equal Wurl::WURL_E_TOO_LONG, e.status
   end
 
   def test_bytes

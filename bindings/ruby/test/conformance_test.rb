@@ -71,6 +71,9 @@ class ConformanceTest < Minitest::Test
     judge('resolving.dat', tests.size, failures)
   end
 
+  # The suite's charset labels that are not WHATWG Encoding Standard labels.
+  NOT_WHATWG = %w[utf-7 ibm037].freeze
+
   # One canonicalization test: [checks, errors].
   def run_canon_test(t)
     f = t[:fields]
@@ -78,6 +81,15 @@ class ConformanceTest < Minitest::Test
     base_s = f['base'].nil? || f['base'].empty? ? data : f['base']
     charset = f['charset']
     base = Wurl.parse(base_s)
+    # The suite has labels that name no encoding (utf-7, ibm037), which the
+    # 2012 module read as UTF-8: Wurl refuses them, and the expected result
+    # is the one with UTF-8.
+    if charset && NOT_WHATWG.include?(charset.downcase)
+      refute Wurl.charset_known?(charset)
+      assert_raises(ArgumentError) { Wurl.canonicalize(data, base: base, charset: charset) }
+      assert_raises(ArgumentError) { base.resolve(data).canonicalize(charset: charset) }
+      charset = nil
+    end
     canon = base.resolve(data).canonicalize(charset: charset)
     errs = []
     if f.key?('invalid')

@@ -44,7 +44,11 @@ Strings: a lone surrogate (which has no UTF-8 form) is read as U+FFFD; an
 input longer than 16 MiB in UTF-8 raises ``ValueError`` in the scalar
 functions and gives ``None`` (null) in the batch functions; a value that is
 not a ``str`` raises ``TypeError`` (``None`` is allowed in batches and gives
-``None``).
+``None``). ``bytes`` are not taken: ``b.decode("utf-8", "replace")`` reads
+invalid UTF-8 exactly as the C ABI, Ruby and Perl (``bytes => 1``) do, one
+U+FFFD per maximal invalid sequence. A ``charset`` that is not a WHATWG
+Encoding Standard label raises ``ValueError`` (a misspelt label would
+otherwise mean UTF-8).
 """
 
 from . import _wurl
@@ -142,7 +146,8 @@ def canonicalize_arrow(
         once, so keep a page's links together.
     charset : str or None
         The encoding label of the query (a WHATWG Encoding Standard label,
-        the document's encoding); None means UTF-8.
+        the document's encoding); None means UTF-8. Another label raises
+        ``ValueError``.
     strict : bool
         Network-strict mode: also reject hosts that other parsers (WHATWG,
         curl) would read differently.
@@ -169,9 +174,9 @@ def canonicalize_arrow(
         ``urls`` or ``bases`` is not an Arrow string array, or ``charset``
         is not a str.
     ValueError
-        ``bases`` has another length; a malformed Arrow array; a single
-        ``bases`` or ``charset`` longer than 16 MiB; a bad ``rules``
-        specification.
+        ``bases`` has another length; a malformed Arrow array; a
+        ``charset`` that is not a WHATWG label; a single ``bases`` or
+        ``charset`` longer than 16 MiB; a bad ``rules`` specification.
     OverflowError
         The results exceed 2 GiB in a ``string`` array (pass
         ``large_string`` or smaller batches).
