@@ -123,17 +123,22 @@ inline std::optional<std::string_view> view(bool present, const char *p, std::si
    and is empty otherwise. */
 template <class Call> status into(std::string &out, std::size_t guess, Call call)
 {
-    std::size_t room = guess < out.capacity() ? guess : out.capacity();
-    if (room < out.size())
-        room = out.size();
-    out.resize(room);
+    // A string already half the guess (the previous result's length) is
+    // used as it is: most results fit, and growing it costs a call.
+    if (out.size() < guess / 2) {
+        std::size_t room = guess < out.capacity() ? guess : out.capacity();
+        if (room > out.size())
+            out.resize(room);
+    }
     std::size_t len = 0;
     auto st = static_cast<status>(call(out.data(), out.size() + 1, &len));
     if (st == status::buffer_too_small) {
         out.resize(len);
         st = static_cast<status>(call(out.data(), out.size() + 1, &len));
     }
-    out.resize(st == status::ok ? len : 0);
+    // Shrinking: erase(pos) only sets the length (resize is a call into
+    // the library).
+    out.erase(st == status::ok ? len : 0);
     return st;
 }
 
