@@ -20,8 +20,8 @@
  *                      allocation per URL.
  *
  * Nothing here throws except result::value() on a failed call (as
- * std::optional::value does); without exceptions (-fno-exceptions) it calls
- * std::abort instead. Every view (std::string_view) lives as long as the
+ * std::optional::value does; without exceptions, -fno-exceptions, it calls
+ * std::abort instead) and std::bad_alloc when a std::string cannot grow. Every view (std::string_view) lives as long as the
  * wurl::url it came from, and moving a wurl::url keeps them valid.
  */
 #ifndef WURL_HPP
