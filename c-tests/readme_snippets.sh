@@ -8,6 +8,11 @@
 #   run verbatim in WORK_DIR, where include/ and target/release/libwurl.a
 #   point to SOURCE_DIR/include and LIBWURL, the built static library);
 #   then ./app runs and must exit 0.
+# LANG cpp: the same for every ```cpp block, saved as app.cpp and built with
+#   the README's line starting `c++ -std=c++17 -Iinclude app.cpp
+#   target/release/libwurl.a` (a C++ compiler, CXX or c++, runs it;
+#   -Wall -Wextra -Werror are added, and with CXXSTD=20 the block is built
+#   as C++20 too).
 # LANG perl / ruby: every ```perl / ```ruby block runs from SOURCE_DIR (as
 #   the README's "from the repository" instructions say) with WURL_LIB=LIBWURL
 #   (the built libwurl.so) and must exit 0.
@@ -70,6 +75,19 @@ case "$lang" in
     ln -s "$lib" "$work/target/release/libwurl.a"
     echo "build command (from README): $cmd"
     ;;
+  cpp)
+    cmd=$(grep -m1 '^c++ -std=c++17 -Iinclude app\.cpp target/release/libwurl\.a' "$readme" | sed 's/[ \t]*#.*$//')
+    if [ -z "$cmd" ]; then
+      echo "README has no 'c++ -std=c++17 -Iinclude app.cpp target/release/libwurl.a ...' line" >&2
+      exit 1
+    fi
+    # The compiler CMake found, and warnings as errors.
+    cmd=$(printf '%s\n' "$cmd" | sed "s|^c++ |\"\${CXX:-c++}\" -Wall -Wextra -Werror |")
+    mkdir -p "$work/target/release"
+    ln -s "$src/include" "$work/include"
+    ln -s "$lib" "$work/target/release/libwurl.a"
+    echo "build command (from README, with -Wall -Wextra -Werror): $cmd"
+    ;;
 esac
 
 if [ "$lang" = rust ]; then
@@ -101,6 +119,25 @@ for f in "$work"/blocks/*."$lang"; do
       if ! (cd "$work" && ./app > "$out"); then
         echo "snippet $name: exit status not 0:"; cat -n "$f"; failed=1; continue
       fi
+      ;;
+    cpp)
+      cp "$f" "$work/app.cpp"
+      for std in 17 ${CXXSTD:-}; do
+        rm -f "$work/app"
+        c=$(printf '%s\n' "$cmd" | sed "s|-std=c++17|-std=c++$std|")
+        if ! (cd "$work" && sh -c "$c"); then
+          echo "snippet $name: does not build as C++$std:"; cat -n "$f"; failed=1; continue 2
+        fi
+        if ! (cd "$work" && ./app > "$out"); then
+          echo "snippet $name: exit status not 0 (C++$std):"; cat -n "$f"; failed=1; continue 2
+        fi
+        if [ -f "$base.expected" ] && ! cmp -s "$out" "$base.expected"; then
+          echo "snippet $name (C++$std): output differs from the README's:"
+          diff "$base.expected" "$out" || true
+          failed=1
+          continue 2
+        fi
+      done
       ;;
     perl)
       if ! (cd "$src" && WURL_LIB="$lib" perl "$f" > "$out"); then

@@ -22,6 +22,7 @@ foreach(_f IN ITEMS
     "${_lib}/libwurl.a"
     "${_lib}/libwurl.so.${VERSION}"
     "${PREFIX}/${INCLUDEDIR}/wurl.h"
+    "${PREFIX}/${INCLUDEDIR}/wurl.hpp"
     "${_lib}/cmake/wurl/wurlConfig.cmake"
     "${_lib}/cmake/wurl/wurlConfigVersion.cmake"
     "${_lib}/pkgconfig/wurl.pc"

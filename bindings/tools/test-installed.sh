@@ -37,8 +37,18 @@ tsv="$repo/tests/data/url_to_canon_url.tsv"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/wurl-installed.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
-# Nothing of the caller's may point at the library.
-unset WURL_LIB WURL_LIBDIR LD_LIBRARY_PATH PKG_CONFIG_PATH PERL5LIB PERL5OPT RUBYLIB RUBYOPT GEM_PATH || true
+# The gem paths of the Ruby part, from the caller's gem directories with
+# any installed wurl-canon hidden (tools/isolated_gem_path.rb): the gems
+# installed here are the ones loaded, whatever is installed on the machine.
+gem_path=
+gem_path2=
+if "$ruby" -e 1 2>/dev/null; then
+  gem_path=$("$ruby" "$tools/isolated_gem_path.rb" "$tmp/gems" "$tmp/gem-path")
+  gem_path2=$("$ruby" "$tools/isolated_gem_path.rb" "$tmp/gems2" "$tmp/gem-path2")
+fi
+# Nothing of the caller's may point at the library or at an installed
+# module (PERL5LIB: the Perl part sets its own).
+unset WURL_LIB WURL_LIBDIR LD_LIBRARY_PATH PKG_CONFIG_PATH PERL5LIB PERL5OPT RUBYLIB RUBYOPT GEM_PATH GEM_HOME || true
 nowhere="$tmp/no-pkgconfig"
 mkdir "$nowhere"
 
@@ -123,7 +133,8 @@ if "$ruby" -e "require 'ffi'" 2>/dev/null && command -v "$gem" >/dev/null 2>&1; 
     { cat "$tmp/gem-build.log"; fail "gem build"; }
   check_ignored "$tmp/ruby-src" bindings/ruby "$tmp/ruby.list"
   pkg=$(cd "$tmp/ruby-src" && ls wurl-canon-*.gem)
-  GEM_HOME="$tmp/gems" PKG_CONFIG_PATH="$libdir/pkgconfig" \
+  echo "GEM_PATH=$gem_path"
+  GEM_HOME="$tmp/gems" GEM_PATH="$gem_path" PKG_CONFIG_PATH="$libdir/pkgconfig" \
     "$gem" install --local --no-document "$tmp/ruby-src/$pkg" > "$tmp/gem-install.log" 2>&1 ||
     { cat "$tmp/gem-install.log"; fail "gem install"; }
   cat "$tmp/gem-install.log"
@@ -131,8 +142,8 @@ if "$ruby" -e "require 'ffi'" 2>/dev/null && command -v "$gem" >/dev/null 2>&1; 
 
   step "Ruby: require 'wurl', no WURL_LIB, LD_LIBRARY_PATH or PKG_CONFIG_PATH"
   cd "$tmp"
-  GEM_HOME="$tmp/gems" PKG_CONFIG_LIBDIR="$nowhere" "$ruby" "$tools/check_seed.rb" "$tsv" "$tmp/gems"
-  out=$(GEM_HOME="$tmp/gems" PKG_CONFIG_LIBDIR="$nowhere" "$ruby" -e \
+  GEM_HOME="$tmp/gems" GEM_PATH="$gem_path" PKG_CONFIG_LIBDIR="$nowhere" "$ruby" "$tools/check_seed.rb" "$tsv" "$tmp/gems"
+  out=$(GEM_HOME="$tmp/gems" GEM_PATH="$gem_path" PKG_CONFIG_LIBDIR="$nowhere" "$ruby" -e \
     'require "wurl"; print Wurl.canonicalize("../a/./b", base: "http://EXAMPLE.com:80/x/y"), " ", Wurl.library_path')
   echo "$out"
   case "$out" in
@@ -144,10 +155,10 @@ if "$ruby" -e "require 'ffi'" 2>/dev/null && command -v "$gem" >/dev/null 2>&1; 
     echo "the system loader has a libwurl.so.0: the failure message is not checked"
   else
   step "Ruby: installed without pkg-config's help, the gem says where it looked, once"
-  GEM_HOME="$tmp/gems2" PKG_CONFIG_LIBDIR="$nowhere" \
+  GEM_HOME="$tmp/gems2" GEM_PATH="$gem_path2" PKG_CONFIG_LIBDIR="$nowhere" \
     "$gem" install --local --no-document "$tmp/ruby-src/$pkg" > "$tmp/gem-install2.log" 2>&1 ||
     { cat "$tmp/gem-install2.log"; fail "gem install without pkg-config"; }
-  if GEM_HOME="$tmp/gems2" PKG_CONFIG_LIBDIR="$nowhere" "$ruby" -e 'require "wurl"' 2> "$tmp/ruby.err"; then
+  if GEM_HOME="$tmp/gems2" GEM_PATH="$gem_path2" PKG_CONFIG_LIBDIR="$nowhere" "$ruby" -e 'require "wurl"' 2> "$tmp/ruby.err"; then
     fail "Ruby: wurl loaded without any way to find libwurl (is libwurl.so.0 on the system loader's path?)"
   fi
   cat "$tmp/ruby.err"

@@ -6,7 +6,8 @@
 # In a temporary directory (the source tree is never written to): copy
 # bindings/ruby, `gem build`, `gem install --local` into a temporary
 # GEM_HOME, then canonicalize the seed's examples with the installed gem and
-# run the Ruby test suite against it (WURL_TEST_INSTALLED_GEM=1).
+# run the Ruby test suite against it (WURL_TEST_INSTALLED_GEM=1). Another
+# wurl-canon installed on the machine is never loaded instead.
 # Needs WURL_LIB (the built libwurl.so).
 set -eu
 
@@ -36,10 +37,14 @@ for f in lib/wurl.rb README.md LICENSE; do
 done
 
 step "gem install --local into a temporary GEM_HOME"
-# GEM_PATH is left to its default, which holds the system's gems (the ffi
-# dependency: Debian's ruby-ffi).
-export GEM_HOME="$tmp/gems"
-unset GEM_PATH RUBYOPT RUBYLIB || true
+# GEM_PATH: that GEM_HOME first, then the caller's gem directories (the ffi
+# dependency: Debian's ruby-ffi; minitest) with any other wurl-canon gem
+# hidden (tools/isolated_gem_path.rb), so that everything below loads the
+# gem built here even when one is installed (gem install, GEM_HOME, ~/.gem).
+gem_path=$("$ruby" "$tools/isolated_gem_path.rb" "$tmp/gems" "$tmp/gem-path")
+export GEM_HOME="$tmp/gems" GEM_PATH="$gem_path"
+echo "GEM_PATH=$GEM_PATH"
+unset RUBYOPT RUBYLIB || true
 "$gem" install --local --no-document "$pkg"
 [ -f "$GEM_HOME/gems/${pkg%.gem}/lib/wurl.rb" ] || { echo "wurl.rb not installed" >&2; exit 1; }
 [ -f "$GEM_HOME/gems/${pkg%.gem}/LICENSE" ] || { echo "LICENSE not installed" >&2; exit 1; }

@@ -338,3 +338,119 @@ def test_pipe_recipe_edge_cases():
     assert want[6] == wurl.canonicalize("--base=http://evil/", base="http://p/a/b")
     assert want[8] == wurl.canonicalize("c", base="http://p/a/b") and want[9] is not None
     assert want[10] == wurl.canonicalize("http://ab.test/")
+
+
+RULES = "drop-fragment,strip-www,sort-query,strip-session-ids,drop-params=utm_*|fbclid"
+
+
+def test_keys_rules_and_surt(spark):
+    """canonicalize(..., rules=, surt=, surt_scheme=) against `wurl canon
+    --pairs --rules ... [--format surt [--surt-scheme]]`, per-row base, on
+    links_synth and the conformance sample; the pandas_udf path the same."""
+    from pyspark.sql.functions import col
+
+    from wurl import spark as ws
+
+    links = [(p, l) for p, l in read_pairs()]
+    sample = [(p, l) for p, l in conformance_sample() if p is not None]
+    for rows in (links, sample):
+        df = frame(spark, rows, partitions=4)
+        compiled = wurl.Rules(RULES)
+        out = ordered(
+            df.select(
+                "i",
+                canonicalize(col("link"), base=col("page"), rules=RULES).alias("r"),
+                canonicalize("link", base="page", rules=compiled, surt=True).alias("rs"),
+                canonicalize("link", base="page", surt_scheme=True).alias("ss"),
+                canonicalize("link", base="page", rules=compiled, with_reason=True).alias("why"),
+                ws._apply("canon", col("link"), col("page"), None, False, False, False, RULES, True).alias("pd"),
+            )
+        )
+        pairs = [f"{p}\t{l}" for p, l in rows]
+
+        def cli(*args):
+            return [g if g != "" else None for g in run_cli(["canon", "--pairs", "-q", *args], pairs)]
+
+        ruled = cli("--rules", RULES)
+        ruled_surt = cli("--rules", RULES, "--format", "surt")
+        surt_scheme = cli("--format", "surt", "--surt-scheme")
+        assert [r["r"] for r in out] == ruled
+        assert [r["rs"] for r in out] == ruled_surt
+        assert [r["ss"] for r in out] == surt_scheme
+        assert [r["pd"] for r in out] == ruled_surt
+        assert [r["why"]["url"] for r in out] == ruled
+        # The rules change keys: these are not the plain canonical URLs.
+        plain = cli()
+        assert sum(a != b for a, b in zip(ruled, plain)) > 10
+        assert sum(a is None for a in ruled) == sum(a is None for a in plain)
+    # One base for every row, and no base.
+    page = "https://www.example.com/d/p.html"
+    nn = [l for _, l in links[:2000]]
+    df = frame(spark, [(None, l) for l in nn])
+    out = ordered(
+        df.select(
+            "i",
+            canonicalize("link", base=wurl.parse(page), rules=RULES, surt=True).alias("one"),
+            canonicalize("link", rules=RULES).alias("none"),
+        )
+    )
+    assert [r["one"] for r in out] == wurl.canonicalize_many(nn, base=page, rules=RULES, surt=True)
+    assert [r["none"] for r in out] == wurl.canonicalize_many(nn, rules=RULES)
+
+
+def test_bad_rules_fail_on_the_driver():
+    from pyspark.sql.functions import col
+
+    with pytest.raises(ValueError, match="no-such-rule"):
+        canonicalize(col("link"), rules="strip-www,no-such-rule")
+    with pytest.raises(TypeError, match="rules"):
+        canonicalize(col("link"), rules=3)
+
+
+NO_PYARROW_JOB = r"""
+import sys
+sys.path.insert(0, sys.argv[1])
+import spark_canon
+from pyspark.sql.functions import col
+from wurl.spark import canonicalize
+
+spark = spark_canon.session("local[1]")
+spark.sparkContext.setLogLevel("OFF")
+df = spark.createDataFrame([("http://p/", "a")], "page string, link string")
+try:
+    df.select(canonicalize(col("link"), base=col("page"))).collect()
+except Exception as e:
+    print("FAILED:", e)
+else:
+    print("RAN")
+spark.stop()
+"""
+
+
+def test_worker_without_pyarrow_names_pyspark_python(tmp_path):
+    """Executors whose Python (PYSPARK_PYTHON) lacks pyarrow: the task fails
+    with wurl.spark's message naming PYSPARK_PYTHON, not a bare
+    ModuleNotFoundError. The workers' Python here is this one with pyarrow
+    hidden (a sitecustomize that makes `import pyarrow` fail); the driver
+    keeps it."""
+    block = tmp_path / "no-pyarrow"
+    block.mkdir()
+    (block / "sitecustomize.py").write_text('import sys\nsys.modules["pyarrow"] = None\n')
+    worker = tmp_path / "python-without-pyarrow"
+    worker.write_text(f'#!/bin/sh\nPYTHONPATH="{block}${{PYTHONPATH:+:$PYTHONPATH}}" exec "{sys.executable}" "$@"\n')
+    worker.chmod(0o755)
+    check = subprocess.run([str(worker), "-c", "import pyarrow"], capture_output=True, text=True)
+    assert check.returncode != 0 and "pyarrow" in check.stderr
+    env = dict(os.environ, PYSPARK_PYTHON=str(worker), PYSPARK_DRIVER_PYTHON=sys.executable)
+    r = subprocess.run(
+        [sys.executable, "-c", NO_PYARROW_JOB, str(ROOT / "python" / "examples")],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
+    assert r.returncode == 0, r.stderr[-3000:]
+    out = r.stdout
+    assert out.startswith("FAILED:"), out[-2000:]
+    assert "wurl.spark needs pyarrow" in out, out[-3000:]
+    assert "PYSPARK_PYTHON" in out, out[-3000:]

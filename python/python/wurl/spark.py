@@ -28,12 +28,36 @@ With ``with_reason=True`` the column is a struct ``<url, reason>`` instead:
 valid and null rows. Reasons are computed in Python, for the invalid rows
 only.
 
+``canonicalize`` makes keys too, as ``wurl.canonicalize`` does:
+``rules=`` (a ``wurl.Rules`` or its specification string, compiled once on
+the driver: a bad one raises ``ValueError`` there) applies opt-in dedup
+rules after canonicalization, ``surt=True`` (``surt_scheme=True``) gives
+the SURT form (docs/keys.md).
+
 On Spark 4.1 or newer the functions are ``arrow_udf``s (Arrow arrays in and
 out); on older Spark (3.x, 4.0) ``pandas_udf``s, which Spark also feeds
 through Arrow.
+
+The Python that runs the functions on the executors (``PYSPARK_PYTHON``,
+or ``spark.pyspark.python``) needs ``wurl-canon`` and ``pyarrow``
+installed; without pyarrow a task fails with an ``ImportError`` that names
+``PYSPARK_PYTHON`` (python/README.md: "Spark").
 """
 
-import pyarrow as pa
+import sys
+
+try:
+    import pyarrow as pa
+except ImportError as _e:
+    # Also what a Spark task reports when the executors' Python lacks
+    # pyarrow: unpickling a function of this module imports it first.
+    raise ImportError(
+        f"wurl.spark needs pyarrow, which the Python running it ({sys.executable}) "
+        "does not have. On Spark that is the executors' Python: PYSPARK_PYTHON "
+        "(or spark.pyspark.python) must name a Python with pyarrow and wurl-canon "
+        "installed (pip install 'wurl-canon[arrow]' there, or ship a packed virtual "
+        "environment with --archives; see python/README.md, \"Spark\")"
+    ) from _e
 from pyspark.sql import Column
 from pyspark.sql import functions as _F
 from pyspark.sql.types import StringType, StructField, StructType
@@ -93,12 +117,17 @@ def _reason(op, url, base, charset, strict):
     return r.invalid_reason or "invalid URL"
 
 
-def _batch(op, charset, strict, with_reason, one_base, urls, bases):
+_NO_KEY = (None, False, False)
+
+
+def _batch(op, charset, strict, with_reason, one_base, urls, bases, key=_NO_KEY):
     """One Arrow batch: ``urls`` (and ``bases``, a per-row array, or
-    ``None`` for ``one_base``) to the result array."""
+    ``None`` for ``one_base``) to the result array. ``key`` is ``(rules,
+    surt, surt_scheme)`` for ``canon``."""
     b = bases if bases is not None else one_base
     if op == "canon":
-        out = _wurl.canonicalize_arrow(urls, b, charset, strict)
+        rules, surt, surt_scheme = key
+        out = _wurl.canonicalize_arrow(urls, b, charset, strict, rules, surt, surt_scheme)
     else:
         out = _wurl.resolve_arrow(urls, b)
     out = out.cast(pa.string())
@@ -123,8 +152,33 @@ def _has_arrow_udf():
     return True
 
 
-def _udf(op, charset, strict, with_reason, one_base, per_row, use_arrow=None):
-    """The UDF: ``arrow_udf`` where Spark has it, else ``pandas_udf``."""
+def _pandas_batch(op, charset, strict, with_reason, one_base, urls, bases, key):
+    """``_batch`` on pandas Series (the ``pandas_udf`` path)."""
+    import pandas as pd
+
+    u = pa.Array.from_pandas(urls, type=pa.string())
+    b = None if bases is None else pa.Array.from_pandas(bases, type=pa.string())
+    a = _batch(op, charset, strict, with_reason, one_base, u, b, key)
+    if with_reason:
+        return pd.DataFrame({"url": a.field("url").to_pandas(), "reason": a.field("reason").to_pandas()})
+    return a.to_pandas()
+
+
+def _shippable(f):
+    """``f`` once Spark has read its type hints: without them. They name
+    pyarrow (or pandas) classes, and a pickled function's annotations are
+    restored before its globals, so an executor without pyarrow would fail
+    on them with a bare ``No module named 'pyarrow'``; without them the
+    first import is this module's, whose error names PYSPARK_PYTHON."""
+    f.__annotations__ = {}
+    return f
+
+
+def _udf(op, charset, strict, with_reason, one_base, per_row, use_arrow=None, key=_NO_KEY):
+    """The UDF: ``arrow_udf`` where Spark has it, else ``pandas_udf``.
+
+    The functions given to Spark refer to this module's functions only (no
+    pyarrow object in their closures), for ``_shippable``."""
     rtype = REASON_TYPE if with_reason else StringType()
     if use_arrow is None:
         use_arrow = _has_arrow_udf()
@@ -134,49 +188,60 @@ def _udf(op, charset, strict, with_reason, one_base, per_row, use_arrow=None):
         if per_row:
 
             def f2(urls: pa.Array, bases: pa.Array) -> pa.Array:
-                return _batch(op, charset, strict, with_reason, None, urls, bases)
+                return _batch(op, charset, strict, with_reason, None, urls, bases, key)
 
-            return arrow_udf(f2, rtype)
+            udf = arrow_udf(f2, rtype)
+            _shippable(f2)
+            return udf
 
         def f1(urls: pa.Array) -> pa.Array:
-            return _batch(op, charset, strict, with_reason, one_base, urls, None)
+            return _batch(op, charset, strict, with_reason, one_base, urls, None, key)
 
-        return arrow_udf(f1, rtype)
+        udf = arrow_udf(f1, rtype)
+        _shippable(f1)
+        return udf
 
     import pandas as pd
     from pyspark.sql.functions import pandas_udf
 
-    def to_pandas(a):
-        if with_reason:
-            return pd.DataFrame({"url": a.field("url").to_pandas(), "reason": a.field("reason").to_pandas()})
-        return a.to_pandas()
-
     if per_row:
 
         def p2(urls: pd.Series, bases: pd.Series) -> pd.Series:
-            u = pa.Array.from_pandas(urls, type=pa.string())
-            b = pa.Array.from_pandas(bases, type=pa.string())
-            return to_pandas(_batch(op, charset, strict, with_reason, None, u, b))
+            return _pandas_batch(op, charset, strict, with_reason, None, urls, bases, key)
 
-        return pandas_udf(p2, rtype)
+        udf = pandas_udf(p2, rtype)
+        _shippable(p2)
+        return udf
 
     def p1(urls: pd.Series) -> pd.Series:
-        u = pa.Array.from_pandas(urls, type=pa.string())
-        return to_pandas(_batch(op, charset, strict, with_reason, one_base, u, None))
+        return _pandas_batch(op, charset, strict, with_reason, one_base, urls, None, key)
 
-    return pandas_udf(p1, rtype)
+    udf = pandas_udf(p1, rtype)
+    _shippable(p1)
+    return udf
 
 
-def _apply(op, url_col, base, charset, strict, with_reason, _use_arrow=None):
+def _apply(
+    op, url_col, base, charset, strict, with_reason, _use_arrow=None, rules=None, surt=False, surt_scheme=False
+):
     url = _column(url_col, "url_col")
     if charset is not None and not isinstance(charset, str):
         raise TypeError(f"charset must be a str or None, not {type(charset).__name__}")
+    # Compiled here, on the driver: a bad specification fails now, and the
+    # executors get the compiled rules (they pickle as their specification).
+    if isinstance(rules, str):
+        rules = _wurl.Rules(rules)
+    elif rules is not None and not isinstance(rules, _wurl.Rules):
+        raise TypeError(f"rules must be a wurl.Rules, a str or None, not {type(rules).__name__}")
+    key = (rules, bool(surt), bool(surt_scheme))
     if base is None or isinstance(base, _wurl.URL):
-        return _udf(op, charset, bool(strict), with_reason, base, False, _use_arrow)(url)
-    return _udf(op, charset, bool(strict), with_reason, None, True, _use_arrow)(url, _column(base, "base"))
+        return _udf(op, charset, bool(strict), with_reason, base, False, _use_arrow, key)(url)
+    return _udf(op, charset, bool(strict), with_reason, None, True, _use_arrow, key)(url, _column(base, "base"))
 
 
-def canonicalize(url_col, base=None, charset=None, strict=False, with_reason=False):
+def canonicalize(
+    url_col, base=None, charset=None, strict=False, with_reason=False, rules=None, surt=False, surt_scheme=False
+):
     """The canonical URL of each row, as a Spark column.
 
     Each URL is resolved against its base, canonicalized and serialized
@@ -200,20 +265,32 @@ def canonicalize(url_col, base=None, charset=None, strict=False, with_reason=Fal
     with_reason : bool
         False: a string column. True: a struct column ``<url, reason>``
         (``REASON_TYPE``) whose ``reason`` says why ``url`` is null.
+    rules : wurl.Rules, str or None
+        Opt-in dedup rules applied after canonicalization (docs/keys.md): a
+        compiled ``wurl.Rules`` or its specification string (compiled here,
+        on the driver).
+    surt : bool
+        The SURT form of the (ruled) canonical URL.
+    surt_scheme : bool
+        The SURT form keeping the scheme.
 
     Returns
     -------
     Column
-        A string column: the canonical URL, null where the URL is null or
-        invalid. With ``with_reason``, the struct above.
+        A string column: the canonical URL (the key, with ``rules`` or
+        ``surt``), null where the URL is null or invalid. With
+        ``with_reason``, the struct above.
 
     Raises
     ------
     TypeError
         ``url_col`` or ``base`` is not a Column, a column name or (for
-        ``base``) a ``wurl.URL`` or None; ``charset`` is not a str.
+        ``base``) a ``wurl.URL`` or None; ``charset`` is not a str;
+        ``rules`` is not a ``wurl.Rules``, a str or None.
+    ValueError
+        ``rules`` is not a valid specification.
     """
-    return _apply("canon", url_col, base, charset, strict, with_reason)
+    return _apply("canon", url_col, base, charset, strict, with_reason, None, rules, surt, surt_scheme)
 
 
 def resolve(url_col, base=None, with_reason=False):

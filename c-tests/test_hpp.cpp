@@ -1,0 +1,233 @@
+// The C++ API (include/wurl.hpp): ownership, absent vs empty components,
+// results and their statuses, rules and their error message, keys, and the
+// bulk helpers against the C calls they wrap. Built as C++17 and C++20,
+// against libwurl.a and libwurl.so.
+#include <wurl.hpp>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace {
+
+int failures = 0;
+int checks = 0;
+
+void check(bool ok, const char *what, int line)
+{
+    ++checks;
+    if (!ok) {
+        std::fprintf(stderr, "FAILED (line %d): %s\n", line, what);
+        ++failures;
+    }
+}
+#define CHECK(cond) check((cond), #cond, __LINE__)
+
+using opt = std::optional<std::string_view>;
+
+// The C bulk call into a std::vector: the reference for the C++ helpers.
+std::pair<wurl_status, std::string> c_canon(const wurl_url *base, std::string_view in, std::string_view cs = {},
+                                            uint32_t flags = 0)
+{
+    std::vector<char> buf(1);
+    size_t len = 0;
+    wurl_status st = wurl_canon_into(base, in.data(), in.size(), cs.data(), cs.size(), flags, buf.data(), 1, &len);
+    if (st == WURL_E_BUFFER_TOO_SMALL) {
+        buf.resize(len + 1);
+        st = wurl_canon_into(base, in.data(), in.size(), cs.data(), cs.size(), flags, buf.data(), buf.size(), &len);
+    }
+    return {st, st == WURL_OK ? std::string(buf.data(), len) : std::string()};
+}
+
+} // namespace
+
+// Ownership: move-only, like std::unique_ptr.
+static_assert(!std::is_copy_constructible<wurl::url>::value, "url is move-only");
+static_assert(std::is_nothrow_move_constructible<wurl::url>::value, "url moves without throwing");
+static_assert(!std::is_copy_constructible<wurl::rules>::value, "rules is move-only");
+static_assert(std::is_same<decltype(std::declval<wurl::url>().host()), opt>::value, "components are optional views");
+
+int main()
+{
+    CHECK(wurl::version() == WURL_VERSION);
+    CHECK(std::string(wurl::status_str(wurl::status::invalid_url)) == wurl_status_str(WURL_INVALID_URL));
+
+    // --- parse: components, absent vs empty -----------------------------------------
+    {
+        auto r = wurl::parse("http://user:@Example.COM:/p?#");
+        CHECK(r.ok() && bool(r) && r.code() == wurl::status::ok && r.message().empty());
+        const wurl::url &u = *r;
+        CHECK(u.is_valid() && !u.is_invalid() && u.invalid_reason() == nullptr);
+        CHECK(u.scheme() == opt("http"));
+        CHECK(u.user() == opt("user"));
+        CHECK(u.password() == opt(""));  // present, empty
+        CHECK(u.host() == opt("Example.COM"));
+        CHECK(u.port() == opt(""));
+        CHECK(u.path() == opt("/p"));
+        CHECK(u.query() == opt("") && u.query().has_value());
+        CHECK(u.fragment() == opt(""));
+        CHECK(u.serialize() == opt("http://user:@Example.COM:/p?#"));
+        CHECK(u.host_kind() == wurl::host_kind::domain);
+
+        auto a = wurl::parse("http://u@a/x");
+        CHECK(!a->password().has_value());  // absent
+        CHECK(!a->query().has_value() && !a->fragment().has_value() && !a->port().has_value());
+        CHECK(a->component(99) == std::nullopt);
+    }
+
+    // Embedded NUL survives (inputs are (pointer, length)).
+    {
+        std::string in("http://a/x\0y", 12);
+        auto r = wurl::parse(in);
+        CHECK(r.ok() && r->path().has_value() && r->path()->size() == 4 && (*r->path())[2] == '\0');
+    }
+
+    // --- invalid URLs: ok calls, invalid results with a reason -------------------------
+    {
+        auto r = wurl::parse("foo");
+        CHECK(r.ok());
+        CHECK(r->is_invalid() && !r->is_valid());
+        CHECK(r->invalid_reason() != nullptr && std::strlen(r->invalid_reason()) > 0);
+        CHECK(!r->serialize().has_value());
+        CHECK(r->path() == opt("foo"));  // components stay readable
+        CHECK(!r->scheme().has_value());
+    }
+
+    // --- resolve, canonicalize; views survive a move -----------------------------------
+    {
+        auto base = wurl::parse("http://EXAMPLE.com:80/x/y");
+        auto resolved = wurl::resolve(*base, "../a/./b?q=\xC3\xA9");
+        CHECK(resolved.ok());
+        auto canon = wurl::canonicalize(*resolved);
+        CHECK(canon.ok());
+        std::string_view s = canon->serialize().value_or("");
+        CHECK(s == "http://example.com/a/b?q=%C3%A9");
+        wurl::url moved = std::move(canon).value();
+        CHECK(moved.serialize() == opt(s) && moved.serialize()->data() == s.data());  // the same bytes
+        CHECK(!moved.fragment().has_value());
+        CHECK(moved.host_kind() == wurl::host_kind::domain);
+
+        // charset and network-strict flag
+        auto sj = wurl::canonicalize(wurl::resolve(*base, "?q=\xE6\x97\xA5").value(), "shift_jis");
+        CHECK(sj->serialize() == opt("http://example.com/x/y?q=%93%FA"));
+        auto p = wurl::parse("http:///evil.com/x");
+        auto strict = wurl::canonicalize(*p, {}, wurl::network_strict);
+        CHECK(strict.ok() && strict->is_invalid() &&
+              std::string(strict->invalid_reason()) == "network-strict: empty host");
+        auto v4 = wurl::canonicalize(wurl::parse("http://0x7f.1/").value());
+        CHECK(v4->host_kind() == wurl::host_kind::ipv4 && v4->host() == opt("127.0.0.1"));
+
+        // A failed call: status, message, value() throws.
+        auto bad = wurl::canonicalize(*p, {}, 0x80);
+        CHECK(!bad.ok() && !bad && bad.code() == wurl::status::bad_arg);
+        CHECK(bad.message() == wurl_status_str(WURL_E_BAD_ARG));
+        bool threw = false;
+        try {
+            (void)bad.value();
+        } catch (const wurl::error &e) {
+            threw = e.code() == wurl::status::bad_arg && std::string(e.what()) == bad.message();
+        }
+        CHECK(threw);
+        // A default (moved-from) url is no handle: every accessor is safe.
+        wurl::url none;
+        CHECK(!none.has_handle() && !none.is_valid() && !none.serialize() && !none.host());
+        auto r2 = wurl::resolve(none, "x");
+        CHECK(r2.code() == wurl::status::null_arg);
+    }
+
+    // --- release / adopt ------------------------------------------------------------------
+    {
+        wurl::url u = wurl::parse("http://a/").value();
+        wurl_url *raw = u.release();
+        CHECK(!u.has_handle() && raw != nullptr);
+        wurl::url again(raw);
+        CHECK(again.host() == opt("a"));
+        u = std::move(again);
+        CHECK(u.host() == opt("a") && !again.has_handle());
+    }
+
+    // --- rules ----------------------------------------------------------------------------
+    {
+        auto rs = wurl::rules::compile("strip-www,sort-query,drop-params=utm_*");
+        CHECK(rs.ok() && rs->get() != nullptr);
+        auto bad = wurl::rules::compile("strip-www,no-such-rule");
+        CHECK(!bad.ok() && bad.code() == wurl::status::bad_rules);
+        CHECK(bad.message().find("no-such-rule") != std::string::npos);
+        bool threw = false;
+        try {
+            (void)wurl::rules::compile("sort-query,sort-query").value();
+        } catch (const wurl::error &e) {
+            threw = e.code() == wurl::status::bad_rules && std::strstr(e.what(), "sort-query") != nullptr;
+        }
+        CHECK(threw);
+
+        std::string key;
+        const char *in = "http://www.Example.com/a?z=1&utm_source=x&a=2#f";
+        CHECK(wurl::key_into(key, in, &*rs) == wurl::status::ok);
+        CHECK(key == "http://example.com/a?a=2&z=1#f");
+        CHECK(wurl::key_into(key, in, &*rs, wurl::key_surt) == wurl::status::ok);
+        CHECK(key == "com,example)/a?a=2&z=1#f");
+        CHECK(wurl::key_into(key, in, nullptr, wurl::key_surt_scheme) == wurl::status::ok);
+        CHECK(key == "http://(com,example,www)/a?z=1&utm_source=x&a=2#f");
+        CHECK(wurl::key_into(key, "http://a:99999/", &*rs) == wurl::status::invalid_url && key.empty());
+        CHECK(wurl::key_into(key, in, &*rs, 0x40) == wurl::status::bad_arg && key.empty());
+
+        // The key of a handle, the same bytes.
+        auto c = wurl::canonicalize(wurl::parse(in).value());
+        std::string k2;
+        CHECK(c->key_into(k2, &*rs, wurl::key_surt) == wurl::status::ok && k2 == "com,example)/a?a=2&z=1#f");
+        CHECK(c->key_into(k2) == wurl::status::ok && k2 == *c->serialize());
+        auto inv = wurl::canonicalize(wurl::parse("foo").value());
+        CHECK(inv->key_into(k2, &*rs) == wurl::status::invalid_url && k2.empty());
+
+        // Moving rules keeps the compiled handle.
+        wurl::rules moved = std::move(rs).value();
+        CHECK(moved.get() != nullptr && wurl::key_into(key, in, &moved) == wurl::status::ok);
+    }
+
+    // --- the bulk helper: the C call's bytes, growth, reuse ------------------------------
+    {
+        auto page = wurl::parse("http://example.jp/dir/index.html").value();
+        std::string out;
+        const char *links[] = {"../a/./b?q=\xE6\x97\xA5", "#top", "http://a:99999/", "", "//x/y", "HTTP://A/%7e"};
+        for (const char *l : links) {
+            for (const char *cs : {"", "shift_jis"}) {
+                auto want = c_canon(page.get(), l, cs);
+                wurl::status st = wurl::canon_into(out, l, &page, cs);
+                CHECK(static_cast<wurl_status>(st) == want.first);
+                CHECK(out == want.second);
+            }
+        }
+        CHECK(wurl::canon_into(out, "http://a:99999/") == wurl::status::invalid_url && out.empty());
+        CHECK(wurl::canon_into(out, "http://a/", nullptr, {}, 0x80) == wurl::status::bad_arg && out.empty());
+
+        // Growth past the capacity: a result longer than anything before.
+        std::string longpath(5000, 'a');
+        std::string in = "http://example.com/" + longpath + "/../b";
+        out.clear();
+        out.shrink_to_fit();
+        CHECK(wurl::canon_into(out, in) == wurl::status::ok);
+        CHECK(out == "http://example.com/b");
+        std::string in2 = "http://example.com/" + longpath;
+        CHECK(wurl::canon_into(out, in2) == wurl::status::ok && out == in2 && out.size() == in2.size());
+        CHECK(out.c_str()[out.size()] == '\0');
+        // Steady state: the capacity is reused, the data pointer stays.
+        const char *data = out.data();
+        std::size_t cap = out.capacity();
+        for (int i = 0; i < 100; ++i) {
+            CHECK(wurl::canon_into(out, i % 2 ? "http://a/x" : in2) == wurl::status::ok);
+        }
+        CHECK(out.data() == data && out.capacity() == cap);
+
+        // Too long: the C call's status.
+        std::string huge(WURL_MAX_INPUT_LEN + 1, 'a');
+        CHECK(wurl::canon_into(out, huge) == wurl::status::too_long && out.empty());
+    }
+
+    std::printf("test_hpp (C++%ld): %d checks, %s\n", static_cast<long>(__cplusplus), checks,
+                failures ? "FAILED" : "ok");
+    return failures ? 1 : 0;
+}
