@@ -29,6 +29,7 @@ use constant {
     WURL_KEY_SURT            => 1,
     WURL_KEY_SURT_SCHEME     => 2,
     WURL_FLAG_NETWORK_STRICT => 1,
+    WURL_FLAG_URL_STANDARD   => 2,
     WURL_MAX_INPUT_LEN       => 16 * 1024 * 1024,
 };
 
@@ -271,12 +272,15 @@ sub parse_bytes {
 my $CANON_BUF;
 
 # Wurl->canonicalize($input, base => $base, charset => $label, strict => 1,
-# bytes => 1, rules => $rules, surt => 1, surt_scheme => 1): the one-call
+# bytes => 1, rules => $rules, surt => 1, surt_scheme => 1,
+# model => 'url-standard'): the one-call
 # path (wurl_canon_into; wurl_canon_key_into with rules or SURT, where
 # $rules is a Wurl::Rules or a specification string). $base is a string or a
 # Wurl::URL; without it, $input is its own base. Returns the serialization,
 # or undef for an invalid URL; croaks when the call fails (an input over
-# WURL_MAX_INPUT_LEN bytes).
+# WURL_MAX_INPUT_LEN bytes). model => '2012' (the default) or
+# 'url-standard' (the WHATWG URL Standard, WURL_FLAG_URL_STANDARD; a base is
+# then read by its serialization, and strict => 1 is refused).
 sub canonicalize {
     my @r = _canonicalize_status(@_[ 1 .. $#_ ]);
     return $r[1] if $r[0] == WURL_OK || $r[0] == WURL_INVALID_URL;
@@ -293,6 +297,13 @@ sub _canonicalize_status {
     my $cs;
     _input($cs, $opt{charset}, 0, $what) if defined $opt{charset};
     my $flags = $opt{strict} ? WURL_FLAG_NETWORK_STRICT : 0;
+    if (defined $opt{model}) {
+        if ($opt{model} eq 'url-standard') {
+            $flags |= WURL_FLAG_URL_STANDARD;
+        } elsif ($opt{model} ne '2012') {
+            Carp::croak("$what: model must be '2012' or 'url-standard', not '$opt{model}'");
+        }
+    }
     my @key = Wurl::Rules::_key_args($opt{rules}, $opt{surt}, $opt{surt_scheme});
     my $base = $opt{base};
     my ($base_ptr, $own_base);

@@ -48,6 +48,9 @@ module Wurl
   WURL_KEY_SURT = 1
   WURL_KEY_SURT_SCHEME = 2
   WURL_FLAG_NETWORK_STRICT = 1
+  # wurl_canon_into flag: the WHATWG URL Standard model instead of the 2012
+  # algorithm (see include/wurl.h).
+  WURL_FLAG_URL_STANDARD = 2
   WURL_MAX_INPUT_LEN = 16 * 1024 * 1024
 
   # Scratch buffers larger than this are released when the call returns
@@ -272,6 +275,9 @@ module Wurl
   #   canonicalization (a {Wurl::Rules} or its specification)
   # @param surt [Boolean] return the SURT form (wurl_canon_key_into)
   # @param surt_scheme [Boolean] the SURT form keeping the scheme
+  # @param model [String, Symbol] '2012' (the default) or 'url-standard'
+  #   (the WHATWG URL Standard, WURL_FLAG_URL_STANDARD; a base counts by
+  #   its serialization, and +strict+ is refused)
   # @return [String, nil] the canonical URL (UTF-8), nil when invalid
   # @raise [Wurl::Error] when the call fails (an input over WURL_MAX_INPUT_LEN bytes),
   #   or for a bad rules specification (status WURL_E_BAD_RULES)
@@ -281,11 +287,16 @@ module Wurl
   #   Wurl.canonicalize('../a/./b', base: 'http://EXAMPLE.com:80/x/y') # => "http://example.com/a/b"
   #   Wurl.canonicalize('http://www.A.com/?b&a#f', rules: 'strip-www,sort-query', surt: true) # => "com,a)/?a&b#f"
   def self.canonicalize(input, base: nil, charset: nil, strict: false, rules: nil, surt: false,
-                        surt_scheme: false)
+                        surt_scheme: false, model: '2012')
+    flags = strict ? WURL_FLAG_NETWORK_STRICT : 0
+    case model.to_s
+    when '2012' then nil
+    when 'url-standard' then flags |= WURL_FLAG_URL_STANDARD
+    else raise ArgumentError, "model must be '2012' or 'url-standard', not #{model.inspect}"
+    end
     bytes = to_bytes(input)
     base = URL.parse(base) unless base.nil? || base.is_a?(URL)
     cs = charset.nil? ? nil : to_bytes(charset.to_s)
-    flags = strict ? WURL_FLAG_NETWORK_STRICT : 0
     base_ptr = base&.send(:pointer)
     rules = Rules.new(rules) unless rules.nil? || rules.is_a?(Rules)
     key_flags = Rules.key_flags(surt, surt_scheme)
