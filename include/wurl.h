@@ -92,7 +92,9 @@
  * special URLs, and so on. The base is the serialization of the `base`
  * handle (for a `wurl_parse` result, the preprocessed input), parsed by
  * the same model; an invalid base, or a handle the URL Standard does not
- * parse, makes every result `WURL_INVALID_URL`. `charset` is the query's
+ * parse, makes every result `WURL_INVALID_URL`; to give the base as a
+ * string, read by the URL Standard itself, use `wurl_canon_standard_into`.
+ * `charset` is the query's
  * encoding for special URLs, as the standard's "encoding" argument (its
  * output encoding; unknown labels mean UTF-8). A URL the standard's
  * parser rejects is `WURL_INVALID_URL`. The rules and the key flags of
@@ -475,6 +477,35 @@ wurl_status wurl_canon_key_into(const wurl_url *base,
                                 char *buf,
                                 size_t buf_cap,
                                 size_t *out_len);
+
+/**
+ * The URL Standard model with a base given as a string: `input` parsed
+ * against `base` (`base_len` 0: without a base; the empty string is no
+ * URL) by the WHATWG URL Standard's parser, serialized, then `rules`
+ * applied (NULL: none) and, with `WURL_KEY_SURT` or
+ * `WURL_KEY_SURT_SCHEME` in `key_flags` (0: neither), the SURT form;
+ * written into `buf` as `wurl_canon_into` writes. What
+ * `wurl_canon_key_into` with `WURL_FLAG_URL_STANDARD` gives, except that
+ * the base is read by the URL Standard itself rather than through a
+ * 2012 handle (whose serialization can differ from its input: the 2012
+ * parser takes `a:` for a drive letter, `file:///a:`). `charset` as for
+ * `wurl_canon_into` (see `WURL_FLAG_URL_STANDARD`). Returns `WURL_OK`;
+ * `WURL_INVALID_URL` when the URL, or the base, does not parse (nothing
+ * written); `WURL_E_BUFFER_TOO_SMALL` (only `*out_len` written);
+ * `WURL_E_NULL_ARG`, `WURL_E_TOO_LONG`, or `WURL_E_BAD_ARG` for unknown
+ * `key_flags` bits. Allocates per call.
+ */
+wurl_status wurl_canon_standard_into(const char *base,
+                                     size_t base_len,
+                                     const char *input,
+                                     size_t input_len,
+                                     const char *charset,
+                                     size_t charset_len,
+                                     const wurl_rules *rules,
+                                     uint32_t key_flags,
+                                     char *buf,
+                                     size_t buf_cap,
+                                     size_t *out_len);
 
 /**
  * The handle path with a key: the serialization of `url` (meant to be a

@@ -32,33 +32,38 @@ pub enum Class {
     HostIdna,
     /// The host differs, and one of them is an IPv4 or IPv6 address.
     HostIp,
-    /// The path differs, and the input holds a backslash.
-    PathBackslash,
-    /// The path differs, and the input holds a dot segment (`.`, `..`,
-    /// `%2e` ...).
-    PathDotSegments,
-    /// The paths are the same once percent-decoded: another encode set.
+    /// Another ASCII host, not an address: characters one model escapes
+    /// and the other keeps (`"`), or removes.
+    HostOther,
+    /// The paths are the same once percent-decoded: another encode set
+    /// (or octets one model decodes).
     PathPercentEncoding,
+    /// The path differs otherwise, and the input holds a backslash.
+    PathBackslash,
+    /// The path differs otherwise, and the input holds a dot segment (`.`,
+    /// `..`, `%2e` ...).
+    PathDotSegments,
     /// The query differs (encode set, or the charset's encoding).
     QueryEncoding,
     /// The fragment differs.
     Fragment,
-    /// Anything else (user-info, another host, another path).
+    /// Anything else (user-info, another path).
     Other,
 }
 
 impl Class {
     /// Every class, in the order they are tried.
-    pub const ALL: [Class; 12] = [
+    pub const ALL: [Class; 13] = [
         Class::Invalid2012Only,
         Class::InvalidStandardOnly,
         Class::File,
         Class::SchemePort,
         Class::HostIdna,
         Class::HostIp,
+        Class::HostOther,
+        Class::PathPercentEncoding,
         Class::PathBackslash,
         Class::PathDotSegments,
-        Class::PathPercentEncoding,
         Class::QueryEncoding,
         Class::Fragment,
         Class::Other,
@@ -73,6 +78,7 @@ impl Class {
             Class::SchemePort => "scheme-port",
             Class::HostIdna => "host-idna",
             Class::HostIp => "host-ip",
+            Class::HostOther => "host-other",
             Class::PathBackslash => "path-backslash",
             Class::PathDotSegments => "path-dot-segments",
             Class::PathPercentEncoding => "path-percent-encoding",
@@ -91,6 +97,7 @@ impl Class {
             Class::SchemePort => "scheme or port",
             Class::HostIdna => "host: IDNA 2003 vs UTS #46",
             Class::HostIp => "host: IPv4/IPv6 address forms",
+            Class::HostOther => "host: other (ASCII characters escaped or kept)",
             Class::PathBackslash => "path: backslash",
             Class::PathDotSegments => "path: dot segments",
             Class::PathPercentEncoding => "path: percent-encoding sets",
@@ -187,6 +194,10 @@ pub fn classify(
         return Some(Class::SchemePort);
     }
     if o.host() != n.host() {
+        if o.host().is_none() || n.host().is_none() {
+            // An authority in one model only (`http:a`).
+            return Some(Class::Other);
+        }
         let intl = |h: Option<&str>| h.is_some_and(|h| !h.is_ascii() || h.contains("xn--"));
         if intl(o.host()) || intl(n.host()) || !input.is_ascii() || !base.is_none_or(str::is_ascii)
         {
@@ -195,22 +206,22 @@ pub fn classify(
         if o.host().is_some_and(is_ip) || n.host().is_some_and(is_ip) {
             return Some(Class::HostIp);
         }
-        return Some(Class::Other);
+        return Some(Class::HostOther);
     }
     if o.user() != n.user() || o.password() != n.password() {
         return Some(Class::Other);
     }
     if o.path() != n.path() {
+        let dec = |p: Option<&str>| p.map(percent_decoded);
+        if dec(o.path()) == dec(n.path()) {
+            return Some(Class::PathPercentEncoding);
+        }
         let either = |f: fn(&str) -> bool| f(input) || base.is_some_and(f);
         if either(|s| s.contains('\\')) {
             return Some(Class::PathBackslash);
         }
         if either(has_dot_segment) {
             return Some(Class::PathDotSegments);
-        }
-        let dec = |p: Option<&str>| p.map(percent_decoded);
-        if dec(o.path()) == dec(n.path()) {
-            return Some(Class::PathPercentEncoding);
         }
         return Some(Class::Other);
     }
@@ -253,7 +264,7 @@ struct Tally {
     inputs: u64,
     same: u64,
     both_invalid: u64,
-    counts: [u64; 12],
+    counts: [u64; Class::ALL.len()],
     examples: Vec<Vec<Example>>,
 }
 

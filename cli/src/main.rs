@@ -149,12 +149,13 @@ enum Command {
   scheme-port            another scheme or port
   host-idna              another host, international: IDNA 2003 vs UTS #46
   host-ip                another host, an IPv4 or IPv6 address form
+  host-other             another ASCII host: characters escaped or kept
+  path-percent-encoding  the same path once percent-decoded
   path-backslash         another path; the input holds a backslash
   path-dot-segments      another path; the input holds . or .. segments
-  path-percent-encoding  the same path once percent-decoded
   query-encoding         another query
   fragment               another fragment
-  other                  anything else (user-info, host, path)
+  other                  anything else (user-info, path, no //)
 
 Examples:
   wurl compare 'http://faß.de/a\\b/../c'

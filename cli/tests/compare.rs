@@ -20,16 +20,17 @@ fn table() -> Vec<(String, String)> {
 }
 
 /// Every class `compare` knows, in its order.
-const CLASSES: [&str; 12] = [
+const CLASSES: [&str; 13] = [
     "invalid-2012-only",
     "invalid-url-standard-only",
     "file",
     "scheme-port",
     "host-idna",
     "host-ip",
+    "host-other",
+    "path-percent-encoding",
     "path-backslash",
     "path-dot-segments",
-    "path-percent-encoding",
     "query-encoding",
     "fragment",
     "other",

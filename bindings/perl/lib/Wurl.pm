@@ -171,6 +171,12 @@ $ffi->attach([wurl_canon_key_into => '_canon_key_into'] => [
         'opaque', 'uint32', 'opaque', 'size_t', 'size_t*'
     ] => 'sint32'
 );
+# The URL Standard model with a string base.
+$ffi->attach([wurl_canon_standard_into => '_canon_standard_into'] => [
+        'string', 'size_t', 'string', 'size_t', 'string', 'size_t',
+        'opaque', 'uint32', 'opaque', 'size_t', 'size_t*'
+    ] => 'sint32'
+);
 $ffi->attach([wurl_url_key_into => '_url_key_into'] =>
       ['opaque', 'opaque', 'uint32', 'opaque', 'size_t', 'size_t*'] => 'sint32');
 
@@ -306,6 +312,17 @@ sub _canonicalize_status {
     }
     my @key = Wurl::Rules::_key_args($opt{rules}, $opt{surt}, $opt{surt_scheme});
     my $base = $opt{base};
+    if ($flags == WURL_FLAG_URL_STANDARD
+        && !(Scalar::Util::blessed($base) && $base->isa('Wurl::URL')))
+    {
+        # A string base (or none): read by the URL Standard itself
+        # (wurl_canon_standard_into), not through a 2012 handle.
+        my $b;
+        _input($b, $base, $opt{bytes}, $what) if defined $base;
+        my @r = _standard_bytes($b, $bytes, $cs, @key);
+        undef $bytes;
+        return @r;
+    }
     my ($base_ptr, $own_base);
     if (defined $base) {
         if (Scalar::Util::blessed($base) && $base->isa('Wurl::URL')) {
@@ -361,6 +378,27 @@ sub _canon_into_bytes {
     my @r = ($st, $st == WURL_OK ? _view($buf_ptr, $len) : ());
     undef $big;
     return @r;
+}
+
+# wurl_canon_standard_into: (status, string). $_[0]: the base's bytes or
+# undef (no base), $_[1]: the input's bytes.
+sub _standard_bytes {
+    my (undef, undef, $cs, $rules, $key_flags) = @_;
+    my $rules_ptr = defined $rules ? $rules->_ptr : undef;
+    my $need = 256;
+    for (1 .. 2) {
+        my $buf;
+        grow($buf, $need);
+        my ($buf_ptr, $cap) = scalar_to_buffer($buf);
+        my $len = 0;
+        my $st = _canon_standard_into($_[0], defined $_[0] ? length($_[0]) : 0, $_[1],
+            length($_[1]), $cs, defined $cs ? length($cs) : 0, $rules_ptr, $key_flags // 0,
+            $buf_ptr, $cap, \$len);
+        return ($st, _view($buf_ptr, $len)) if $st == WURL_OK;
+        return ($st) unless $st == WURL_E_BUFFER_TOO_SMALL;
+        $need = $len + 1;
+    }
+    return (WURL_E_BUFFER_TOO_SMALL);
 }
 
 # _canon_into_bytes's keyed call: the same buffers, wurl_canon_key_into.

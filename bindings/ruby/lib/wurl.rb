@@ -295,16 +295,24 @@ module Wurl
     else raise ArgumentError, "model must be '2012' or 'url-standard', not #{model.inspect}"
     end
     bytes = to_bytes(input)
-    base = URL.parse(base) unless base.nil? || base.is_a?(URL)
+    # The URL Standard reads a string base itself (wurl_canon_standard_into),
+    # not through a 2012 handle.
+    std_base = flags == WURL_FLAG_URL_STANDARD && !base.is_a?(URL)
+    std_base_bytes = base.nil? ? nil : to_bytes(base) if std_base
+    base = URL.parse(base) unless std_base || base.nil? || base.is_a?(URL)
     cs = charset.nil? ? nil : to_bytes(charset.to_s)
-    base_ptr = base&.send(:pointer)
+    base_ptr = std_base ? nil : base&.send(:pointer)
     rules = Rules.new(rules) unless rules.nil? || rules.is_a?(Rules)
     key_flags = Rules.key_flags(surt, surt_scheme)
     keyed = !rules.nil? || key_flags != 0
     out_len = FFI::MemoryPointer.new(:size_t)
     buf = (Thread.current[:__wurl_canon_buf] ||= FFI::MemoryPointer.new(:char, 256))
     call = lambda do |b|
-      if keyed
+      if std_base
+        Lib.wurl_canon_standard_into(std_base_bytes, std_base_bytes ? std_base_bytes.bytesize : 0, bytes,
+                                     bytes.bytesize, cs, cs ? cs.bytesize : 0, rules&.send(:pointer),
+                                     key_flags, b, b.size, out_len)
+      elsif keyed
         Lib.wurl_canon_key_into(base_ptr, bytes, bytes.bytesize, cs, cs ? cs.bytesize : 0,
                                 flags, rules&.send(:pointer), key_flags, b, b.size, out_len)
       else
@@ -325,7 +333,7 @@ module Wurl
     case st
     when WURL_OK then view(buf, out_len.read(:size_t))
     when WURL_INVALID_URL then nil
-    else check(st, keyed ? 'wurl_canon_key_into' : 'wurl_canon_into')
+    else check(st, std_base ? 'wurl_canon_standard_into' : keyed ? 'wurl_canon_key_into' : 'wurl_canon_into')
     end
   ensure
     # The buffer of a large result is released now, not at some later GC.
@@ -516,6 +524,10 @@ module Wurl
                     %i[wurl_url buffer_in size_t buffer_in size_t uint32 wurl_rules uint32 pointer size_t
                        pointer], :wurl_status
     attach_function :wurl_url_key_into, %i[wurl_url wurl_rules uint32 pointer size_t pointer], :wurl_status
+    # The URL Standard model with a string base.
+    attach_function :wurl_canon_standard_into,
+                    %i[buffer_in size_t buffer_in size_t buffer_in size_t wurl_rules uint32 pointer size_t
+                       pointer], :wurl_status
   end
 
   # A compiled rules specification (wurl_rules_compile): opt-in dedup rules
