@@ -84,6 +84,30 @@
 #define WURL_FLAG_NETWORK_STRICT 1
 
 /**
+ * `wurl_canon_into` / `wurl_canon_key_into` flag (URL Standard model):
+ * resolve, canonicalize and serialize as the WHATWG URL Standard does
+ * ("basic URL parser", then "URL serializer"; the `url` crate) instead of
+ * the 2012 algorithm, which stays the default. `faß.de` gives
+ * `xn--fa-hia.de` (UTS #46, not IDNA 2003's `fass.de`), `\` is `/` in
+ * special URLs, and so on. The base is the serialization of the `base`
+ * handle (for a `wurl_parse` result, the preprocessed input), parsed by
+ * the same model; an invalid base, or a handle the URL Standard does not
+ * parse, makes every result `WURL_INVALID_URL`; to give the base as a
+ * string, read by the URL Standard itself, use `wurl_canon_standard_into`.
+ * `charset` is the query's
+ * encoding for special URLs, as the standard's "encoding" argument (its
+ * output encoding; unknown labels mean UTF-8). A URL the standard's
+ * parser rejects is `WURL_INVALID_URL`. The rules and the key flags of
+ * `wurl_canon_key_into` apply to the result as to a 2012 one. Unlike
+ * the 2012 bulk call, this model allocates per call (the parser builds a
+ * new string).
+ * Not with `WURL_FLAG_NETWORK_STRICT` (which tests the 2012 result:
+ * together they are `WURL_E_BAD_ARG`), and not taken by
+ * `wurl_canonicalize` (`WURL_E_BAD_ARG`): a handle is a 2012 record.
+ */
+#define WURL_FLAG_URL_STANDARD 2
+
+/**
  * `wurl_host_kind`: the URL has no host component.
  */
 #define WURL_HOST_NONE 0
@@ -183,7 +207,9 @@ typedef uint32_t wurl_component;
 /**
  * An argument was out of range: a bit in `flags` that the function does
  * not take (any bit for `wurl_parse` and `wurl_resolve`; any but
- * `WURL_FLAG_NETWORK_STRICT` for `wurl_canonicalize` and `wurl_canon_into`).
+ * `WURL_FLAG_NETWORK_STRICT` for `wurl_canonicalize`; any but that and
+ * `WURL_FLAG_URL_STANDARD`, and not both, for `wurl_canon_into` and
+ * `wurl_canon_key_into`).
  */
 #define WURL_E_BAD_ARG 2
 
@@ -316,7 +342,9 @@ wurl_status wurl_canonicalize(const wurl_url *url,
  * The bulk path: resolves `input` against `base` (or, when `base` is NULL,
  * against `input` itself), canonicalizes with `charset` and `flags`, and
  * writes the serialization and a NUL into `buf`, its length (without the
- * NUL) into `*out_len`. Returns `WURL_OK`; `WURL_INVALID_URL` for an invalid
+ * NUL) into `*out_len`. `flags` is 0, `WURL_FLAG_NETWORK_STRICT` or
+ * `WURL_FLAG_URL_STANDARD` (the URL Standard model instead of the 2012
+ * algorithm; see that flag). Returns `WURL_OK`; `WURL_INVALID_URL` for an invalid
  * URL (not an error of the call; nothing is written to `buf` or
  * `*out_len`); `WURL_E_BUFFER_TOO_SMALL` when `buf_cap` cannot hold the
  * result and its NUL (then only `*out_len`, the length needed without the
@@ -447,7 +475,9 @@ void wurl_rules_free(wurl_rules *rules);
  * and its length (without the NUL) into `*out_len`, as `wurl_canon_into`
  * writes. Returns what `wurl_canon_into` returns (`WURL_INVALID_URL`,
  * `WURL_E_BUFFER_TOO_SMALL` with the key's length, ...), and
- * `WURL_E_BAD_ARG` for unknown `key_flags` bits. `rules` is borrowed for
+ * `WURL_E_BAD_ARG` for unknown `key_flags` bits. With
+ * `WURL_FLAG_URL_STANDARD` in `flags`, the URL is the URL Standard
+ * model's (see that flag). `rules` is borrowed for
  * the call; any number of threads may use one rules handle at once.
  * Allocates nothing per call in steady state.
  */
@@ -462,6 +492,35 @@ wurl_status wurl_canon_key_into(const wurl_url *base,
                                 char *buf,
                                 size_t buf_cap,
                                 size_t *out_len);
+
+/**
+ * The URL Standard model with a base given as a string: `input` parsed
+ * against `base` (`base_len` 0: without a base; the empty string is no
+ * URL) by the WHATWG URL Standard's parser, serialized, then `rules`
+ * applied (NULL: none) and, with `WURL_KEY_SURT` or
+ * `WURL_KEY_SURT_SCHEME` in `key_flags` (0: neither), the SURT form;
+ * written into `buf` as `wurl_canon_into` writes. What
+ * `wurl_canon_key_into` with `WURL_FLAG_URL_STANDARD` gives, except that
+ * the base is read by the URL Standard itself rather than through a
+ * 2012 handle (whose serialization can differ from its input: the 2012
+ * parser takes `a:` for a drive letter, `file:///a:`). `charset` as for
+ * `wurl_canon_into` (see `WURL_FLAG_URL_STANDARD`). Returns `WURL_OK`;
+ * `WURL_INVALID_URL` when the URL, or the base, does not parse (nothing
+ * written); `WURL_E_BUFFER_TOO_SMALL` (only `*out_len` written);
+ * `WURL_E_NULL_ARG`, `WURL_E_TOO_LONG`, or `WURL_E_BAD_ARG` for unknown
+ * `key_flags` bits. Allocates per call.
+ */
+wurl_status wurl_canon_standard_into(const char *base,
+                                     size_t base_len,
+                                     const char *input,
+                                     size_t input_len,
+                                     const char *charset,
+                                     size_t charset_len,
+                                     const wurl_rules *rules,
+                                     uint32_t key_flags,
+                                     char *buf,
+                                     size_t buf_cap,
+                                     size_t *out_len);
 
 /**
  * The handle path with a key: the key of `url`'s canonicalization. `url`

@@ -228,6 +228,73 @@ pub fn canon_into(
     canon(base, input, opts, out)
 }
 
+/// Which model of URLs a call follows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Model {
+    /// The 2012 Web::URL::Canonicalize algorithm (the default everywhere).
+    #[default]
+    Canon2012,
+    /// The WHATWG URL Standard's parser and serializer
+    /// ([`crate::standard`]).
+    UrlStandard,
+}
+
+impl Model {
+    /// The model of a name as the CLI and the bindings spell it: `2012`
+    /// or `url-standard` (ASCII case-insensitive); `None` for any other.
+    pub fn from_name(name: &str) -> Option<Model> {
+        if name.eq_ignore_ascii_case("2012") {
+            Some(Model::Canon2012)
+        } else if name.eq_ignore_ascii_case("url-standard") {
+            Some(Model::UrlStandard)
+        } else {
+            None
+        }
+    }
+
+    /// The name [`Model::from_name`] reads.
+    pub fn name(self) -> &'static str {
+        match self {
+            Model::Canon2012 => "2012",
+            Model::UrlStandard => "url-standard",
+        }
+    }
+}
+
+/// The bulk call of the URL Standard model: `input` parsed against `base`
+/// (a URL string; `None`: the input on its own) and serialized, appended
+/// to `out`. The 2012 stages take no part: the fast exits and the stages
+/// above are of the 2012 model only. `charset`: the query's encoding label
+/// (`None`: UTF-8); `network_strict` has no meaning here.
+pub(crate) fn canon_standard<'a, I: Input<'a>>(
+    base: Option<&str>,
+    input: I,
+    charset: Option<&str>,
+    out: &mut String,
+) -> Result<(), crate::standard::Invalid> {
+    crate::standard::canon_into(base, &input.text(), charset, out)
+}
+
+/// [`canon_into`] in the URL Standard model: `input` resolved against
+/// `base` (a URL string, parsed by the same model; `None`: the input on
+/// its own) by the URL Standard's parser, serialized, and appended to
+/// `out`. See [`crate::standard`].
+///
+/// ```
+/// let mut out = String::new();
+/// wurl::canon_standard_into(Some("http://a/b/c"), "../d?x y", None, &mut out).unwrap();
+/// assert_eq!(out, "http://a/d?x%20y");
+/// ```
+pub fn canon_standard_into(
+    base: Option<&str>,
+    input: &str,
+    charset: Option<&str>,
+    out: &mut String,
+) -> Result<(), crate::standard::Invalid> {
+    canon_standard(base, input, charset, out)
+}
+
 /// [`parse`](crate::parse()) of an input: the recognizer's record for
 /// canonical input, else the stages from where the recognizer stopped.
 #[inline(always)]

@@ -60,7 +60,9 @@ pub const WURL_OK: wurl_status = 0;
 pub const WURL_E_NULL_ARG: wurl_status = 1;
 /// An argument was out of range: a bit in `flags` that the function does
 /// not take (any bit for `wurl_parse` and `wurl_resolve`; any but
-/// `WURL_FLAG_NETWORK_STRICT` for `wurl_canonicalize` and `wurl_canon_into`).
+/// `WURL_FLAG_NETWORK_STRICT` for `wurl_canonicalize`; any but that and
+/// `WURL_FLAG_URL_STANDARD`, and not both, for `wurl_canon_into` and
+/// `wurl_canon_key_into`).
 pub const WURL_E_BAD_ARG: wurl_status = 2;
 /// The input is longer than `WURL_MAX_INPUT_LEN` bytes.
 pub const WURL_E_TOO_LONG: wurl_status = 3;
@@ -128,6 +130,28 @@ pub const WURL_COMPONENT_FRAGMENT: wurl_component = 7;
 /// are kept as the 2012 algorithm gives them.
 pub const WURL_FLAG_NETWORK_STRICT: u32 = 1;
 
+/// `wurl_canon_into` / `wurl_canon_key_into` flag (URL Standard model):
+/// resolve, canonicalize and serialize as the WHATWG URL Standard does
+/// ("basic URL parser", then "URL serializer"; the `url` crate) instead of
+/// the 2012 algorithm, which stays the default. `faß.de` gives
+/// `xn--fa-hia.de` (UTS #46, not IDNA 2003's `fass.de`), `\` is `/` in
+/// special URLs, and so on. The base is the serialization of the `base`
+/// handle (for a `wurl_parse` result, the preprocessed input), parsed by
+/// the same model; an invalid base, or a handle the URL Standard does not
+/// parse, makes every result `WURL_INVALID_URL`; to give the base as a
+/// string, read by the URL Standard itself, use `wurl_canon_standard_into`.
+/// `charset` is the query's
+/// encoding for special URLs, as the standard's "encoding" argument (its
+/// output encoding; unknown labels mean UTF-8). A URL the standard's
+/// parser rejects is `WURL_INVALID_URL`. The rules and the key flags of
+/// `wurl_canon_key_into` apply to the result as to a 2012 one. Unlike
+/// the 2012 bulk call, this model allocates per call (the parser builds a
+/// new string).
+/// Not with `WURL_FLAG_NETWORK_STRICT` (which tests the 2012 result:
+/// together they are `WURL_E_BAD_ARG`), and not taken by
+/// `wurl_canonicalize` (`WURL_E_BAD_ARG`): a handle is a 2012 record.
+pub const WURL_FLAG_URL_STANDARD: u32 = 2;
+
 /// `wurl_host_kind`: the URL has no host component.
 pub const WURL_HOST_NONE: u32 = 0;
 /// `wurl_host_kind`: the host is present and empty (`http:///x`, `file:///x`).
@@ -174,7 +198,10 @@ const _: () = assert!(
     "WURL_VERSION_MAJOR/_MINOR/_PATCH in src/ffi.rs must equal the version in Cargo.toml"
 );
 
+/// The flags of `wurl_canonicalize`.
 const CANON_FLAGS: u32 = WURL_FLAG_NETWORK_STRICT;
+/// The flags of the bulk calls (`wurl_canon_into`, `wurl_canon_key_into`).
+const BULK_FLAGS: u32 = WURL_FLAG_NETWORK_STRICT | WURL_FLAG_URL_STANDARD;
 
 /// Reads a `(ptr, len)` input as text: borrowed when it is valid UTF-8,
 /// else decoded with U+FFFD replacement. `Err` carries the status to return.
@@ -488,7 +515,7 @@ fn canon_args<'a>(
 ) -> Result<(&'a [u8], Option<Cow<'a, str>>), wurl_status> {
     let bytes = input_bytes(input, input_len)?;
     let label = charset_label(charset, charset_len)?;
-    if flags & !CANON_FLAGS != 0 {
+    if flags & !BULK_FLAGS != 0 || flags == BULK_FLAGS {
         return Err(WURL_E_BAD_ARG);
     }
     Ok((bytes, label))
@@ -541,7 +568,9 @@ impl api::Sink<CInput<'_>> for Deliver {
 /// The bulk path: resolves `input` against `base` (or, when `base` is NULL,
 /// against `input` itself), canonicalizes with `charset` and `flags`, and
 /// writes the serialization and a NUL into `buf`, its length (without the
-/// NUL) into `*out_len`. Returns `WURL_OK`; `WURL_INVALID_URL` for an invalid
+/// NUL) into `*out_len`. `flags` is 0, `WURL_FLAG_NETWORK_STRICT` or
+/// `WURL_FLAG_URL_STANDARD` (the URL Standard model instead of the 2012
+/// algorithm; see that flag). Returns `WURL_OK`; `WURL_INVALID_URL` for an invalid
 /// URL (not an error of the call; nothing is written to `buf` or
 /// `*out_len`); `WURL_E_BUFFER_TOO_SMALL` when `buf_cap` cannot hold the
 /// result and its NUL (then only `*out_len`, the length needed without the
@@ -610,9 +639,34 @@ fn canon_general(
         Ok(a) => a,
         Err(e) => return e,
     };
-    let opts = canon_options(label.as_deref(), flags);
     let base = handle(base);
+    if flags & WURL_FLAG_URL_STANDARD != 0 {
+        return crate::scratch::with_local(&KEY_OUT, String::capacity, |out| {
+            out.clear();
+            let res = match standard_base(base.as_deref()) {
+                Ok(b) => api::canon_standard(b, CInput(bytes), label.as_deref(), out),
+                Err(why) => Err(why),
+            };
+            match res {
+                Ok(()) => deliver(out.as_bytes(), sink.buf, sink.buf_cap, sink.out_len),
+                Err(_) => WURL_INVALID_URL,
+            }
+        });
+    }
+    let opts = canon_options(label.as_deref(), flags);
     api::canon_other(base.as_deref(), CInput(bytes), &opts, sink)
+}
+
+/// The base of the URL Standard model: the handle's serialization (`None`
+/// without a handle), or why there is none (an invalid handle).
+fn standard_base(base: Option<&Url>) -> Result<Option<&str>, crate::standard::Invalid> {
+    match base {
+        None => Ok(None),
+        Some(b) => b
+            .as_str()
+            .map(Some)
+            .ok_or(crate::standard::Invalid::INVALID_BASE),
+    }
 }
 
 /// Serializes `url` ("steps to serialize a parsed URL"): true and a view for
@@ -932,7 +986,9 @@ pub extern "C" fn wurl_rules_free(rules: *mut wurl_rules) {
 /// and its length (without the NUL) into `*out_len`, as `wurl_canon_into`
 /// writes. Returns what `wurl_canon_into` returns (`WURL_INVALID_URL`,
 /// `WURL_E_BUFFER_TOO_SMALL` with the key's length, ...), and
-/// `WURL_E_BAD_ARG` for unknown `key_flags` bits. `rules` is borrowed for
+/// `WURL_E_BAD_ARG` for unknown `key_flags` bits. With
+/// `WURL_FLAG_URL_STANDARD` in `flags`, the URL is the URL Standard
+/// model's (see that flag). `rules` is borrowed for
 /// the call; any number of threads may use one rules handle at once.
 /// Allocates nothing per call in steady state.
 #[unsafe(no_mangle)]
@@ -965,7 +1021,88 @@ pub extern "C" fn wurl_canon_key_into(
         let base = handle(base);
         crate::scratch::with_local(&KEY_OUT, String::capacity, |out| {
             out.clear();
-            match crate::key::key_input_into(base.as_deref(), CInput(bytes), &opts, &key, out) {
+            let res = if flags & WURL_FLAG_URL_STANDARD != 0 {
+                standard_base(base.as_deref())
+                    .and_then(|b| {
+                        crate::key::key_standard_input_into(
+                            b,
+                            CInput(bytes),
+                            label.as_deref(),
+                            &key,
+                            out,
+                        )
+                    })
+                    .is_ok()
+            } else {
+                crate::key::key_input_into(base.as_deref(), CInput(bytes), &opts, &key, out).is_ok()
+            };
+            if res {
+                deliver(out.as_bytes(), buf, buf_cap, out_len)
+            } else {
+                WURL_INVALID_URL
+            }
+        })
+    })
+}
+
+/// The URL Standard model with a base given as a string: `input` parsed
+/// against `base` (`base_len` 0: without a base; the empty string is no
+/// URL) by the WHATWG URL Standard's parser, serialized, then `rules`
+/// applied (NULL: none) and, with `WURL_KEY_SURT` or
+/// `WURL_KEY_SURT_SCHEME` in `key_flags` (0: neither), the SURT form;
+/// written into `buf` as `wurl_canon_into` writes. What
+/// `wurl_canon_key_into` with `WURL_FLAG_URL_STANDARD` gives, except that
+/// the base is read by the URL Standard itself rather than through a
+/// 2012 handle (whose serialization can differ from its input: the 2012
+/// parser takes `a:` for a drive letter, `file:///a:`). `charset` as for
+/// `wurl_canon_into` (see `WURL_FLAG_URL_STANDARD`). Returns `WURL_OK`;
+/// `WURL_INVALID_URL` when the URL, or the base, does not parse (nothing
+/// written); `WURL_E_BUFFER_TOO_SMALL` (only `*out_len` written);
+/// `WURL_E_NULL_ARG`, `WURL_E_TOO_LONG`, or `WURL_E_BAD_ARG` for unknown
+/// `key_flags` bits. Allocates per call.
+#[unsafe(no_mangle)]
+pub extern "C" fn wurl_canon_standard_into(
+    base: *const c_char,
+    base_len: usize,
+    input: *const c_char,
+    input_len: usize,
+    charset: *const c_char,
+    charset_len: usize,
+    rules: *const wurl_rules,
+    key_flags: u32,
+    buf: *mut c_char,
+    buf_cap: usize,
+    out_len: *mut usize,
+) -> wurl_status {
+    guard(WURL_E_PANIC, || {
+        if out_len.is_null() || (buf.is_null() && buf_cap > 0) {
+            return WURL_E_NULL_ARG;
+        }
+        let key = match key_options(rules, key_flags) {
+            Ok(k) => k,
+            Err(e) => return e,
+        };
+        let base = match base_len {
+            0 => None,
+            _ => match input_str(base, base_len) {
+                Ok(b) => Some(b),
+                Err(e) => return e,
+            },
+        };
+        let (bytes, label) = match canon_args(input, input_len, charset, charset_len, 0) {
+            Ok(a) => a,
+            Err(e) => return e,
+        };
+        crate::scratch::with_local(&KEY_OUT, String::capacity, |out| {
+            out.clear();
+            let res = crate::key::key_standard_input_into(
+                base.as_deref(),
+                CInput(bytes),
+                label.as_deref(),
+                &key,
+                out,
+            );
+            match res {
                 Ok(()) => deliver(out.as_bytes(), buf, buf_cap, out_len),
                 Err(_) => WURL_INVALID_URL,
             }

@@ -120,3 +120,46 @@ pub fn key_of_url_into(url: &Url, key: &KeyOptions, out: &mut String) -> Result<
     }
     Ok(())
 }
+
+/// [`key_into`] in the URL Standard model: [`canon_standard_into`]
+/// (`input` against the URL string `base`, or on its own), then
+/// [`key_of_into`], appended to `out`. The rules and SURT read the URL
+/// Standard's serialization as they read a 2012 one (see docs/keys.md,
+/// "Keys of the URL Standard model").
+///
+/// [`canon_standard_into`]: crate::canon_standard_into
+///
+/// ```
+/// let rules = wurl::Rules::parse("strip-www").unwrap();
+/// let key = wurl::KeyOptions { rules: Some(&rules), surt: Some(Default::default()) };
+/// let mut out = String::new();
+/// wurl::key_standard_into(None, "http://www.faß.de/a\\b", None, &key, &mut out).unwrap();
+/// assert_eq!(out, "de,xn--fa-hia)/a/b");
+/// ```
+pub fn key_standard_into(
+    base: Option<&str>,
+    input: &str,
+    charset: Option<&str>,
+    key: &KeyOptions,
+    out: &mut String,
+) -> Result<(), crate::standard::Invalid> {
+    key_standard_input_into(base, input, charset, key, out)
+}
+
+/// [`key_standard_into`] of any input of the entry layer.
+pub(crate) fn key_standard_input_into<'a, I: Input<'a>>(
+    base: Option<&str>,
+    input: I,
+    charset: Option<&str>,
+    key: &KeyOptions,
+    out: &mut String,
+) -> Result<(), crate::standard::Invalid> {
+    if key.rules.is_none_or(Rules::is_empty) && key.surt.is_none() {
+        return crate::api::canon_standard(base, input, charset, out);
+    }
+    with_buf(&CANON, |canon| {
+        crate::api::canon_standard(base, input, charset, &mut *canon)?;
+        key_of_into(canon, key, out);
+        Ok(())
+    })
+}

@@ -17,6 +17,8 @@
 //!
 //! Every caller enters through [`api`], which chooses between the fast
 //! exits and the stages; the C ABI is in [`ffi`] and holds no URL logic.
+//! A second model, the WHATWG URL Standard's (opt-in, in [`standard`]), is
+//! reached through the same layer and shares nothing with the stages.
 //!
 //! Absent and empty components are different everywhere: every component is
 //! an `Option<&str>` where `None` is absent and `Some("")` present-and-empty.
@@ -62,12 +64,13 @@ mod scan;
 pub(crate) mod scheme;
 mod scratch;
 pub mod serialize;
+pub mod standard;
 pub mod strict;
 #[cfg(test)]
 mod testutil;
 mod utf8;
 
-pub use api::{canon_into, own_base, own_base_reason};
+pub use api::{Model, canon_into, canon_standard_into, own_base, own_base_reason};
 pub use canonicalize::{CanonOptions, canonicalize, canonicalize_with};
 pub use parse::parse;
 pub use record::{Component, InvalidReason, Url};
@@ -93,5 +96,5 @@ pub mod rules;
 mod split;
 pub mod surt;
 
-pub use key::{KeyOptions, key_into, key_of_into, key_of_url_into};
+pub use key::{KeyOptions, key_into, key_of_into, key_of_url_into, key_standard_into};
 pub use rules::{Rules, RulesError};

@@ -280,6 +280,9 @@ pub enum Lib {
     /// `wurl_canon_key_into` with `WURL_KEY_SURT`, no rules: the price of
     /// SURT over `wurl-into`.
     WurlSurt,
+    /// `wurl_canon_into` with `WURL_FLAG_URL_STANDARD` (the URL Standard
+    /// model, the `url` crate inside) into a reused buffer.
+    WurlStandard,
     /// The `ada-url` crate: `Url::parse` + `href`.
     Ada,
     /// The `url` crate (rust-url): `Url::parse` + `as_str`.
@@ -303,6 +306,7 @@ impl Lib {
         Lib::WurlRust,
         Lib::WurlRules,
         Lib::WurlSurt,
+        Lib::WurlStandard,
         Lib::Ada,
         Lib::RustUrl,
         #[cfg(wurl_bench_curl)]
@@ -320,6 +324,7 @@ impl Lib {
             Lib::WurlRust => "wurl-rust",
             Lib::WurlRules => "wurl-rules",
             Lib::WurlSurt => "wurl-surt",
+            Lib::WurlStandard => "wurl-standard",
             Lib::Ada => "ada",
             Lib::RustUrl => "url",
             #[cfg(wurl_bench_curl)]
@@ -345,6 +350,9 @@ impl Lib {
             }
             Lib::WurlSurt => {
                 "wurl C ABI: wurl_canon_key_into(NULL base, no rules, WURL_KEY_SURT) into a reused buffer"
+            }
+            Lib::WurlStandard => {
+                "wurl C ABI: wurl_canon_into(NULL base, WURL_FLAG_URL_STANDARD) into a reused buffer"
             }
             Lib::Ada => "ada-url crate v4: ada_url::Url::parse(input, None) + href()",
             Lib::RustUrl => "url crate v2.5: url::Url::parse + as_str()",
@@ -377,6 +385,9 @@ impl Lib {
             }
             Lib::WurlSurt => {
                 "wurl C ABI: wurl_parse(page) once per page, wurl_canon_key_into(page, link, no rules, WURL_KEY_SURT)"
+            }
+            Lib::WurlStandard => {
+                "wurl C ABI: wurl_canon_standard_into(page, link) (the URL Standard model: the page parsed again per link)"
             }
             Lib::Ada => {
                 "ada-url crate v4: ada_url::Url::parse(link, Some(page)) + href() (ada re-parses the page per link: no parsed-base API)"
@@ -433,6 +444,7 @@ fn run_urls(lib: Lib, urls: &[&str], scratch: &mut Scratch) -> usize {
         Lib::WurlHandle => run_wurl_handle(urls),
         Lib::WurlRust => run_wurl_rust(urls, &mut scratch.string),
         Lib::WurlRules | Lib::WurlSurt => run_wurl_key(lib, urls, &mut scratch.buf),
+        Lib::WurlStandard => run_wurl_standard(urls, &mut scratch.buf),
         Lib::Ada => run_ada(urls),
         Lib::RustUrl => run_rust_url(urls),
         #[cfg(wurl_bench_curl)]
@@ -450,6 +462,7 @@ fn run_links(lib: Lib, ds: &Dataset, scratch: &mut Scratch) -> usize {
         Lib::WurlHandle => links_wurl_handle(pages, links),
         Lib::WurlRust => links_wurl_rust(pages, links, &mut scratch.string),
         Lib::WurlRules | Lib::WurlSurt => links_wurl_key(lib, pages, links, &mut scratch.buf),
+        Lib::WurlStandard => links_wurl_standard(pages, links, &mut scratch.buf),
         Lib::Ada => links_ada(pages, links),
         Lib::RustUrl => links_rust_url(pages, links),
         #[cfg(wurl_bench_curl)]
@@ -475,6 +488,7 @@ pub fn output(lib: Lib, url: &str, scratch: &mut Scratch) -> Option<String> {
             let (rules, flags) = key_args(lib);
             wurl_key_one(ptr::null(), url, rules, flags, &mut scratch.buf).map(lossy)
         }
+        Lib::WurlStandard => wurl_standard_one("", url, &mut scratch.buf).map(lossy),
         Lib::Ada => ada_url::Url::parse(url, None)
             .ok()
             .map(|u| u.href().to_owned()),
@@ -533,6 +547,10 @@ pub fn link_outputs(
                 })
                 .collect()
         }
+        Lib::WurlStandard => links
+            .iter()
+            .map(|l| wurl_standard_one(page, l, &mut scratch.buf).map(lossy))
+            .collect(),
         Lib::Ada => links
             .iter()
             .map(|l| {
@@ -604,6 +622,84 @@ fn run_wurl_into(urls: &[&str], buf: &mut Vec<u8>) -> usize {
         if let Some(out) = wurl_into_one(ptr::null(), black_box(u), buf) {
             black_box(out);
             n += 1;
+        }
+    }
+    n
+}
+
+/// One `wurl_canon_standard_into` call against the page `base` (`""`: no
+/// base); grows `buf` when it is too small.
+#[inline(always)]
+fn wurl_standard_one<'b>(base: &str, u: &str, buf: &'b mut Vec<u8>) -> Option<&'b [u8]> {
+    use wurl::ffi::{WURL_E_BUFFER_TOO_SMALL, WURL_OK, wurl_canon_standard_into};
+    loop {
+        let mut len = 0usize;
+        let st = wurl_canon_standard_into(
+            base.as_ptr().cast::<c_char>(),
+            base.len(),
+            u.as_ptr().cast::<c_char>(),
+            u.len(),
+            ptr::null(),
+            0,
+            ptr::null(),
+            0,
+            buf.as_mut_ptr().cast::<c_char>(),
+            buf.len(),
+            &mut len,
+        );
+        match st {
+            WURL_OK => return Some(&buf[..len]),
+            WURL_E_BUFFER_TOO_SMALL => buf.resize(len + 1, 0),
+            _ => return None,
+        }
+    }
+}
+
+/// `wurl_canon_into` with `WURL_FLAG_URL_STANDARD`, against no base.
+#[inline(never)]
+fn run_wurl_standard(urls: &[&str], buf: &mut Vec<u8>) -> usize {
+    use wurl::ffi::{WURL_E_BUFFER_TOO_SMALL, WURL_FLAG_URL_STANDARD, WURL_OK, wurl_canon_into};
+    let mut n = 0;
+    for &u in urls {
+        let u = black_box(u);
+        loop {
+            let mut len = 0usize;
+            let st = wurl_canon_into(
+                ptr::null(),
+                u.as_ptr().cast::<c_char>(),
+                u.len(),
+                ptr::null(),
+                0,
+                WURL_FLAG_URL_STANDARD,
+                buf.as_mut_ptr().cast::<c_char>(),
+                buf.len(),
+                &mut len,
+            );
+            match st {
+                WURL_OK => {
+                    black_box(&buf[..len]);
+                    n += 1;
+                    break;
+                }
+                WURL_E_BUFFER_TOO_SMALL => buf.resize(len + 1, 0),
+                _ => break,
+            }
+        }
+    }
+    n
+}
+
+/// `wurl_canon_standard_into(page, link)` per link.
+#[inline(never)]
+fn links_wurl_standard(pages: &[Page], links: &[&str], buf: &mut Vec<u8>) -> usize {
+    let mut n = 0;
+    for p in pages {
+        let page = black_box(p.url);
+        for &l in &links[p.links.clone()] {
+            if let Some(out) = wurl_standard_one(page, black_box(l), buf) {
+                black_box(out);
+                n += 1;
+            }
         }
     }
     n

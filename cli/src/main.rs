@@ -6,6 +6,7 @@
 
 #![cfg_attr(all(unix, not(test)), no_main)]
 
+mod compare;
 mod format;
 mod generate;
 mod input;
@@ -153,6 +154,28 @@ enum Command {
   wurl resolve --base http://a/b/c/d --format json < refs.txt
   wurl resolve --pairs --format tsv < page-link.tsv")]
     Resolve(ResolveArgs),
+    /// Canonicalize each URL with both models (2012 and the URL Standard)
+    /// and report where they differ: counts per class of difference, with
+    /// examples.
+    #[command(after_help = "Classes (the first that explains a difference):
+  invalid-2012-only, invalid-url-standard-only  one model rejects the URL
+  file                   a file: URL
+  scheme-port            another scheme or port
+  host-idna              another host, international: IDNA 2003 vs UTS #46
+  host-ip                another host, an IPv4 or IPv6 address form
+  host-other             another ASCII host: characters escaped or kept
+  path-percent-encoding  the same path once percent-decoded
+  path-backslash         another path; the input holds a backslash
+  path-dot-segments      another path; the input holds . or .. segments
+  query-encoding         another query
+  fragment               another fragment
+  other                  anything else (user-info, path, no //)
+
+Examples:
+  wurl compare 'http://faß.de/a\\b/../c'
+  wurl compare -i urls.txt -f json > classes.json
+  wurl compare --pairs --show-all < page-link.tsv")]
+    Compare(CompareArgs),
     /// Print the man page or a shell completion script to standard output
     /// (used by the build; hidden).
     #[command(hide = true)]
@@ -190,8 +213,78 @@ struct CanonArgs {
     /// usage error with any other format.
     #[arg(long)]
     surt_scheme: bool,
+    /// The model of URLs: the 2012 Web::URL::Canonicalize algorithm, or the
+    /// WHATWG URL Standard's parser and serializer (text and surt formats;
+    /// not with --strict). --rules and SURT apply to either.
+    #[arg(long, value_enum, default_value_t = ModelArg::Y2012, value_name = "MODEL")]
+    model: ModelArg,
     #[command(flatten)]
     common: Common,
+}
+
+/// `--model`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ModelArg {
+    /// The 2012 Web::URL::Canonicalize algorithm (the default).
+    #[value(name = "2012")]
+    Y2012,
+    /// The WHATWG URL Standard (UTS #46 hosts, `\` as `/`, ...).
+    UrlStandard,
+}
+
+impl ModelArg {
+    pub fn model(self) -> wurl::Model {
+        match self {
+            ModelArg::Y2012 => wurl::Model::Canon2012,
+            ModelArg::UrlStandard => wurl::Model::UrlStandard,
+        }
+    }
+}
+
+#[derive(Args, Debug)]
+struct CompareArgs {
+    /// URLs to compare; without any, URLs are read from standard input (or
+    /// --input), one per line.
+    #[arg(value_name = "URL")]
+    urls: Vec<OsString>,
+    /// Read URLs from this file instead of standard input (- is standard
+    /// input).
+    #[arg(short, long, value_name = "FILE", conflicts_with = "urls")]
+    input: Option<PathBuf>,
+    /// Resolve each input against this base URL (without it, each input is
+    /// its own base).
+    #[arg(long, value_name = "URL")]
+    base: Option<OsString>,
+    /// Each input is a base URL and a reference separated by a TAB.
+    #[arg(long, conflicts_with = "base")]
+    pairs: bool,
+    /// Encoding label for the query (default UTF-8).
+    #[arg(long, value_name = "LABEL")]
+    charset: Option<String>,
+    /// Output: a table (text) or one JSON object (json).
+    #[arg(short, long, value_enum, default_value_t = CompareFormat::Text)]
+    format: CompareFormat,
+    /// Also print every input that differs, with its class and both
+    /// results (TAB-separated, or one JSON object per line), before the
+    /// summary.
+    #[arg(long)]
+    show_all: bool,
+    /// Examples kept per class.
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    examples: usize,
+    /// Never show a progress bar (it is shown only when standard error is a
+    /// terminal and the input is a file of known size).
+    #[arg(long)]
+    no_progress: bool,
+}
+
+/// `compare --format`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CompareFormat {
+    /// A table, with examples.
+    Text,
+    /// One JSON object (after the `--show-all` lines, one object each).
+    Json,
 }
 
 #[derive(Args, Debug)]
@@ -348,7 +441,7 @@ pub fn run(args: Vec<OsString>, streams: sys::Streams) -> u8 {
 }
 
 fn run_checked(args: Vec<OsString>, streams: sys::Streams, diag: &Arc<Diag>) -> u8 {
-    let (mut rules, mut surt_scheme) = (None, false);
+    let (mut rules, mut surt_scheme, mut model) = (None, false, wurl::Model::Canon2012);
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {
@@ -380,10 +473,27 @@ fn run_checked(args: Vec<OsString>, streams: sys::Streams, diag: &Arc<Diag>) -> 
                 }
             }
             surt_scheme = a.surt_scheme;
+            model = a.model.model();
+            if model == wurl::Model::UrlStandard {
+                let why = if a.strict {
+                    Some(
+                        "--strict tests the 2012 result; it cannot be used with --model url-standard",
+                    )
+                } else if matches!(a.common.format, Format::Tsv | Format::Json) {
+                    Some("--model url-standard writes the serialization: use --format text or surt")
+                } else {
+                    None
+                };
+                if let Some(why) = why {
+                    diag.write(&format!("wurl: {why}\n"));
+                    return EXIT_ERROR;
+                }
+            }
             (Mode::Canon, a.base, a.pairs, a.charset, a.strict, a.common)
         }
         Command::Parse(a) => (Mode::Parse, None, false, None, false, a.common),
         Command::Resolve(a) => (Mode::Resolve, a.base, a.pairs, None, false, a.common),
+        Command::Compare(a) => return run_compare(a, streams, diag),
         Command::Generate { what } => {
             let text = generate::generate(what, Cli::command());
             return if print_stdout(&text, streams) {
@@ -430,19 +540,23 @@ fn run_checked(args: Vec<OsString>, streams: sys::Streams, diag: &Arc<Diag>) -> 
     };
     // Every URL resolved against an invalid base is invalid, so the run
     // could only give empty or skipped output: a usage error, whatever
-    // --invalid and --allow-invalid say.
-    let base = base.as_ref().map(|b| (lossy(b), wurl::parse(&lossy(b))));
-    if let Some((text, why)) = base
-        .as_ref()
-        .and_then(|(t, u)| u.invalid_reason().map(|why| (t, why)))
-    {
+    // --invalid and --allow-invalid say. The base is read by the model that
+    // resolves against it.
+    let base_text = base.as_ref().map(lossy);
+    let base_why = base_text.as_deref().and_then(|b| match model {
+        wurl::Model::UrlStandard => wurl::canon_standard_into(None, b, None, &mut String::new())
+            .err()
+            .map(|why| why.to_string()),
+        wurl::Model::Canon2012 => wurl::parse(b).invalid_reason().map(|why| why.to_string()),
+    });
+    if let (Some(text), Some(why)) = (&base_text, base_why) {
         diag.write(&format!(
             "wurl: --base is invalid ({why}): {} (every URL resolved against it would be invalid)\n",
             input::quote(text.as_bytes(), text.len() as u64)
         ));
         return EXIT_ERROR;
     }
-    let base = base.map(|(_, u)| u);
+    let base = base_text.as_deref().map(wurl::parse);
     if streams.stdout_closed {
         diag.write("wurl: standard output is closed: nothing can be written\n");
         return EXIT_ERROR;
@@ -479,6 +593,8 @@ fn run_checked(args: Vec<OsString>, streams: sys::Streams, diag: &Arc<Diag>) -> 
     let ctx = Ctx {
         mode,
         base,
+        base_text,
+        model,
         charset,
         strict,
         rules,
@@ -514,4 +630,52 @@ fn run_checked(args: Vec<OsString>, streams: sys::Streams, diag: &Arc<Diag>) -> 
     } else {
         EXIT_OK
     }
+}
+
+/// `wurl compare`.
+fn run_compare(a: CompareArgs, streams: sys::Streams, diag: &Arc<Diag>) -> u8 {
+    if let Some(label) = a
+        .charset
+        .as_ref()
+        .filter(|l| encoding_rs::Encoding::for_label(l.as_bytes()).is_none())
+    {
+        diag.write(&format!("wurl: unknown --charset label {label:?}\n"));
+        return EXIT_ERROR;
+    }
+    if streams.stdout_closed {
+        diag.write("wurl: standard output is closed: nothing can be written\n");
+        return EXIT_ERROR;
+    }
+    let source = if !a.urls.is_empty() {
+        Source::args(a.urls)
+    } else if let Some(path) = a.input.as_ref().filter(|p| p.as_os_str() != "-") {
+        match Source::file(path, b'\n') {
+            Ok(s) => s,
+            Err(e) => {
+                diag.write(&format!("wurl: {}: {e}\n", path.display()));
+                return EXIT_ERROR;
+            }
+        }
+    } else if streams.stdin_closed {
+        diag.write("wurl: standard input is closed\n");
+        return EXIT_ERROR;
+    } else {
+        match Source::stdin(b'\n') {
+            Ok(s) => s,
+            Err(e) => {
+                diag.write(&format!("wurl: standard input: {e}\n"));
+                return EXIT_ERROR;
+            }
+        }
+    };
+    let progress = !a.no_progress && !streams.stderr_closed && io::stderr().is_terminal();
+    let ctx = compare::CompareCtx {
+        base: a.base.as_ref().map(lossy),
+        pairs: a.pairs,
+        charset: a.charset,
+        json: a.format == CompareFormat::Json,
+        show_all: a.show_all,
+        examples: a.examples,
+    };
+    compare::run(&ctx, source, progress, diag)
 }

@@ -49,6 +49,10 @@ pub struct Ctx {
     pub mode: Mode,
     /// The parsed `--base`.
     pub base: Option<Url>,
+    /// `--base` as given (the URL Standard model parses it itself).
+    pub base_text: Option<String>,
+    /// `--model`: which model canonicalizes (`canon` only).
+    pub model: wurl::Model,
     pub charset: Option<String>,
     pub strict: bool,
     /// `--rules`, compiled.
@@ -161,6 +165,17 @@ impl Ctx {
         } else {
             "line"
         }
+    }
+
+    /// Processes one input of the URL Standard model (`canon`, text or
+    /// surt format): `input` resolved against the URL string `base`.
+    fn one_standard(&self, out: &mut String, base: Option<&str>, input: &str) -> Result<(), Why> {
+        let key = wurl::KeyOptions {
+            rules: self.rules.as_ref(),
+            surt: self.surt,
+        };
+        wurl::key_standard_into(base, input, self.charset.as_deref(), &key, out)
+            .map_err(|why| Cow::Borrowed(why.as_str()))
     }
 
     /// Writes the `tsv` or `json` record of one input. `base` is the base
@@ -437,6 +452,11 @@ fn process_chunk(ctx: &Ctx, chunk: &Chunk, d: &mut Done) {
                     }
                     Err(Cow::Borrowed(NO_TAB))
                 }
+                Some(t) if ctx.model == wurl::Model::UrlStandard => ctx.one_standard(
+                    &mut d.out,
+                    Some(&bytes_to_string(&bytes[..t])),
+                    &bytes_to_string(&bytes[t + 1..]),
+                ),
                 Some(t) => {
                     let (base_bytes, reference) = (&bytes[..t], &bytes[t + 1..]);
                     let base_text = if text {
@@ -463,6 +483,12 @@ fn process_chunk(ctx: &Ctx, chunk: &Chunk, d: &mut Done) {
                     }
                 }
             }
+        } else if ctx.model == wurl::Model::UrlStandard {
+            ctx.one_standard(
+                &mut d.out,
+                ctx.base_text.as_deref(),
+                &bytes_to_string(bytes),
+            )
         } else {
             let (input, bad) = ctx.decode(bytes);
             let checked = if bad {
@@ -607,7 +633,7 @@ impl Sink {
     }
 }
 
-fn progress_bar(size: u64, diag: &Arc<Diag>) -> ProgressBar {
+pub fn progress_bar(size: u64, diag: &Arc<Diag>) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(
         Some(size),
         ProgressDrawTarget::term_like(Box::new(CheckedTerm::stderr(Arc::clone(diag)))),

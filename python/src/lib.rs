@@ -324,6 +324,35 @@ fn host_kind_name(u: &Url) -> &'static str {
     }
 }
 
+/// The model of a `model=` argument: `"2012"` (the default) or
+/// `"url-standard"`; with the URL Standard, `strict` is refused (it tests
+/// the 2012 result).
+fn model_arg(model: &str, strict: bool) -> PyResult<wurl::Model> {
+    let m = wurl::Model::from_name(model).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "model must be \"2012\" or \"url-standard\", not {model:?}"
+        ))
+    })?;
+    if m == wurl::Model::UrlStandard && strict {
+        return Err(PyValueError::new_err(
+            "strict=True tests the 2012 result; it cannot be used with model=\"url-standard\"",
+        ));
+    }
+    Ok(m)
+}
+
+/// The base of the URL Standard model: a str as it is, a `URL` by its
+/// serialization (`None` inside for an invalid one).
+fn standard_base<'a>(obj: &'a Bound<'_, PyAny>) -> PyResult<Option<Cow<'a, str>>> {
+    if let Ok(u) = obj.cast::<PyUrl>() {
+        return Ok(u.get().inner.as_str().map(|s| Cow::Owned(s.to_owned())));
+    }
+    let s = obj
+        .cast::<PyString>()
+        .map_err(|_| type_error("base", obj, "str, URL or None"))?;
+    text(s.as_any(), "base").map(Some)
+}
+
 fn options<'a>(charset: Option<&'a str>, strict: bool) -> CanonOptions<'a> {
     CanonOptions {
         charset,
@@ -638,12 +667,18 @@ fn resolve(base: &Bound<'_, PyAny>, r#ref: &Bound<'_, PyAny>) -> PyResult<PyUrl>
 /// surt_scheme : bool
 ///     Return the SURT form keeping the scheme
 ///     (``http://(com,example,www)/a?q``).
+/// model : str
+///     ``"2012"`` (the default): the 2012 Web::URL::Canonicalize algorithm.
+///     ``"url-standard"``: the WHATWG URL Standard's parser and serializer
+///     (``http://faß.de/`` gives ``http://xn--fa-hia.de/``); ``url`` must
+///     be a str, a ``URL`` base counts by its serialization, and ``strict``
+///     is refused. The rules and SURT apply to either model's result.
 ///
 /// Returns
 /// -------
 /// str or None
 ///     The canonical URL (or its key), or None when it is invalid
-///     (``canonical_url`` says why).
+///     (``canonical_url`` says why, for the 2012 model).
 ///
 /// Raises
 /// ------
@@ -656,7 +691,7 @@ fn resolve(base: &Bound<'_, PyAny>, r#ref: &Bound<'_, PyAny>) -> PyResult<PyUrl>
 ///     is longer than 16 MiB in UTF-8; or ``rules`` is a bad specification
 ///     (the message names the bad part).
 #[pyfunction]
-#[pyo3(signature = (url, base=None, charset=None, strict=false, rules=None, surt=false, surt_scheme=false))]
+#[pyo3(signature = (url, base=None, charset=None, strict=false, rules=None, surt=false, surt_scheme=false, model="2012"))]
 #[allow(clippy::too_many_arguments)]
 fn canonicalize<'py>(
     py: Python<'py>,
@@ -667,11 +702,34 @@ fn canonicalize<'py>(
     rules: Option<&Bound<'py, PyAny>>,
     surt: bool,
     surt_scheme: bool,
+    model: &str,
 ) -> PyResult<Option<Bound<'py, PyString>>> {
+    let model = model_arg(model, strict)?;
     let cs = opt_charset(charset)?;
     let opts = options(cs.as_deref(), strict);
     let rules = RulesArg::from_py(rules)?;
     let key = key_options(rules.get(), surt, surt_scheme);
+    if model == wurl::Model::UrlStandard {
+        if url.cast::<PyUrl>().is_ok() {
+            return Err(PyTypeError::new_err(
+                "model=\"url-standard\" takes a str url (a URL object is a 2012 record)",
+            ));
+        }
+        let input = text(url, "url")?;
+        let base = match base {
+            Some(b) if !b.is_none() => match standard_base(b)? {
+                Some(b) => Some(b),
+                None => return Ok(None),
+            },
+            _ => None,
+        };
+        let mut out = String::new();
+        return Ok(
+            wurl::key_standard_into(base.as_deref(), &input, cs.as_deref(), &key, &mut out)
+                .ok()
+                .map(|()| PyString::new(py, &out)),
+        );
+    }
     if let Ok(u) = url.cast::<PyUrl>() {
         if base.is_some_and(|b| !b.is_none()) {
             return Err(PyTypeError::new_err(
@@ -806,6 +864,9 @@ enum Op<'o> {
     Canon(&'o CanonOptions<'o>, &'o KeyOptions<'o>),
     /// Resolve and serialize, without canonicalization.
     Resolve,
+    /// The URL Standard model (its charset), then the key's rules and
+    /// SURT (`wurl::key_standard_into`).
+    Standard(Option<&'o str>, &'o KeyOptions<'o>),
 }
 
 fn run_batch<'a>(
@@ -824,6 +885,29 @@ fn run_batch<'a>(
     for i in 0..n {
         let ok = match url_at(i) {
             None => false,
+            Some(u) if matches!(op, Op::Standard(..)) => {
+                let Op::Standard(charset, key) = op else {
+                    unreachable!()
+                };
+                let base: Option<Option<Cow<'_, str>>> = match bases {
+                    Bases::None => None,
+                    Bases::One(b) => Some(b.as_str().map(Cow::Borrowed)),
+                    Bases::PerRow(f) => f(i).map(Some),
+                };
+                let start = b.out.len();
+                let ok = match base {
+                    // An invalid `URL` base: every row is invalid.
+                    Some(None) => false,
+                    Some(Some(base)) => {
+                        wurl::key_standard_into(Some(&base), &u, charset, key, &mut b.out).is_ok()
+                    }
+                    None => wurl::key_standard_into(None, &u, charset, key, &mut b.out).is_ok(),
+                };
+                if !ok {
+                    b.out.truncate(start);
+                }
+                ok
+            }
             Some(u) => {
                 let base: Option<&Url> = match bases {
                     Bases::None => None,
@@ -889,6 +973,10 @@ fn run_batch<'a>(
 ///     The SURT form, as for ``canonicalize``.
 /// surt_scheme : bool
 ///     The SURT form keeping the scheme, as for ``canonicalize``.
+/// model : str
+///     ``"2012"`` (the default) or ``"url-standard"``, as for
+///     ``canonicalize`` (a str or ``URL`` base; a ``URL`` base counts by
+///     its serialization).
 ///
 /// Returns
 /// -------
@@ -907,7 +995,7 @@ fn run_batch<'a>(
 ///     WHATWG Encoding Standard label, a single ``base`` or ``charset`` is
 ///     longer than 16 MiB in UTF-8, or ``rules`` is a bad specification.
 #[pyfunction]
-#[pyo3(signature = (urls, base=None, charset=None, strict=false, rules=None, surt=false, surt_scheme=false))]
+#[pyo3(signature = (urls, base=None, charset=None, strict=false, rules=None, surt=false, surt_scheme=false, model="2012"))]
 #[allow(clippy::too_many_arguments)]
 fn canonicalize_many<'py>(
     py: Python<'py>,
@@ -918,7 +1006,9 @@ fn canonicalize_many<'py>(
     rules: Option<&Bound<'py, PyAny>>,
     surt: bool,
     surt_scheme: bool,
+    model: &str,
 ) -> PyResult<Bound<'py, PyList>> {
+    let model = model_arg(model, strict)?;
     let rules = RulesArg::from_py(rules)?;
     let rules = rules.get().cloned();
     if urls.is_instance_of::<PyString>() {
@@ -972,7 +1062,11 @@ fn canonicalize_many<'py>(
             url_at(i)
         };
         let key = key_options(rules.as_ref(), surt, surt_scheme);
-        run_batch(items.len(), &url_at2, &bases, Op::Canon(&opts, &key))
+        let op = match model {
+            wurl::Model::UrlStandard => Op::Standard(cs.as_deref(), &key),
+            _ => Op::Canon(&opts, &key),
+        };
+        run_batch(items.len(), &url_at2, &bases, op)
     });
     let mut start = 0;
     let list = PyList::empty(py);

@@ -29,6 +29,7 @@ use constant {
     WURL_KEY_SURT            => 1,
     WURL_KEY_SURT_SCHEME     => 2,
     WURL_FLAG_NETWORK_STRICT => 1,
+    WURL_FLAG_URL_STANDARD   => 2,
     WURL_MAX_INPUT_LEN       => 16 * 1024 * 1024,
 };
 
@@ -170,6 +171,12 @@ $ffi->attach([wurl_canon_key_into => '_canon_key_into'] => [
         'opaque', 'uint32', 'opaque', 'size_t', 'size_t*'
     ] => 'sint32'
 );
+# The URL Standard model with a string base.
+$ffi->attach([wurl_canon_standard_into => '_canon_standard_into'] => [
+        'string', 'size_t', 'string', 'size_t', 'string', 'size_t',
+        'opaque', 'uint32', 'opaque', 'size_t', 'size_t*'
+    ] => 'sint32'
+);
 $ffi->attach([wurl_url_key_into => '_url_key_into'] =>
       ['opaque', 'opaque', 'uint32', 'opaque', 'size_t', 'size_t*'] => 'sint32');
 $ffi->attach([wurl_charset_known => '_charset_known'] => ['string', 'size_t'] => 'uint8');
@@ -272,12 +279,15 @@ sub parse_bytes {
 my $CANON_BUF;
 
 # Wurl->canonicalize($input, base => $base, charset => $label, strict => 1,
-# bytes => 1, rules => $rules, surt => 1, surt_scheme => 1): the one-call
+# bytes => 1, rules => $rules, surt => 1, surt_scheme => 1,
+# model => 'url-standard'): the one-call
 # path (wurl_canon_into; wurl_canon_key_into with rules or SURT, where
 # $rules is a Wurl::Rules or a specification string). $base is a string or a
 # Wurl::URL; without it, $input is its own base. Returns the serialization,
 # or undef for an invalid URL; croaks when the call fails (an input over
-# WURL_MAX_INPUT_LEN bytes).
+# WURL_MAX_INPUT_LEN bytes). model => '2012' (the default) or
+# 'url-standard' (the WHATWG URL Standard, WURL_FLAG_URL_STANDARD; a base is
+# then read by its serialization, and strict => 1 is refused).
 sub canonicalize {
     # Options are read in place ($_[n]): a large input or base is not copied.
     for (my $i = 2; $i < $#_; $i += 2) {
@@ -319,8 +329,26 @@ sub _canonicalize_status {
     my $cs;
     _input($cs, $opt{charset}, 0, $what) if defined $opt{charset};
     my $flags = $opt{strict} ? WURL_FLAG_NETWORK_STRICT : 0;
+    if (defined $opt{model}) {
+        if ($opt{model} eq 'url-standard') {
+            $flags |= WURL_FLAG_URL_STANDARD;
+        } elsif ($opt{model} ne '2012') {
+            Carp::croak("$what: model must be '2012' or 'url-standard', not '$opt{model}'");
+        }
+    }
     my @key = Wurl::Rules::_key_args($opt{rules}, $opt{surt}, $opt{surt_scheme});
     my $base = $opt{base};
+    if ($flags == WURL_FLAG_URL_STANDARD
+        && !(Scalar::Util::blessed($base) && $base->isa('Wurl::URL')))
+    {
+        # A string base (or none): read by the URL Standard itself
+        # (wurl_canon_standard_into), not through a 2012 handle.
+        my $b;
+        _input($b, $base, $opt{bytes}, $what) if defined $base;
+        my @r = _standard_bytes($b, $bytes, $cs, @key);
+        undef $bytes;
+        return @r;
+    }
     my ($base_ptr, $own_base);
     if (defined $base) {
         if (Scalar::Util::blessed($base) && $base->isa('Wurl::URL')) {
@@ -376,6 +404,27 @@ sub _canon_into_bytes {
     my @r = ($st, $st == WURL_OK ? _view($buf_ptr, $len) : ());
     undef $big;
     return @r;
+}
+
+# wurl_canon_standard_into: (status, string). $_[0]: the base's bytes or
+# undef (no base), $_[1]: the input's bytes.
+sub _standard_bytes {
+    my (undef, undef, $cs, $rules, $key_flags) = @_;
+    my $rules_ptr = defined $rules ? $rules->_ptr : undef;
+    my $need = 256;
+    for (1 .. 2) {
+        my $buf;
+        grow($buf, $need);
+        my ($buf_ptr, $cap) = scalar_to_buffer($buf);
+        my $len = 0;
+        my $st = _canon_standard_into($_[0], defined $_[0] ? length($_[0]) : 0, $_[1],
+            length($_[1]), $cs, defined $cs ? length($cs) : 0, $rules_ptr, $key_flags // 0,
+            $buf_ptr, $cap, \$len);
+        return ($st, _view($buf_ptr, $len)) if $st == WURL_OK;
+        return ($st) unless $st == WURL_E_BUFFER_TOO_SMALL;
+        $need = $len + 1;
+    }
+    return (WURL_E_BUFFER_TOO_SMALL);
 }
 
 # _canon_into_bytes's keyed call: the same buffers, wurl_canon_key_into.

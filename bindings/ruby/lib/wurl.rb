@@ -48,6 +48,9 @@ module Wurl
   WURL_KEY_SURT = 1
   WURL_KEY_SURT_SCHEME = 2
   WURL_FLAG_NETWORK_STRICT = 1
+  # wurl_canon_into flag: the WHATWG URL Standard model instead of the 2012
+  # algorithm (see include/wurl.h).
+  WURL_FLAG_URL_STANDARD = 2
   WURL_MAX_INPUT_LEN = 16 * 1024 * 1024
 
   # Scratch buffers larger than this are released when the call returns
@@ -305,6 +308,9 @@ module Wurl
   #   canonicalization (a {Wurl::Rules} or its specification)
   # @param surt [Boolean] return the SURT form (wurl_canon_key_into)
   # @param surt_scheme [Boolean] the SURT form keeping the scheme
+  # @param model [String, Symbol] '2012' (the default) or 'url-standard'
+  #   (the WHATWG URL Standard, WURL_FLAG_URL_STANDARD; a base counts by
+  #   its serialization, and +strict+ is refused)
   # @return [String, nil] the canonical URL (UTF-8), nil when invalid
   # @raise [Wurl::Error] when the call fails (an input over WURL_MAX_INPUT_LEN bytes),
   #   or for a bad rules specification (status WURL_E_BAD_RULES)
@@ -315,19 +321,32 @@ module Wurl
   #   Wurl.canonicalize('../a/./b', base: 'http://EXAMPLE.com:80/x/y') # => "http://example.com/a/b"
   #   Wurl.canonicalize('http://www.A.com/?b&a#f', rules: 'strip-www,sort-query', surt: true) # => "com,a)/?a&b#f"
   def self.canonicalize(input, base: nil, charset: nil, strict: false, rules: nil, surt: false,
-                        surt_scheme: false)
-    bytes = to_bytes(input)
-    base = URL.parse(base) unless base.nil? || base.is_a?(URL)
-    cs = charset_bytes(charset)
+                        surt_scheme: false, model: '2012')
     flags = strict ? WURL_FLAG_NETWORK_STRICT : 0
-    base_ptr = base&.send(:pointer)
+    case model.to_s
+    when '2012' then nil
+    when 'url-standard' then flags |= WURL_FLAG_URL_STANDARD
+    else raise ArgumentError, "model must be '2012' or 'url-standard', not #{model.inspect}"
+    end
+    bytes = to_bytes(input)
+    # The URL Standard reads a string base itself (wurl_canon_standard_into),
+    # not through a 2012 handle.
+    std_base = flags == WURL_FLAG_URL_STANDARD && !base.is_a?(URL)
+    std_base_bytes = base.nil? ? nil : to_bytes(base) if std_base
+    base = URL.parse(base) unless std_base || base.nil? || base.is_a?(URL)
+    cs = charset_bytes(charset)
+    base_ptr = std_base ? nil : base&.send(:pointer)
     rules = Rules.new(rules) unless rules.nil? || rules.is_a?(Rules)
     key_flags = Rules.key_flags(surt, surt_scheme)
     keyed = !rules.nil? || key_flags != 0
     out_len = FFI::MemoryPointer.new(:size_t)
     buf = (Thread.current[:__wurl_canon_buf] ||= FFI::MemoryPointer.new(:char, 256))
     call = lambda do |b|
-      if keyed
+      if std_base
+        Lib.wurl_canon_standard_into(std_base_bytes, std_base_bytes ? std_base_bytes.bytesize : 0, bytes,
+                                     bytes.bytesize, cs, cs ? cs.bytesize : 0, rules&.send(:pointer),
+                                     key_flags, b, b.size, out_len)
+      elsif keyed
         Lib.wurl_canon_key_into(base_ptr, bytes, bytes.bytesize, cs, cs ? cs.bytesize : 0,
                                 flags, rules&.send(:pointer), key_flags, b, b.size, out_len)
       else
@@ -348,7 +367,7 @@ module Wurl
     case st
     when WURL_OK then view(buf, out_len.read(:size_t))
     when WURL_INVALID_URL then nil
-    else check(st, keyed ? 'wurl_canon_key_into' : 'wurl_canon_into')
+    else check(st, std_base ? 'wurl_canon_standard_into' : keyed ? 'wurl_canon_key_into' : 'wurl_canon_into')
     end
   ensure
     # The buffer of a large result is released now, not at some later GC.
@@ -541,6 +560,10 @@ module Wurl
                     %i[wurl_url buffer_in size_t buffer_in size_t uint32 wurl_rules uint32 pointer size_t
                        pointer], :wurl_status
     attach_function :wurl_url_key_into, %i[wurl_url wurl_rules uint32 pointer size_t pointer], :wurl_status
+    # The URL Standard model with a string base.
+    attach_function :wurl_canon_standard_into,
+                    %i[buffer_in size_t buffer_in size_t buffer_in size_t wurl_rules uint32 pointer size_t
+                       pointer], :wurl_status
   end
 
   # A compiled rules specification (wurl_rules_compile): opt-in dedup rules

@@ -23,6 +23,14 @@ after canonicalization, and the SURT form::
     >>> wurl.canonicalize("http://www.Example.com/a/b?z=1&a=2", surt=True)
     'com,example,www)/a/b?z=1&a=2'
 
+The WHATWG URL Standard, beside the 2012 model (the default), with
+``model="url-standard"`` in ``canonicalize`` and ``canonicalize_many``::
+
+    >>> wurl.canonicalize("http://faß.de/a\\\\b/../c", model="url-standard")
+    'http://xn--fa-hia.de/a/c'
+    >>> wurl.canonicalize("http://faß.de/a\\\\b/../c")
+    'http://fass.de/a/c'
+
 Batch functions (the GIL is released while they run)::
 
     >>> wurl.canonicalize_many(["http://A/", "mailto:x", None, "//nope"])

@@ -82,10 +82,13 @@ def canonicalize(
     rules: Union[Rules, str, None] = None,
     surt: bool = False,
     surt_scheme: bool = False,
+    model: str = "2012",
 ) -> Optional[str]:
     """The canonical serialization of `url` resolved against `base` (or
     itself), or None when invalid; with `rules` applied and, with `surt`
-    (`surt_scheme` keeps the scheme), in SURT form."""
+    (`surt_scheme` keeps the scheme), in SURT form. `model`: "2012" (the
+    default) or "url-standard" (the WHATWG URL Standard; a str `url`, no
+    `strict`)."""
 
 def canonical_url(
     url: str,
@@ -103,8 +106,10 @@ def canonicalize_many(
     rules: Union[Rules, str, None] = None,
     surt: bool = False,
     surt_scheme: bool = False,
+    model: str = "2012",
 ) -> list[Optional[str]]:
-    """canonicalize over a batch, with the GIL released; None in, None out."""
+    """canonicalize over a batch, with the GIL released; None in, None out.
+    `model` as for canonicalize."""
 
 def canonicalize_arrow(
     urls: Any,

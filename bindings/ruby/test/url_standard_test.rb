@@ -1,0 +1,41 @@
+# frozen_string_literal: true
+
+# The URL Standard model (model: 'url-standard', WURL_FLAG_URL_STANDARD)
+# through the Ruby binding: the Web Platform Tests' urltestdata
+# (tests/data/wpt), the issue's example, rules and SURT, refusals.
+
+require 'json'
+require 'minitest/autorun'
+require 'wurl'
+
+class UrlStandardTest < Minitest::Test
+  DATA = File.expand_path('../../../tests/data/wpt/urltestdata-href.json', __dir__)
+  EXAMPLE = "http://fa\u00DF.de/a\\b/../c"
+
+  def test_urltestdata
+    rows = JSON.parse(File.read(DATA, encoding: 'UTF-8'))
+    assert_operator rows.size, :>, 700
+    bad = rows.reject do |input, base, href|
+      Wurl.canonicalize(input, base: base, model: 'url-standard') == href
+    end
+    assert_empty bad.first(10)
+    assert_operator rows.count { |r| r[2].nil? }, :>, 100
+  end
+
+  def test_example_and_default
+    assert_equal 'http://xn--fa-hia.de/a/c', Wurl.canonicalize(EXAMPLE, model: 'url-standard')
+    assert_equal 'http://xn--fa-hia.de/a/c', Wurl.canonicalize(EXAMPLE, model: :'url-standard')
+    assert_equal 'http://fass.de/a/c', Wurl.canonicalize(EXAMPLE)
+    assert_equal 'http://fass.de/a/c', Wurl.canonicalize(EXAMPLE, model: '2012')
+  end
+
+  def test_base_rules_surt_invalid
+    assert_equal 'http://ex.com/c%20d', Wurl.canonicalize('../c d', base: 'http://ex.com/a/b', model: 'url-standard')
+    assert_equal 'de,xn--fa-hia)/?a&b',
+                 Wurl.canonicalize("http://www.fa\u00DF.de/?b&a#f", rules: 'strip-www,sort-query,drop-fragment',
+                                                                    surt: true, model: 'url-standard')
+    assert_nil Wurl.canonicalize('http://a:99999/', model: 'url-standard')
+    assert_raises(ArgumentError) { Wurl.canonicalize('http://a/', model: 'whatwg') }
+    assert_raises(Wurl::Error) { Wurl.canonicalize('http://a/', strict: true, model: 'url-standard') }
+  end
+end

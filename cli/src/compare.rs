@@ -1,0 +1,596 @@
+//! `wurl compare`: each input canonicalized by both models (the 2012
+//! algorithm and the URL Standard), and where they differ, why, in
+//! classes (the first class that explains a difference, in the order of
+//! [`Class::ALL`]), with a few examples per class.
+//!
+//! One pass over the input, streaming: per line, the two canonicalizations,
+//! a string comparison, and for the lines that differ, the classification
+//! (a parse of each result into components).
+
+use std::fmt::Write as _;
+use std::io;
+use std::sync::Arc;
+use std::time::Instant;
+
+use crate::format::json_string;
+use crate::input::{Chunk, Source, bytes_to_string};
+use crate::output::{Diag, Output};
+
+/// Why the two models' results for one input differ.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Class {
+    /// The 2012 model finds the URL invalid, the URL Standard does not.
+    Invalid2012Only,
+    /// The URL Standard finds the URL invalid, the 2012 model does not.
+    InvalidStandardOnly,
+    /// A `file:` URL (either result), whose forms the models write apart.
+    File,
+    /// Another scheme or port.
+    SchemePort,
+    /// The host differs, and one of them, or the input, is international:
+    /// IDNA 2003 (Nameprep) against UTS #46.
+    HostIdna,
+    /// The host differs, and one of them is an IPv4 or IPv6 address.
+    HostIp,
+    /// Another ASCII host, not an address: characters one model escapes
+    /// and the other keeps (`"`), or removes.
+    HostOther,
+    /// The paths are the same once percent-decoded: another encode set
+    /// (or octets one model decodes).
+    PathPercentEncoding,
+    /// The path differs otherwise, and the input holds a backslash.
+    PathBackslash,
+    /// The path differs otherwise, and the input holds a dot segment (`.`,
+    /// `..`, `%2e` ...).
+    PathDotSegments,
+    /// The query differs (encode set, or the charset's encoding).
+    QueryEncoding,
+    /// The fragment differs.
+    Fragment,
+    /// Anything else (user-info, another path).
+    Other,
+}
+
+impl Class {
+    /// Every class, in the order they are tried.
+    pub const ALL: [Class; 13] = [
+        Class::Invalid2012Only,
+        Class::InvalidStandardOnly,
+        Class::File,
+        Class::SchemePort,
+        Class::HostIdna,
+        Class::HostIp,
+        Class::HostOther,
+        Class::PathPercentEncoding,
+        Class::PathBackslash,
+        Class::PathDotSegments,
+        Class::QueryEncoding,
+        Class::Fragment,
+        Class::Other,
+    ];
+
+    /// The name in the table, the JSON and `--show-all`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Class::Invalid2012Only => "invalid-2012-only",
+            Class::InvalidStandardOnly => "invalid-url-standard-only",
+            Class::File => "file",
+            Class::SchemePort => "scheme-port",
+            Class::HostIdna => "host-idna",
+            Class::HostIp => "host-ip",
+            Class::HostOther => "host-other",
+            Class::PathBackslash => "path-backslash",
+            Class::PathDotSegments => "path-dot-segments",
+            Class::PathPercentEncoding => "path-percent-encoding",
+            Class::QueryEncoding => "query-encoding",
+            Class::Fragment => "fragment",
+            Class::Other => "other",
+        }
+    }
+
+    /// A short description, for the table.
+    pub fn description(self) -> &'static str {
+        match self {
+            Class::Invalid2012Only => "invalid in the 2012 model only",
+            Class::InvalidStandardOnly => "invalid in the URL Standard only",
+            Class::File => "file: URL",
+            Class::SchemePort => "scheme or port",
+            Class::HostIdna => "host: IDNA 2003 vs UTS #46",
+            Class::HostIp => "host: IPv4/IPv6 address forms",
+            Class::HostOther => "host: other (ASCII characters escaped or kept)",
+            Class::PathBackslash => "path: backslash",
+            Class::PathDotSegments => "path: dot segments",
+            Class::PathPercentEncoding => "path: percent-encoding sets",
+            Class::QueryEncoding => "query encoding",
+            Class::Fragment => "fragment",
+            Class::Other => "other",
+        }
+    }
+}
+
+/// The components of a result, as the 2012 parser splits it.
+struct Parts {
+    url: wurl::Url,
+}
+
+impl Parts {
+    fn of(s: &str) -> Parts {
+        Parts {
+            url: wurl::parse(s),
+        }
+    }
+    fn scheme(&self) -> Option<&str> {
+        self.url.scheme()
+    }
+}
+
+/// Whether `s` holds a dot segment before its query: a segment, between
+/// `/` or `\`, that is `.` or `..` with any dot written `%2e`.
+fn has_dot_segment(s: &str) -> bool {
+    let end = s.find(['?', '#']).unwrap_or(s.len());
+    s[..end].split(['/', '\\']).any(|seg| {
+        let seg = seg.to_ascii_lowercase().replace("%2e", ".");
+        seg == "." || seg == ".."
+    })
+}
+
+/// `s` percent-decoded (as octets).
+fn percent_decoded(s: &str) -> Vec<u8> {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%'
+            && i + 2 < b.len()
+            && let (Some(h), Some(l)) = (hex(b[i + 1]), hex(b[i + 2]))
+        {
+            out.push(h * 16 + l);
+            i += 3;
+            continue;
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    out
+}
+
+fn hex(c: u8) -> Option<u8> {
+    (c as char).to_digit(16).map(|d| d as u8)
+}
+
+/// Whether `host` is an IPv4 address in dotted-decimal form or an IPv6
+/// literal.
+fn is_ip(host: &str) -> bool {
+    host.starts_with('[')
+        || (!host.is_empty()
+            && host.split('.').count() == 4
+            && host
+                .split('.')
+                .all(|p| !p.is_empty() && p.bytes().all(|c| c.is_ascii_digit())))
+}
+
+/// The class of a difference between `old` (the 2012 result) and `new`
+/// (the URL Standard's) for `input` (the reference) against `base`;
+/// `None` when they agree (both the same URL, or both invalid).
+pub fn classify(
+    base: Option<&str>,
+    input: &str,
+    old: Option<&str>,
+    new: Option<&str>,
+) -> Option<Class> {
+    let (old, new) = match (old, new) {
+        (None, None) => return None,
+        (Some(a), Some(b)) if a == b => return None,
+        (None, Some(_)) => return Some(Class::Invalid2012Only),
+        (Some(_), None) => return Some(Class::InvalidStandardOnly),
+        (Some(a), Some(b)) => (Parts::of(a), Parts::of(b)),
+    };
+    let (o, n) = (&old.url, &new.url);
+    let is_file = |p: &Parts| p.scheme().is_some_and(|s| s.eq_ignore_ascii_case("file"));
+    if is_file(&old) || is_file(&new) {
+        return Some(Class::File);
+    }
+    if o.scheme() != n.scheme() || o.port() != n.port() {
+        return Some(Class::SchemePort);
+    }
+    if o.host() != n.host() {
+        if o.host().is_none() || n.host().is_none() {
+            // An authority in one model only (`http:a`).
+            return Some(Class::Other);
+        }
+        let intl = |h: Option<&str>| h.is_some_and(|h| !h.is_ascii() || h.contains("xn--"));
+        if intl(o.host()) || intl(n.host()) || !input.is_ascii() || !base.is_none_or(str::is_ascii)
+        {
+            return Some(Class::HostIdna);
+        }
+        if o.host().is_some_and(is_ip) || n.host().is_some_and(is_ip) {
+            return Some(Class::HostIp);
+        }
+        return Some(Class::HostOther);
+    }
+    if o.user() != n.user() || o.password() != n.password() {
+        return Some(Class::Other);
+    }
+    if o.path() != n.path() {
+        let dec = |p: Option<&str>| p.map(percent_decoded);
+        if dec(o.path()) == dec(n.path()) {
+            return Some(Class::PathPercentEncoding);
+        }
+        let either = |f: fn(&str) -> bool| f(input) || base.is_some_and(f);
+        if either(|s| s.contains('\\')) {
+            return Some(Class::PathBackslash);
+        }
+        if either(has_dot_segment) {
+            return Some(Class::PathDotSegments);
+        }
+        return Some(Class::Other);
+    }
+    if o.query() != n.query() {
+        return Some(Class::QueryEncoding);
+    }
+    if o.fragment() != n.fragment() {
+        return Some(Class::Fragment);
+    }
+    Some(Class::Other)
+}
+
+/// What `compare` is asked for.
+pub struct CompareCtx {
+    /// `--base`, as given.
+    pub base: Option<String>,
+    /// `--pairs`.
+    pub pairs: bool,
+    /// `--charset`.
+    pub charset: Option<String>,
+    /// `-f json`.
+    pub json: bool,
+    /// `--show-all`.
+    pub show_all: bool,
+    /// Examples kept per class.
+    pub examples: usize,
+}
+
+/// One example of a class.
+struct Example {
+    base: Option<String>,
+    input: String,
+    old: Option<String>,
+    new: Option<String>,
+}
+
+/// The counts of a run.
+#[derive(Default)]
+struct Tally {
+    inputs: u64,
+    same: u64,
+    both_invalid: u64,
+    counts: [u64; Class::ALL.len()],
+    examples: Vec<Vec<Example>>,
+}
+
+/// The two results of one input.
+struct Pair<'a> {
+    base: Option<&'a str>,
+    input: &'a str,
+    old: Option<&'a str>,
+    new: Option<&'a str>,
+}
+
+impl CompareCtx {
+    /// Canonicalizes `input` against `base` with both models, into `old`
+    /// and `new`; false for an invalid result.
+    fn both(
+        &self,
+        base: Option<&str>,
+        base_2012: Option<&wurl::Url>,
+        input: &str,
+        old: &mut String,
+        new: &mut String,
+    ) -> (bool, bool) {
+        old.clear();
+        new.clear();
+        let opts = wurl::CanonOptions {
+            charset: self.charset.as_deref(),
+            network_strict: false,
+        };
+        let a = wurl::canon_into(base_2012, input, &opts, old).is_ok();
+        let b = wurl::canon_standard_into(base, input, self.charset.as_deref(), new).is_ok();
+        (a, b)
+    }
+
+    /// Writes one `--show-all` line.
+    fn show(&self, out: &mut String, class: Class, p: &Pair) {
+        if self.json {
+            out.push_str("{\"class\":");
+            json_string(out, Some(class.name()));
+            if self.pairs || self.base.is_some() {
+                out.push_str(",\"base\":");
+                json_string(out, p.base);
+            }
+            out.push_str(",\"input\":");
+            json_string(out, Some(p.input));
+            out.push_str(",\"2012\":");
+            json_string(out, p.old);
+            out.push_str(",\"url_standard\":");
+            json_string(out, p.new);
+            out.push_str("}\n");
+        } else {
+            let field = |out: &mut String, v: Option<&str>| {
+                out.push('\t');
+                out.push_str(&v.unwrap_or("(invalid)").replace(['\t', '\n', '\r'], " "));
+            };
+            out.push_str(class.name());
+            if self.pairs {
+                field(out, p.base);
+            }
+            field(out, Some(p.input));
+            field(out, p.old);
+            field(out, p.new);
+            out.push('\n');
+        }
+    }
+}
+
+/// Runs `compare` over `source`, the results to `out`, messages and the
+/// progress bar to `diag`. Returns the exit status.
+pub fn run(ctx: &CompareCtx, mut source: Source, progress: bool, diag: &Arc<Diag>) -> u8 {
+    let start = Instant::now();
+    let bar = progress
+        .then(|| {
+            source
+                .size()
+                .map(|s| crate::pipeline::progress_bar(s, diag))
+        })
+        .flatten();
+    let mut out = Output::stdout(b'\n');
+    let mut tally = Tally {
+        examples: (0..Class::ALL.len()).map(|_| Vec::new()).collect(),
+        ..Tally::default()
+    };
+    let base_2012 = ctx.base.as_deref().map(wurl::parse);
+    // `--pairs`: the last base, as given and parsed by the 2012 model.
+    let mut last_base: Option<(String, wurl::Url)> = None;
+    let (mut old, mut new) = (String::new(), String::new());
+    let mut chunk = Chunk::default();
+    let mut text = String::new();
+    let result: Result<(), String> = (|| {
+        while source
+            .next_chunk(&mut chunk)
+            .map_err(|e: io::Error| format!("reading input: {e}"))?
+        {
+            text.clear();
+            for line in &chunk.lines {
+                let bytes = chunk.bytes_of(line);
+                tally.inputs += 1;
+                let (base, input) = if ctx.pairs {
+                    match memchr::memchr(b'\t', bytes) {
+                        Some(t) => (
+                            Some(bytes_to_string(&bytes[..t])),
+                            bytes_to_string(&bytes[t + 1..]),
+                        ),
+                        None => (None, bytes_to_string(bytes)),
+                    }
+                } else {
+                    (ctx.base.as_deref().map(Into::into), bytes_to_string(bytes))
+                };
+                let b2012 = if ctx.pairs {
+                    match &base {
+                        Some(b) => {
+                            if last_base.as_ref().is_none_or(|(s, _)| s != b.as_ref()) {
+                                last_base = Some((b.to_string(), wurl::parse(b)));
+                            }
+                            last_base.as_ref().map(|(_, u)| u)
+                        }
+                        None => None,
+                    }
+                } else {
+                    base_2012.as_ref()
+                };
+                let (a, b) = if ctx.pairs && base.is_none() {
+                    // A record without a TAB: invalid in both models.
+                    (false, false)
+                } else {
+                    ctx.both(base.as_deref(), b2012, &input, &mut old, &mut new)
+                };
+                let p = Pair {
+                    base: base.as_deref(),
+                    input: &input,
+                    old: a.then_some(old.as_str()),
+                    new: b.then_some(new.as_str()),
+                };
+                match classify(p.base, p.input, p.old, p.new) {
+                    None if a => tally.same += 1,
+                    None => tally.both_invalid += 1,
+                    Some(class) => {
+                        let i = class as usize;
+                        tally.counts[i] += 1;
+                        if tally.examples[i].len() < ctx.examples {
+                            tally.examples[i].push(Example {
+                                base: p.base.map(str::to_owned),
+                                input: p.input.to_owned(),
+                                old: p.old.map(str::to_owned),
+                                new: p.new.map(str::to_owned),
+                            });
+                        }
+                        if ctx.show_all {
+                            ctx.show(&mut text, class, &p);
+                        }
+                    }
+                }
+            }
+            if !text.is_empty() {
+                out.push(text.as_bytes()).map_err(|e| e.to_string())?;
+            }
+            if let Some(bar) = &bar {
+                bar.inc(chunk.bytes);
+            }
+        }
+        Ok(())
+    })();
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    if let Err(e) = result {
+        let _ = out.flush();
+        diag.write(&format!("wurl: {e}\n"));
+        return crate::EXIT_ERROR;
+    }
+    let summary = if ctx.json {
+        json_summary(ctx, &tally)
+    } else {
+        text_summary(ctx, &tally, start.elapsed().as_secs_f64())
+    };
+    match out.push(summary.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => crate::EXIT_OK,
+        Err(e) => {
+            diag.write(&format!("wurl: {e}\n"));
+            crate::EXIT_ERROR
+        }
+    }
+}
+
+/// The number of inputs that differ.
+fn differ(t: &Tally) -> u64 {
+    t.counts.iter().sum()
+}
+
+fn share(n: u64, of: u64) -> f64 {
+    if of == 0 {
+        0.0
+    } else {
+        100.0 * n as f64 / of as f64
+    }
+}
+
+/// One line of a table cell: `s` cut to `max` characters.
+fn cut(s: &str, max: usize) -> String {
+    let one = s.replace(['\t', '\n', '\r'], " ");
+    if one.chars().count() <= max {
+        one
+    } else {
+        let mut c: String = one.chars().take(max - 1).collect();
+        c.push('…');
+        c
+    }
+}
+
+fn text_summary(ctx: &CompareCtx, t: &Tally, secs: f64) -> String {
+    let d = differ(t);
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{} inputs: {} the same in both models, {} invalid in both, {} differ ({:.2}%)  [{:.2} s]",
+        t.inputs,
+        t.same,
+        t.both_invalid,
+        d,
+        share(d, t.inputs),
+        secs
+    );
+    let _ = writeln!(
+        s,
+        "\n{:<26} {:>10} {:>8}  {}",
+        "class", "count", "% input", "what"
+    );
+    for c in Class::ALL {
+        let n = t.counts[c as usize];
+        let _ = writeln!(
+            s,
+            "{:<26} {:>10} {:>7.2}%  {}",
+            c.name(),
+            n,
+            share(n, t.inputs),
+            c.description()
+        );
+    }
+    if ctx.examples > 0 && d > 0 {
+        s.push_str("\nExamples (input => 2012 | url-standard):\n");
+        for c in Class::ALL {
+            let ex = &t.examples[c as usize];
+            if ex.is_empty() {
+                continue;
+            }
+            let _ = writeln!(s, "  {}:", c.name());
+            for e in ex {
+                let r = |v: &Option<String>| cut(v.as_deref().unwrap_or("(invalid)"), 70);
+                match &e.base {
+                    Some(b) if ctx.pairs => {
+                        let _ = writeln!(s, "    {} + {}", cut(b, 60), cut(&e.input, 70));
+                    }
+                    _ => {
+                        let _ = writeln!(s, "    {}", cut(&e.input, 100));
+                    }
+                }
+                let _ = writeln!(s, "      2012:         {}", r(&e.old));
+                let _ = writeln!(s, "      url-standard: {}", r(&e.new));
+            }
+        }
+    }
+    s
+}
+
+fn json_summary(ctx: &CompareCtx, t: &Tally) -> String {
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        "{{\"inputs\":{},\"same\":{},\"both_invalid\":{},\"differ\":{},\"classes\":[",
+        t.inputs,
+        t.same,
+        t.both_invalid,
+        differ(t)
+    );
+    for (k, c) in Class::ALL.into_iter().enumerate() {
+        if k > 0 {
+            s.push(',');
+        }
+        s.push_str("{\"class\":");
+        json_string(&mut s, Some(c.name()));
+        s.push_str(",\"description\":");
+        json_string(&mut s, Some(c.description()));
+        let _ = write!(s, ",\"count\":{},\"examples\":[", t.counts[c as usize]);
+        for (j, e) in t.examples[c as usize].iter().enumerate() {
+            if j > 0 {
+                s.push(',');
+            }
+            s.push('{');
+            if ctx.pairs || ctx.base.is_some() {
+                s.push_str("\"base\":");
+                json_string(&mut s, e.base.as_deref());
+                s.push(',');
+            }
+            s.push_str("\"input\":");
+            json_string(&mut s, Some(&e.input));
+            s.push_str(",\"2012\":");
+            json_string(&mut s, e.old.as_deref());
+            s.push_str(",\"url_standard\":");
+            json_string(&mut s, e.new.as_deref());
+            s.push('}');
+        }
+        s.push_str("]}");
+    }
+    s.push_str("]}\n");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dot_segments_and_decoding() {
+        assert!(has_dot_segment("http://a/b/%2E%2e/c"));
+        assert!(has_dot_segment("http://a/b\\..\\c"));
+        assert!(!has_dot_segment("http://a/b/c?x=/../"));
+        assert_eq!(percent_decoded("a%7Bb%zz%4"), b"a{b%zz%4");
+        assert!(is_ip("1.2.3.4") && is_ip("[::1]") && !is_ip("1.2.3") && !is_ip("a.b.c.d"));
+    }
+
+    #[test]
+    fn agreeing_results_have_no_class() {
+        assert_eq!(
+            classify(None, "x", Some("http://a/"), Some("http://a/")),
+            None
+        );
+        assert_eq!(classify(None, "x", None, None), None);
+    }
+}
