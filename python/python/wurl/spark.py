@@ -171,6 +171,10 @@ def _apply(op, url_col, base, charset, strict, with_reason, _use_arrow=None):
     url = _column(url_col, "url_col")
     if charset is not None and not isinstance(charset, str):
         raise TypeError(f"charset must be a str or None, not {type(charset).__name__}")
+    if charset is not None:
+        # A label that names no encoding raises ValueError here, on the
+        # driver, rather than in every task.
+        _wurl.canonicalize("http://a/", charset=charset)
     if base is None or isinstance(base, _wurl.URL):
         return _udf(op, charset, bool(strict), with_reason, base, False, _use_arrow)(url)
     return _udf(op, charset, bool(strict), with_reason, None, True, _use_arrow)(url, _column(base, "base"))
@@ -193,7 +197,8 @@ def canonicalize(url_col, base=None, charset=None, strict=False, with_reason=Fal
         for every row. None: each URL is its own base.
     charset : str or None
         The encoding label of the query (a WHATWG Encoding Standard label,
-        the documents' encoding); None means UTF-8.
+        the documents' encoding); None means UTF-8. Another label raises
+        ``ValueError`` when the column is made.
     strict : bool
         Network-strict mode: also reject hosts that other parsers (WHATWG,
         curl) would read differently.
@@ -212,6 +217,8 @@ def canonicalize(url_col, base=None, charset=None, strict=False, with_reason=Fal
     TypeError
         ``url_col`` or ``base`` is not a Column, a column name or (for
         ``base``) a ``wurl.URL`` or None; ``charset`` is not a str.
+    ValueError
+        ``charset`` is not a WHATWG Encoding Standard label.
     """
     return _apply("canon", url_col, base, charset, strict, with_reason)
 
