@@ -426,7 +426,8 @@ pub extern "C" fn wurl_resolve(
 /// Canonicalizes `url` ("steps to canonicalize a URL") into a new handle;
 /// `url` is untouched. `charset` is the encoding label for the query (the
 /// document's encoding); `(NULL, 0)` means UTF-8, and an unknown label,
-/// UTF-16 or replacement mean UTF-8. `flags` is 0 or
+/// UTF-16 or replacement mean UTF-8 (`wurl_charset_known` tells an unknown
+/// label, for a caller that refuses one). `flags` is 0 or
 /// `WURL_FLAG_NETWORK_STRICT`. On `WURL_OK`, `*out` is a new handle that the
 /// caller owns and frees with `wurl_free`; otherwise `*out` is untouched.
 /// `url` stays the caller's and may be freed before or after the result.

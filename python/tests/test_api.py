@@ -116,7 +116,7 @@ def test_unknown_charset_raises(label):
         lambda: wurl.canonicalize_arrow(pa.array(["http://hoge/"]), charset=label),
     ]
     for call in calls:
-        with pytest.raises(ValueError, match=f"unknown charset label {label!r}"):
+        with pytest.raises(ValueError, match=f'unknown charset label "{label}"'):
             call()
 
 
@@ -169,7 +169,9 @@ def test_invalid_utf8_reads_as_in_the_other_bindings():
             assert wurl.parse(text).serialize() == want, cols[1]
         checked += 1
     assert checked >= 6, checked
-    assert wurl.canonicalize(b"http://a/caf\xe9\xe8\x80".decode("utf-8", "replace")) == "http://a/caf%EF%BF%BD%EF%BF%BD%EF%BF%BD"
+    # E9 alone, then E8 80 (a truncated sequence): two maximal subparts.
+    got = wurl.canonicalize(b"http://a/caf\xe9\xe8\x80".decode("utf-8", "replace"))
+    assert got == "http://a/caf%EF%BF%BD%EF%BF%BD"
 
 
 def test_url_object():

@@ -227,6 +227,10 @@ def _apply(
     url = _column(url_col, "url_col")
     if charset is not None and not isinstance(charset, str):
         raise TypeError(f"charset must be a str or None, not {type(charset).__name__}")
+    if charset is not None:
+        # A label that names no encoding raises ValueError here, on the
+        # driver, rather than in every task.
+        _wurl.canonicalize("http://a/", charset=charset)
     # Compiled here, on the driver: a bad specification fails now, and the
     # executors get the compiled rules (they pickle as their specification).
     if isinstance(rules, str):
@@ -258,7 +262,8 @@ def canonicalize(
         for every row. None: each URL is its own base.
     charset : str or None
         The encoding label of the query (a WHATWG Encoding Standard label,
-        the documents' encoding); None means UTF-8.
+        the documents' encoding); None means UTF-8. Another label raises
+        ``ValueError`` when the column is made.
     strict : bool
         Network-strict mode: also reject hosts that other parsers (WHATWG,
         curl) would read differently.
@@ -288,7 +293,8 @@ def canonicalize(
         ``base``) a ``wurl.URL`` or None; ``charset`` is not a str;
         ``rules`` is not a ``wurl.Rules``, a str or None.
     ValueError
-        ``rules`` is not a valid specification.
+        ``charset`` is not a WHATWG Encoding Standard label, or ``rules``
+        is not a valid specification.
     """
     return _apply("canon", url_col, base, charset, strict, with_reason, None, rules, surt, surt_scheme)
 
