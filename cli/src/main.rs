@@ -543,11 +543,14 @@ fn run_checked(args: Vec<OsString>, streams: sys::Streams, diag: &Arc<Diag>) -> 
     // --invalid and --allow-invalid say. The base is read by the model that
     // resolves against it.
     let base_text = base.as_ref().map(lossy);
-    let base_why = base_text.as_deref().and_then(|b| match model {
-        wurl::Model::UrlStandard => wurl::canon_standard_into(None, b, None, &mut String::new())
-            .err()
-            .map(|why| why.to_string()),
-        wurl::Model::Canon2012 => wurl::parse(b).invalid_reason().map(|why| why.to_string()),
+    let base_why = base_text.as_deref().and_then(|b| {
+        if model == wurl::Model::UrlStandard {
+            wurl::canon_standard_into(None, b, None, &mut String::new())
+                .err()
+                .map(|why| why.to_string())
+        } else {
+            wurl::parse(b).invalid_reason().map(|why| why.to_string())
+        }
     });
     if let (Some(text), Some(why)) = (&base_text, base_why) {
         diag.write(&format!(
