@@ -212,6 +212,24 @@ pub(crate) fn canon_own<'a, I: Input<'a>, S: Sink<I>>(input: I, sink: S) -> S::O
     )
 }
 
+/// Whether a fast exit answers the bulk call for `input` against `base`
+/// with the default options: without a base, the recognizer accepts the
+/// input as its own canonical form; with one, the merge gives the result.
+/// For the fast-exit differential's report and the benchmark's check of
+/// how much input the fast exits take; not part of the API.
+#[doc(hidden)]
+pub fn fast_exit_taken(base: Option<&Url>, input: &str) -> bool {
+    match base {
+        None => canonical_form::is_canonical(input.as_bytes()),
+        Some(b) => canonical_form::merge_with(b, input.as_bytes()).is_some(),
+    }
+}
+
+/// Turns the fast exits on or off on this thread; returns the previous
+/// setting (the `differential` feature's test hook).
+#[cfg(feature = "differential")]
+pub use crate::canonical_form::set_fast_exits;
+
 /// The bulk path of the Rust API: resolves `input` against `base` (or, when
 /// `base` is `None`, against `input` itself, like `url_to_canon_url`),
 /// canonicalizes it and appends the serialization to `out`. Returns the

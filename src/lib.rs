@@ -44,8 +44,6 @@ pub mod api;
 pub mod canonical_form;
 pub mod canonicalize;
 pub mod charset;
-#[cfg(test)]
-mod fast_exit_differential;
 pub mod ffi;
 pub mod host;
 pub mod ipv4;

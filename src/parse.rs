@@ -538,22 +538,15 @@ mod tests {
         resumed
     }
 
-    /// On every conformance input and every line of the benchmark
-    /// datasets; and on strings built from pieces around the prefix the
-    /// recognizer reads (a port that is user information after all, `@`,
-    /// `[`, backslashes, white space the preprocessing strips or removes).
+    /// On every conformance input; and on strings built from pieces
+    /// around the prefix the recognizer reads (a port that is user
+    /// information after all, `@`, `[`, backslashes, white space the
+    /// preprocessing strips or removes).
     #[test]
     fn resumed_parse_is_the_stages() {
-        let mut inputs = crate::testutil::conformance_inputs();
-        inputs.extend(crate::testutil::dataset_lines(&[
-            "pagewritten.txt",
-            "kasztp.txt",
-            "node_files.txt",
-            "idn_synth.txt",
-            "links_synth.tsv",
-        ]));
+        let inputs = crate::testutil::conformance_inputs();
         let resumed = inputs.iter().filter(|s| assert_resume_is_stages(s)).count();
-        assert!(resumed > 5000, "{resumed} resumed");
+        assert!(resumed > 100, "{resumed} resumed");
         let pool = [
             "a", "B", ":", "80", ":0", "@", "/", "\\", "?", "#", ".", "%41", "[", "]", " ", "\t",
         ];

@@ -11,7 +11,7 @@
 mod invariants;
 
 use libfuzzer_sys::fuzz_target;
-use wurl::canonical_form::set_fast_exits;
+use wurl::api::set_fast_exits;
 use wurl::ffi::*;
 
 /// A serialization, or the invalid reason (`""` from the C bulk call).
