@@ -149,8 +149,9 @@ pub(crate) struct Record {
     parse_of_serialization: bool,
     /// Whether this record is its own canonical form under the default
     /// options (UTF-8 query, not network-strict): set by `parse` for input
-    /// that `canonical_form` recognizes, so that canonicalizing the record
-    /// returns it without running the steps. Not part of the URL's value.
+    /// that the recognizer (`fast`) accepts, so that canonicalizing the
+    /// record returns it without running the steps. Not part of the URL's
+    /// value.
     canonical: bool,
     /// Where the part of the serialization that is the start of its
     /// canonical form under the default options ends (0: none known): a
@@ -158,7 +159,8 @@ pub(crate) struct Record {
     /// CanonicalizeHost copies as it is, which canonicalization then
     /// copies as they are, or lowercased when `prefix_lower` (see
     /// [`Url::canonical_prefix`]). Set by `parse` for input whose scheme
-    /// and host `canonical_form` recognizes. Not part of the URL's value.
+    /// and host the recognizer (`fast`) accepts. Not part of the URL's
+    /// value.
     canonical_prefix: usize,
     /// Whether the canonical prefix may have ASCII uppercase letters
     /// (in the scheme or the host), which canonicalization lowercases.
@@ -665,7 +667,7 @@ impl Url {
     }
 
     /// The record of `prefix` followed by `rest`, a URL that
-    /// `canonical_form` found already canonical with its components at
+    /// the recognizer (`fast`) found already canonical with its components at
     /// `at` (the parse of such a string, or a resolution that gives one):
     /// its serialization is that string, copied whole, parsing it again
     /// gives this record, and canonicalizing it gives it back.
@@ -776,7 +778,8 @@ impl Url {
     }
 
     /// The serialization and the component spans of a record known to be
-    /// canonical (see [`Url::build_canonical`]), for `canonical_form::merge`.
+    /// canonical (see [`Url::build_canonical`]), for the fast merge
+    /// (src/fast/recognize.rs).
     pub(crate) fn canonical_base(&self) -> Option<(&str, &[Span; 8])> {
         let r = &*self.0;
         if !r.canonical {

@@ -23,12 +23,14 @@
 //!
 //! Rejecting is always safe; accepting must mean that the stages give the
 //! same result. Tests check that against the stages themselves on every
-//! conformance input and every line of the benchmark datasets, on the
-//! canonical form of each, and on exhaustive short strings and references
-//! (the tests below); the fuzz targets check it on every input, its
+//! conformance input and the canonical form of each, and on exhaustive
+//! short strings and references (the tests below); the fast-exit
+//! differential on every line of the benchmark datasets and the canonical
+//! form of each; the fuzz targets on every input, its
 //! canonical form and its base (I18 and I19 in
 //! `tests/common/invariants.rs`).
 
+use crate::hint::Stop;
 use crate::path::{PATH_COPY, RefKind, dot_segment_at, has_authority, parent_start, ref_kind};
 use crate::percent::{FRAGMENT, QUERY, escape_at, is_unreserved};
 use crate::record::Span;
@@ -49,53 +51,6 @@ const SCHEME_OK: u8 = 8;
 const HOST_OK: u8 = 16;
 /// A host octet CanonicalizeHost's fast path lowercases (`A-Z`).
 const HOST_UPPER: u8 = 32;
-
-/// Whether the fast exits ([`layout`], [`is_canonical`], [`merge`]) may
-/// answer. Tests and the `differential` feature (for the fuzz target that
-/// compares the two roads) can turn them off on a thread, so that every
-/// input takes the stages; in other builds they are always on and the test
-/// costs nothing.
-#[cfg(any(test, feature = "differential"))]
-mod switch {
-    use std::cell::Cell;
-
-    thread_local! {
-        static ON: Cell<bool> = const { Cell::new(true) };
-    }
-
-    pub(crate) fn on() -> bool {
-        ON.with(Cell::get)
-    }
-
-    pub(crate) fn set(on: bool) -> bool {
-        ON.with(|c| c.replace(on))
-    }
-}
-
-#[cfg(not(any(test, feature = "differential")))]
-mod switch {
-    #[inline(always)]
-    pub(crate) const fn on() -> bool {
-        true
-    }
-}
-
-/// Turns the fast exits on or off on the calling thread and returns the
-/// previous setting. For the differential of the fast exits against the
-/// stages only (test builds and the `differential` feature): with them
-/// off, every input takes the stages, and no record is marked canonical.
-#[cfg(any(test, feature = "differential"))]
-#[doc(hidden)]
-pub fn set_fast_exits(on: bool) -> bool {
-    switch::set(on)
-}
-
-/// Whether the fast exits may answer on this thread (see
-/// [`set_fast_exits`]).
-#[inline(always)]
-pub(crate) fn fast_exits_on() -> bool {
-    switch::on()
-}
 
 /// The classes of each octet. Only printable ASCII other than space has any:
 /// preprocessing removes or strips the others (tab, line breaks, leading
@@ -156,7 +111,7 @@ pub(crate) fn is_canonical_ascii(s: &[u8]) -> bool {
 }
 
 /// [`is_canonical_ascii`], saying on a URL it rejects how far the pass got,
-/// for canonicalization to resume there (`canonicalize::resume_into`).
+/// for canonicalization to resume there (`fast::resume`).
 /// `s` need not be ASCII: an octet outside ASCII is in no class
 /// ([`CLASS`]), so the pass stops at it, and `Ok` says `s` is ASCII too.
 /// The bulk call runs it before the ASCII test, which canonical input
@@ -175,9 +130,6 @@ pub(crate) fn scan_ascii(s: &[u8]) -> Result<(), Stop> {
 /// stops at it. `Ok` when the rest is canonical as it is.
 #[inline(never)]
 pub(crate) fn scan_authority(s: &[u8], n: usize, host_end: usize) -> Result<(), Stop> {
-    if !switch::on() {
-        return Err(Stop::default());
-    }
     let mut at = [Span::NONE; 8];
     authority_on::<EDIT>(s, n + 3, host_end, &s[..n], false, &mut at)
 }
@@ -215,7 +167,7 @@ pub(crate) fn authority_stop(s: &[u8], stop: &Stop) -> Option<Stop> {
             s.get(at_octet),
             None | Some(b'A'..=b'Z' | b':' | b'?' | b'#')
         );
-    if !again || !switch::on() {
+    if !again {
         return None;
     }
     let n = match stop.scheme_end {
@@ -227,47 +179,6 @@ pub(crate) fn authority_stop(s: &[u8], stop: &Stop) -> Option<Stop> {
         Err(st) if st.path_start != 0 => Some(st),
         _ => None,
     }
-}
-
-/// How far the pass of [`layout`] got on a URL it rejected: the prefix it
-/// found canonical, ending at a component boundary, up to the edits below.
-/// `scheme_end` (0: none): `s[..scheme_end]` is a lowercase scheme other
-/// than `file:`, of a hierarchical kind, followed by `://` (of any case
-/// in the stops of [`authority_stop`]). `host_end` (0:
-/// none): moreover `s[..host_end]` is `scheme://host` with a host
-/// CanonicalizeHost copies (lowercased when `host_upper`), found as parse
-/// finds it (exactly two slashes before it). `path_start` (0: none):
-/// moreover the port after the host, if any, is one the port rules copy
-/// (or drop, when `port_dropped`), and the path begins at `path_start`:
-/// with `/`, or it is empty (`s[path_start]` is `?`, `#` or the end), when
-/// canonicalization writes `/` for it. `path_ok` (0: none): the path rules
-/// copy `s[path_start..path_ok]` as it is; `path_ok` is the octet they do
-/// not (or where the path ends), or `s.len()` when the query and the
-/// fragment are canonical too (then only the edits are left to make).
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Stop {
-    pub(crate) scheme_end: usize,
-    pub(crate) host_end: usize,
-    pub(crate) path_start: usize,
-    pub(crate) path_ok: usize,
-    /// The host has ASCII uppercase letters: CanonicalizeHost's fast path
-    /// lowercases them (`host::push_plain`), and otherwise copies it.
-    pub(crate) host_upper: bool,
-    /// `s[host_end..path_start]` is `:` and a port the port rules drop
-    /// (empty, or the scheme's default).
-    pub(crate) port_dropped: bool,
-}
-
-impl Stop {
-    /// No prefix found canonical: the stages from the start.
-    pub(crate) const NONE: Stop = Stop {
-        scheme_end: 0,
-        host_end: 0,
-        path_start: 0,
-        path_ok: 0,
-        host_upper: false,
-        port_dropped: false,
-    };
 }
 
 /// [`is_canonical`], with the places of the components when it is:
@@ -292,7 +203,7 @@ pub(crate) fn layout_of_ascii(s: &[u8]) -> Option<[Span; 8]> {
 
 /// [`layout_of_ascii`], saying on a URL it rejects how far the pass got
 /// ([`Stop`], without its edits), for parsing to resume there
-/// (`parse::parse_text`).
+/// (`api::parse_text`).
 #[inline(never)]
 pub(crate) fn layout_or_stop(s: &[u8]) -> Result<[Span; 8], Stop> {
     layout_in::<CHECK>(s)
@@ -303,9 +214,6 @@ pub(crate) fn layout_or_stop(s: &[u8]) -> Result<[Span; 8], Stop> {
 #[inline(always)]
 fn layout_in<const MODE: u8>(s: &[u8]) -> Result<[Span; 8], Stop> {
     let no = Stop::default();
-    if !switch::on() {
-        return Err(no);
-    }
     let mut at = [Span::NONE; 8];
     // Scheme: lowercase, then `://` (parse's `find_scheme`: the scheme
     // octets up to the first other, which must be `:`). `http`, `https` and
@@ -611,9 +519,6 @@ impl Merge {
 /// root). A segment that starts with `.` after those is left to the
 /// stages.
 pub(crate) fn merge(base: &str, bat: &[Span; 8], r: &[u8]) -> Option<Merge> {
-    if !switch::on() {
-        return None;
-    }
     let b = base.as_bytes();
     let path = bat[5].range()?;
     // The base without its fragment: where a fragment-only reference's
@@ -716,8 +621,9 @@ pub(crate) fn merge(base: &str, bat: &[Span; 8], r: &[u8]) -> Option<Merge> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::parse;
     use crate::canonicalize::{CanonOptions, canon_into_stages, canonicalize};
-    use crate::parse::{parse, parse_stages};
+    use crate::parse::parse_stages;
     use crate::record::Url;
     use crate::testutil::{conformance_inputs, each_sequence};
 
@@ -814,7 +720,7 @@ mod tests {
             "{link:?} against {page:?}: {want:?}, the stages {r:?} {out:?}"
         );
         let slow = crate::resolve::resolve(&slow_base, link);
-        let fast = crate::resolve::resolve(&fast_base, link);
+        let fast = crate::api::resolve(&fast_base, link);
         assert_eq!(fast, slow, "{link:?} against {page:?}");
         assert_eq!(
             fast.as_str(),
