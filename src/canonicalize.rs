@@ -20,7 +20,7 @@ use crate::percent::{
     self, FRAGMENT, OPAQUE_PATH, PATH, QUERY, USERINFO, decode_unreserved_into, encode_utf8_into,
     escape_at, is_unreserved,
 };
-use crate::record::{Authority, InvalidReason, Known, Parts, Span, Url};
+use crate::record::{Authority, Component, InvalidReason, Known, Parts, Span, Url};
 use crate::scheme::{Scheme, canonical_port};
 use crate::scratch::{Scratch, Work};
 use crate::serialize::Layout;
@@ -200,11 +200,11 @@ fn canonical_after_prefix(
     if lower {
         out.make_ascii_lowercase();
     }
-    at[0] = spans[0];
-    at[3] = spans[3];
+    at[Component::Scheme] = spans[Component::Scheme];
+    at[Component::Host] = spans[Component::Host];
     // The scheme as written (lowercase), which `Scheme::of` reads fastest.
     let info = Scheme::of(
-        at[0]
+        at[Component::Scheme]
             .range()
             .and_then(|r| out.as_bytes().get(r))
             .unwrap_or_default(),
@@ -436,10 +436,10 @@ impl CanonWrite<'_, '_> {
         // read back right after the path was written into it.)
         let at = &*self.at;
         if !self.info.is_non_hierarchical()
-            && at[1] == Span::NONE
-            && at[2] == Span::NONE
-            && at[4] == Span::NONE
-            && at[3].is_absent_or_empty()
+            && at[Component::User] == Span::NONE
+            && at[Component::Password] == Span::NONE
+            && at[Component::Port] == Span::NONE
+            && at[Component::Host].is_absent_or_empty()
             && out.as_bytes()[start..].starts_with(b"//")
         {
             out.insert_str(start, "/.");

@@ -113,7 +113,7 @@ fn parse_resumed(s: &str, input: &str, stop: &Stop, lower: bool) -> Url {
     // path up to where it stopped, if it stopped in the path and `s` is
     // the input: an octet preprocessing removes can make an escape of a
     // `%` it read (`%\t2E`).
-    let path_ok = match at[5].range() {
+    let path_ok = match at[Component::Path].range() {
         Some(r) if stop.path_ok > r.start && !r.is_empty() && std::ptr::eq(s, input) => {
             stop.path_ok.min(r.end)
         }
@@ -145,19 +145,19 @@ fn resumed_layout(s: &str, stop: &Stop) -> [Span; 8] {
     let (n, host_end, ps) = (stop.scheme_end, stop.host_end, stop.path_start);
     debug_assert_eq!(Some(n), find_scheme(s));
     let mut at = [Span::NONE; 8];
-    at[Component::Scheme as usize] = Span::new(0, n);
-    at[Component::Host as usize] = Span::new(n + 3, host_end);
+    at[Component::Scheme] = Span::new(0, n);
+    at[Component::Host] = Span::new(n + 3, host_end);
     if host_end != ps {
-        at[Component::Port as usize] = Span::new(host_end + 1, ps);
+        at[Component::Port] = Span::new(host_end + 1, ps);
     }
     let (p, hash) = path_ends(s.as_bytes().get(ps..).unwrap_or_default());
     let end = hash.map_or(s.len(), |h| ps + h);
-    at[Component::Path as usize] = Span::new(ps, ps + p);
+    at[Component::Path] = Span::new(ps, ps + p);
     if ps + p < end {
-        at[Component::Query as usize] = Span::new(ps + p + 1, end);
+        at[Component::Query] = Span::new(ps + p + 1, end);
     }
     if let Some(h) = hash {
-        at[Component::Fragment as usize] = Span::new(ps + h + 1, s.len());
+        at[Component::Fragment] = Span::new(ps + h + 1, s.len());
     }
     at
 }

@@ -33,7 +33,7 @@
 use crate::hint::Stop;
 use crate::path::{PATH_COPY, RefKind, dot_segment_at, has_authority, parent_start, ref_kind};
 use crate::percent::{FRAGMENT, QUERY, escape_at, is_unreserved};
-use crate::record::Span;
+use crate::record::{Component, Span};
 use crate::scheme::{Scheme, SchemeKind, canonical_port_octets, is_scheme_char, scheme_len};
 
 /// A path octet the path rules copy wherever it is ([`PATH_COPY`]), except
@@ -248,7 +248,7 @@ fn layout_in<const MODE: u8>(s: &[u8]) -> Result<[Span; 8], Stop> {
             }
         }
     };
-    at[0] = Span::new(0, n);
+    at[Component::Scheme] = Span::new(0, n);
     authority_on::<MODE>(s, n + 3, 0, &s[..n], file, &mut at)?;
     Ok(at)
 }
@@ -332,7 +332,7 @@ fn authority_on<const MODE: u8>(
     };
     // A stop before the path: the host, when it is canonical as it is.
     let host_stop = if upper { 0 } else { h_end };
-    at[3] = Span::new(h, h_end);
+    at[Component::Host] = Span::new(h, h_end);
     let mut i = h_end;
     let mut dropped = false;
     // Port: a number that the port rules write back as it is: not the
@@ -349,7 +349,7 @@ fn authority_on<const MODE: u8>(
             Ok(None) if MODE != CHECK => dropped = true,
             _ => return Err(stop(host_stop, 0, 0, false, false)),
         }
-        at[4] = Span::new(p, p + len);
+        at[Component::Port] = Span::new(p, p + len);
         i = p + len;
     }
     // Path: present and starting with `/`, or empty (canonicalization
@@ -388,7 +388,7 @@ fn authority_on<const MODE: u8>(
     if slash {
         i = path_upto(s, i + 1, file).map_err(|f| stop(h_end, p, f, upper, dropped))?;
     }
-    at[5] = Span::new(p, i);
+    at[Component::Path] = Span::new(p, i);
     let path_end = i;
     i = query_fragment(s, i, 0, 0, at);
     if i != s.len() {
@@ -447,12 +447,12 @@ fn query_fragment(s: &[u8], mut i: usize, skip: usize, to: usize, at: &mut [Span
     if s.get(i) == Some(&b'?') {
         let q = i + 1;
         i = run(s, q, QUERY_OK);
-        at[6] = Span::new(place(q), place(i));
+        at[Component::Query] = Span::new(place(q), place(i));
     }
     if s.get(i) == Some(&b'#') {
         let f = i + 1;
         i = run(s, f, FRAGMENT_OK);
-        at[7] = Span::new(place(f), place(i));
+        at[Component::Fragment] = Span::new(place(f), place(i));
     }
     i
 }
@@ -480,7 +480,7 @@ pub(crate) fn merge_with<'b>(base: &'b crate::record::Url, r: &[u8]) -> Option<(
 #[inline]
 fn merge_base(base: &crate::record::Url) -> Option<(&str, &[Span; 8])> {
     let (ser, at) = base.canonical_base()?;
-    let scheme = at[0].get(ser)?;
+    let scheme = at[Component::Scheme].get(ser)?;
     (!Scheme::of(scheme.as_bytes()).is_file()).then_some((ser, at))
 }
 
@@ -520,15 +520,17 @@ impl Merge {
 /// stages.
 pub(crate) fn merge(base: &str, bat: &[Span; 8], r: &[u8]) -> Option<Merge> {
     let b = base.as_bytes();
-    let path = bat[5].range()?;
+    let path = bat[Component::Path].range()?;
     // The base without its fragment: where a fragment-only reference's
     // own fragment goes.
-    let no_fragment = bat[7].range().map_or(b.len(), |f| f.start - 1);
+    let no_fragment = bat[Component::Fragment]
+        .range()
+        .map_or(b.len(), |f| f.start - 1);
     let mut at = *bat;
     // The empty reference is the base without its fragment (resolution's
     // step 6), as a fragment-only one is up to its own fragment.
     let Some(&first) = r.first() else {
-        at[7] = Span::NONE;
+        at[Component::Fragment] = Span::NONE;
         return Some(Merge {
             keep: no_fragment,
             skip: 0,
@@ -556,12 +558,12 @@ pub(crate) fn merge(base: &str, bat: &[Span; 8], r: &[u8]) -> Option<Merge> {
     // `end`: where the reference's path ends, when it has one.
     let (keep, skip, end) = match kind {
         RefKind::Fragment => {
-            at[7] = Span::NONE;
+            at[Component::Fragment] = Span::NONE;
             (no_fragment, 0, None)
         }
         RefKind::Query => {
-            at[6] = Span::NONE;
-            at[7] = Span::NONE;
+            at[Component::Query] = Span::NONE;
+            at[Component::Fragment] = Span::NONE;
             (path.end, 0, None)
         }
         // The base's scheme, then the reference's authority, path, query
@@ -572,9 +574,9 @@ pub(crate) fn merge(base: &str, bat: &[Span; 8], r: &[u8]) -> Option<Merge> {
             if !r.starts_with(b"//") {
                 return None;
             }
-            let keep = bat[0].range()?.end + 1;
+            let keep = bat[Component::Scheme].range()?.end + 1;
             let mut at = [Span::NONE; 8];
-            at[0] = bat[0];
+            at[Component::Scheme] = bat[Component::Scheme];
             authority_on::<CHECK>(r, 2, 0, &b[..keep - 1], false, &mut at).ok()?;
             for span in &mut at[3..] {
                 if let Some(x) = span.range() {
@@ -609,9 +611,9 @@ pub(crate) fn merge(base: &str, bat: &[Span; 8], r: &[u8]) -> Option<Merge> {
     // long run of `../` against a short path).
     let mut i = skip;
     if let Some(end) = end {
-        at[5] = Span::new(path.start, keep + (end - skip));
-        at[6] = Span::NONE;
-        at[7] = Span::NONE;
+        at[Component::Path] = Span::new(path.start, keep + (end - skip));
+        at[Component::Query] = Span::NONE;
+        at[Component::Fragment] = Span::NONE;
         i = end;
     }
     let i = query_fragment(r, i, skip, keep, &mut at);
