@@ -21,7 +21,7 @@
 //! The handle path's [`parse`] and [`resolve`] try the fast exits first
 //! too (the recognizer's record for canonical input, else the parse resumed
 //! after what it verified; a URL's own resolution; the merge), and the
-//! switch that turns them all off for the differential ([`fast::on`]) is
+//! switch that turns them all off for the differential (`fast::on`) is
 //! read here alone.
 //!
 //! The input is text only where the stages need text: the C ABI's bytes

@@ -1,4 +1,4 @@
-//! `differential`: the fast exits for canonical input (`canonical_form`)
+//! `differential`: the fast exits for canonical input (`src/fast/`)
 //! against the stages. Each case (input, optional base; the charset is left
 //! at its default, the only setting the fast exits take) is canonicalized
 //! with the fast exits on and off, through the Rust bulk call, the Rust
