@@ -7,9 +7,17 @@ order of the algorithm, the entry layer, then the C ABI. A module's imports
 are its `crate::NAME` paths (also inside `use crate::{...}` groups) outside
 comments and outside its `#[cfg(test)]` module (tests may reach anywhere).
 
+A module may also be a folder src/NAME/ (mod.rs and its files): its imports
+are those of all its files, less its own.
+
+Only `api` knows the fast exits: a module other than `api` that imports
+`fast` (outside its tests) is an error, the stages above all (preprocess,
+parse, resolve, canonicalize, serialize, host, path, record), which take at
+most a hint from `api` of what the fast exits verified.
+
 Prints each module's level (0: imports no other module; n: one more than
 the highest module it imports), lowest first, and exits 1 with the modules
-left on a cycle when there is one.
+left on a cycle when there is one, or with the modules that import `fast`.
 
 usage: python3 scripts/check-layers.py [SRC_DIR]
 """
@@ -19,9 +27,17 @@ import sys
 
 src = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "src")
 names = sorted(p.stem for p in src.glob("*.rs") if p.stem not in ("lib", "main"))
-imports = {}
-for name in names:
-    code = (src / f"{name}.rs").read_text(encoding="utf-8")
+folders = sorted(p.name for p in src.iterdir() if (p / "mod.rs").is_file())
+names = sorted(names + folders)
+
+# Only `api` may import the fast exits.
+FAST = "fast"
+FAST_IMPORTERS = {"api"}
+
+
+def uses(code):
+    """The `crate::NAME` modules that `code` uses, outside its tests and
+    comments."""
     test = re.search(r"^#\[cfg\(test\)\]\s*\n\s*mod \w+ \{", code, re.M)
     if test:
         code = code[: test.start()]
@@ -29,6 +45,18 @@ for name in names:
     found = set(re.findall(r"\bcrate::([a-z_][a-z0-9_]*)", code))
     for group in re.findall(r"\bcrate::\{([^}]*)\}", code, re.S):
         found |= set(re.findall(r"(?:^|[\s,{])([a-z_][a-z0-9_]*)::", group))
+    # `use crate::{fast, ...}` and `crate::{self as x, fast}`: bare names.
+    for group in re.findall(r"\bcrate::\{([^}]*)\}", code, re.S):
+        found |= {w for w in re.findall(r"(?:^|[\s,{])([a-z_][a-z0-9_]*)\s*(?=[,}]|$)", group)}
+    return found
+
+
+imports = {}
+for name in names:
+    files = sorted((src / name).rglob("*.rs")) if name in folders else [src / f"{name}.rs"]
+    found = set()
+    for f in files:
+        found |= uses(f.read_text(encoding="utf-8"))
     imports[name] = {m for m in found if m in names and m != name}
 
 # Levels by repeatedly taking the modules whose imports all have a level.
@@ -52,9 +80,20 @@ while True:
     if not top:
         break
     left = [m for m in left if m not in top]
+failed = False
 if left:
     print("\nimport cycle among: " + " ".join(left), file=sys.stderr)
     for m in left:
         print(f"  {m} -> {', '.join(sorted(imports[m] & set(left)))}", file=sys.stderr)
+    failed = True
+knowing = sorted(m for m in names if FAST in imports[m] and m not in FAST_IMPORTERS)
+if knowing:
+    print(
+        f"\nonly {', '.join(sorted(FAST_IMPORTERS))} may import `{FAST}` (the fast exits); "
+        f"imported by: {' '.join(knowing)}",
+        file=sys.stderr,
+    )
+    failed = True
+if failed:
     sys.exit(1)
-print(f"\n{len(names)} modules, no import cycle")
+print(f"\n{len(names)} modules, no import cycle, `{FAST}` imported by api alone")

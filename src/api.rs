@@ -1,21 +1,28 @@
 //! The entry layer: the one place that chooses between the fast exits
-//! (`canonical_form`) and the stages for a call. Every caller comes through
-//! here: the Rust API ([`canon_into`], and the keys on top of it), the C ABI
+//! (`fast`, which no other module calls) and the stages for a call. Every
+//! caller comes through here: the Rust API ([`parse`], [`resolve`],
+//! [`canonicalize`], [`canon_into`], and the keys on top of it), the C ABI
 //! (which only converts its arguments into an `Input` and its results out
 //! of a `Sink`), and through them the CLI, Python and the bindings.
 //!
 //! The bulk call (`canon`), with the default options:
 //!
 //! 1. Without a base, input the recognizer accepts (ASCII only) is its
-//!    own canonical form (`canonical_form::scan_ascii`): the result is the
+//!    own canonical form (`fast::scan_ascii`): the result is the
 //!    input itself. Otherwise the stages run, resumed where the recognizer
-//!    stopped (`canonicalize::canon_staged_from`; from the start for input
+//!    stopped (`fast::canon_from`; from the start for input
 //!    that is not valid UTF-8, which decoding changes).
 //! 2. Against a base known to be canonical, a reference whose resolution
-//!    `canonical_form::merge` finds canonical is a part of the base's
+//!    `fast::merge_with` finds canonical is a part of the base's
 //!    serialization followed by a part of the reference.
 //! 3. Anything else, and every call with other options, takes the stages
 //!    (`canonicalize::canon_staged`).
+//!
+//! The handle path's [`parse`] and [`resolve`] try the fast exits first
+//! too (the recognizer's record for canonical input, else the parse resumed
+//! after what it verified; a URL's own resolution; the merge), and the
+//! switch that turns them all off for the differential (`fast::on`) is
+//! read here alone.
 //!
 //! The input is text only where the stages need text: the C ABI's bytes
 //! are tested for ASCII once, by this flow, and decoded (UTF-8, with U+FFFD
@@ -26,8 +33,9 @@
 
 use std::borrow::Cow;
 
-use crate::canonical_form::{self, Stop};
-use crate::canonicalize::{CanonOptions, canon_staged, canon_staged_from};
+use crate::canonicalize::{CanonOptions, canon_staged};
+use crate::fast;
+use crate::hint::Stop;
 use crate::record::{InvalidReason, Url};
 use crate::scratch::{self, Scratch, Used};
 
@@ -152,8 +160,8 @@ pub(crate) fn canon_other<'a, I: Input<'a>, S: Sink<I>>(
     opts: &CanonOptions,
     sink: S,
 ) -> S::Out {
-    if let (Some(base), true) = (base, opts.is_default())
-        && let Some((ser, m)) = canonical_form::merge_with(base, input.bytes())
+    if let (Some(base), true) = (base, opts.is_default() && fast::on())
+        && let Some((ser, m)) = fast::merge_with(base, input.bytes())
     {
         return sink.pieces(&ser[..m.keep], input.tail(m.skip));
     }
@@ -174,7 +182,14 @@ pub(crate) fn canon_own<'a, I: Input<'a>, S: Sink<I>>(input: I, sink: S) -> S::O
     // spares on ASCII input.
     // `stop` stays where the recognizer wrote it (see
     // `canonicalize::resume_into`).
-    let scanned = canonical_form::scan_ascii(input.bytes());
+    if !fast::on() {
+        let text = input.text();
+        let opts = CanonOptions::default();
+        return scratch::with(Used::ALL, |sc| {
+            sink.stages(sc, |out, sc| canon_staged(None, &text, &opts, out, sc))
+        });
+    }
+    let scanned = fast::scan_ascii(input.bytes());
     let (text, stop) = match &scanned {
         Ok(()) => return sink.pieces("", input),
         Err(stop) => match input.ascii() {
@@ -205,12 +220,37 @@ pub(crate) fn canon_own<'a, I: Input<'a>, S: Sink<I>>(input: I, sink: S) -> S::O
         |sc| {
             let mut staged = false;
             let r = sink.stages(sc, |out, sc| {
-                canon_staged_from(Some(stop), &text, &opts, out, sc, &mut staged)
+                fast::canon_from(Some(stop), &text, &opts, out, sc, &mut staged)
             });
             (r, !staged)
         },
     )
 }
+
+/// Whether a fast exit answers the bulk call for `input` against `base`
+/// with the default options: without a base, the recognizer accepts the
+/// input as its own canonical form; with one, the merge gives the result.
+/// For the fast-exit differential's report and the benchmark's check of
+/// how much input the fast exits take; not part of the API.
+#[doc(hidden)]
+pub fn fast_exit_taken(base: Option<&Url>, input: &str) -> bool {
+    match base {
+        None => fast::is_canonical(input.as_bytes()),
+        Some(b) => fast::merge_with(b, input.as_bytes()).is_some(),
+    }
+}
+
+/// Whether the recognizer of canonical input accepts `s` (see
+/// `canonical_form::is_canonical`).
+#[doc(hidden)]
+pub fn is_canonical(s: &[u8]) -> bool {
+    fast::is_canonical(s)
+}
+
+/// Turns the fast exits on or off on this thread; returns the previous
+/// setting (the `differential` feature's test hook).
+#[cfg(feature = "differential")]
+pub use crate::fast::set_fast_exits;
 
 /// The bulk path of the Rust API: resolves `input` against `base` (or, when
 /// `base` is `None`, against `input` itself, like `url_to_canon_url`),
@@ -295,27 +335,128 @@ pub fn canon_standard_into(
     canon_standard(base, input, charset, out)
 }
 
-/// [`parse`](crate::parse()) of an input: the recognizer's record for
-/// canonical input, else the stages from where the recognizer stopped.
+/// Parses `input` into a [`Url`] with raw, uncanonicalized components
+/// ("steps to parse a URL"; see `parse`). The recognizer's record for
+/// canonical input, else the stages, resumed after what it verified.
+pub fn parse(input: &str) -> Url {
+    parse_text(input)
+}
+
+/// Resolves `input` against `base` ("steps to resolve a URL"; see
+/// `resolve`). The result is not canonicalized.
+pub fn resolve(base: &Url, input: &str) -> Url {
+    resolve_text(base, input)
+}
+
+/// Canonicalizes `url` with the query encoding `charset` (`None` = UTF-8)
+/// ("steps to canonicalize a URL"; see `canonicalize`).
+pub fn canonicalize(url: &Url, charset: Option<&str>) -> Url {
+    crate::canonicalize::canonicalize(url, charset)
+}
+
+/// Canonicalizes `url` with `opts`; the input is untouched. An invalid
+/// result keeps the components of its input.
+pub fn canonicalize_with(url: &Url, opts: &CanonOptions) -> Url {
+    crate::canonicalize::canonicalize_with(url, opts)
+}
+
+/// [`parse`] of an input: the recognizer's record for canonical input,
+/// else the stages from where the recognizer stopped.
 #[inline(always)]
-pub(crate) fn parse<'a, I: Input<'a>>(input: I) -> Url {
+pub(crate) fn parse_input<'a, I: Input<'a>>(input: I) -> Url {
     match input.ascii() {
-        Some(s) => crate::parse::parse_text(s),
-        None => crate::parse::parse_text(&input.non_ascii()),
+        Some(s) => parse_text(s),
+        None => parse_text(&input.non_ascii()),
     }
 }
 
-/// [`resolve`](crate::resolve()) of an input against `base`. An input that
-/// is the string `base` was parsed from (`resolve(parse(s), s)`) is passed
-/// as that string, which resolution recognises by its address and which
-/// is not decoded again.
+/// [`parse`]: the recognizer of canonical input, then the stages from
+/// where it stopped. Any text: the recognizer stops at the first octet
+/// it does not know, every non-ASCII one among them, so a URL with a
+/// non-ASCII letter in its path resumes there, after its scheme and host
+/// (preprocessing leaves the ASCII prefix the recognizer read as it is:
+/// it only removes ASCII controls and replaces noncharacters).
+pub(crate) fn parse_text(input: &str) -> Url {
+    if !fast::on() {
+        return crate::parse::parse_stages(input);
+    }
+    // Already canonical (most absolute URLs): its components are where
+    // the recognizer found them, and the record says it is canonical.
+    // (Never for non-ASCII input.)
+    match fast::layout_or_stop(input.as_bytes()) {
+        Ok(at) => Url::build_canonical(input, "", &at),
+        Err(stop) => {
+            // Every octet preprocessing trims is at most a space: one
+            // comparison at each end rules most URLs out.
+            if let [f, .., l] = input.as_bytes()
+                && (*f <= b' ') | (*l <= b' ')
+                && let Some(s) = crate::preprocess::only_trimmed(input)
+            {
+                return parse_trimmed(s);
+            }
+            parse_after_stop(input, &stop)
+        }
+    }
+}
+
+/// The stages on `input`, which the recognizer of canonical input read as
+/// far as `stop` says. When it stopped before the path, in the scheme or
+/// the authority, its pass in `AUTHORITY` mode reads them again whatever
+/// the case of their letters (`fast::authority_stop`): most such URLs
+/// have an uppercase scheme or host, a default port or an empty path, and
+/// parse resumes at their path (`parse::parse_resumed_at`), the record
+/// noting that its scheme and host start its canonical form, lowercased
+/// when either has an uppercase letter.
 #[inline(always)]
-pub(crate) fn resolve<'a, I: Input<'a>>(base: &Url, input: I) -> Url {
+fn parse_after_stop(input: &str, stop: &Stop) -> Url {
+    if stop.path_start == 0
+        && let Some(st) = fast::authority_stop(input.as_bytes(), stop)
+    {
+        // Lowercased when it read an uppercase scheme (the first pass
+        // stopped in it) or host: most such URLs have neither (a default
+        // port, an empty path), and canonicalization then copies the
+        // prefix as it is.
+        let lower = stop.scheme_end == 0 || st.host_upper;
+        return crate::parse::parse_resumed_at(input, &st, lower);
+    }
+    crate::parse::parse_stages_from(input, stop)
+}
+
+/// [`parse_text`] of a URL written with white space around it, which
+/// preprocessing only trims (`preprocess::only_trimmed`): the parse of the
+/// trimmed `s`, which is its own preprocessing, so that the recognizer
+/// reads it rather than stopping at a space.
+#[inline(never)]
+fn parse_trimmed(s: &str) -> Url {
+    match fast::layout_or_stop(s.as_bytes()) {
+        Ok(at) => Url::build_canonical(s, "", &at),
+        Err(stop) => parse_after_stop(s, &stop),
+    }
+}
+
+/// [`resolve`] of an input against `base`. An input that is the string
+/// `base` was parsed from (`resolve(parse(s), s)`) is passed as that
+/// string, which resolution recognises by its address and which is not
+/// decoded again.
+#[inline(always)]
+pub(crate) fn resolve_input<'a, I: Input<'a>>(base: &Url, input: I) -> Url {
     let s = match base.parse_source() {
         Some(src) if src.as_bytes() == input.bytes() => Cow::Borrowed(src),
         _ => input.text(),
     };
-    crate::resolve::resolve(base, &s)
+    resolve_text(base, &s)
+}
+
+/// [`resolve`]: the fast exits (a URL against its own source, the merge),
+/// then the stages.
+#[inline(always)]
+fn resolve_text(base: &Url, input: &str) -> Url {
+    if fast::on()
+        && let Some(u) = fast::resolve(base, input)
+    {
+        return u;
+    }
+    crate::resolve::resolve(base, input)
 }
 
 /// An input that is its own base (`url_to_canon_url` without a base, the

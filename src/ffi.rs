@@ -386,7 +386,7 @@ pub extern "C" fn wurl_parse(
         if flags != 0 {
             return WURL_E_BAD_ARG;
         }
-        let url = api::parse(CInput(bytes));
+        let url = api::parse_input(CInput(bytes));
         emit(out, url)
     })
 }
@@ -419,7 +419,7 @@ pub extern "C" fn wurl_resolve(
         if flags != 0 {
             return WURL_E_BAD_ARG;
         }
-        emit(out, api::resolve(&base, CInput(bytes)))
+        emit(out, api::resolve_input(&base, CInput(bytes)))
     })
 }
 
@@ -467,7 +467,7 @@ fn deliver(bytes: &[u8], buf: *mut c_char, buf_cap: usize, out_len: *mut usize) 
 }
 
 /// [`deliver`] of `prefix` (wurl's memory) followed by the `len` bytes at
-/// `src`, which may be the caller's own input (see `canonical_form`): a
+/// `src`, which may be the caller's own input (see `api`): a
 /// raw pointer rather than a reference, and `memmove`, so that an input
 /// that overlaps `buf` (a caller canonicalizing in place) is copied
 /// exactly. `src` is copied first, to its place after the prefix, so that

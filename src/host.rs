@@ -323,8 +323,9 @@ pub(crate) const fn is_plain(c: u8) -> bool {
 }
 
 /// Whether the fast path copies `c` as it is: a [`PLAIN`] octet that is not
-/// uppercase. For `canonical_form`'s octet table, which recognizes URLs
-/// that are already canonical: a host of such octets is canonical unless
+/// uppercase. For the recognizer's octet table (src/fast/recognize.rs),
+/// which recognizes URLs that are already canonical: a host of such octets
+/// is canonical unless
 /// [`all_inet`] says otherwise.
 pub(crate) const fn is_canonical_plain(c: u8) -> bool {
     is_plain(c) && !c.is_ascii_uppercase()
@@ -566,9 +567,9 @@ mod tests {
     }
 
     /// The class table's step 28 and 30 bits are the octet sets'.
-    /// `canonical_form`'s host test is the fast path's: a non-empty host
-    /// of octets `is_canonical_plain` accepts, not `all_inet`, is one the
-    /// fast path copies unchanged.
+    /// The recognizer's host test (src/fast/recognize.rs) is the fast
+    /// path's: a non-empty host of octets `is_canonical_plain` accepts, not
+    /// `all_inet`, is one the fast path copies unchanged.
     #[test]
     fn canonical_plain_is_the_fast_path() {
         for b in 0..=255u8 {

@@ -12,11 +12,12 @@
 //! * [`canonicalize`](mod@canonicalize) — "steps to canonicalize a URL", with [`host`]
 //!   (CanonicalizeHost), [`ipv4`], [`ipv6`], [`nameprep`] and [`percent`];
 //! * [`serialize`] — "steps to serialize a parsed URL";
-//! * [`canonical_form`] — canonicalization's fast path: recognizes, in one
-//!   pass, a URL that every stage would give back unchanged.
 //!
 //! Every caller enters through [`api`], which chooses between the fast
-//! exits and the stages; the C ABI is in [`ffi`] and holds no URL logic.
+//! exits (`fast`: the recognizer of canonical input, the merge of a page's
+//! links, the resume road, known to `api` alone) and the stages; the
+//! functions below ([`parse()`], [`resolve()`], [`canonicalize()`], ...)
+//! are `api`'s. The C ABI is in [`ffi`] and holds no URL logic.
 //! A second model, the WHATWG URL Standard's (opt-in, in [`standard`]), is
 //! reached through the same layer and shares nothing with the stages.
 //!
@@ -43,12 +44,11 @@
 #![forbid(unsafe_op_in_unsafe_fn)]
 
 pub mod api;
-pub mod canonical_form;
 pub mod canonicalize;
 pub mod charset;
-#[cfg(test)]
-mod fast_exit_differential;
+mod fast;
 pub mod ffi;
+pub(crate) mod hint;
 pub mod host;
 pub mod ipv4;
 pub mod ipv6;
@@ -70,11 +70,26 @@ pub mod strict;
 mod testutil;
 mod utf8;
 
-pub use api::{Model, canon_into, canon_standard_into, own_base, own_base_reason};
-pub use canonicalize::{CanonOptions, canonicalize, canonicalize_with};
-pub use parse::parse;
+pub use api::{
+    Model, canon_into, canon_standard_into, canonicalize, canonicalize_with, own_base,
+    own_base_reason, parse, resolve,
+};
+pub use canonicalize::CanonOptions;
 pub use record::{Component, InvalidReason, Url};
-pub use resolve::resolve;
+
+/// The recognizer of canonical input, as earlier versions exported it
+/// (`fast`, reached through `api`).
+pub mod canonical_form {
+    #[cfg(feature = "differential")]
+    pub use crate::api::set_fast_exits;
+    /// Whether `s` is a URL that the stages (with the default options:
+    /// UTF-8 query, not network-strict) give back unchanged,
+    /// preprocessing, parsing, resolution against its own parse and
+    /// canonicalization. `false` means only that one pass could not tell.
+    pub fn is_canonical(s: &[u8]) -> bool {
+        crate::api::is_canonical(s)
+    }
+}
 
 /// The library version, as in `Cargo.toml`.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -621,7 +621,7 @@ mod tests {
     }
 
     /// The kind of a reference without a scheme, from its octets as
-    /// `canonical_form::merge` reads them (its first octet, and
+    /// the fast merge (src/fast/recognize.rs) reads them (its first octet, and
     /// [`has_authority`]), is the kind of its parse, which resolution
     /// reads: on every short reference over the octets that matter.
     #[test]

@@ -149,8 +149,9 @@ pub(crate) struct Record {
     parse_of_serialization: bool,
     /// Whether this record is its own canonical form under the default
     /// options (UTF-8 query, not network-strict): set by `parse` for input
-    /// that `canonical_form` recognizes, so that canonicalizing the record
-    /// returns it without running the steps. Not part of the URL's value.
+    /// that the recognizer (`fast`) accepts, so that canonicalizing the
+    /// record returns it without running the steps. Not part of the URL's
+    /// value.
     canonical: bool,
     /// Where the part of the serialization that is the start of its
     /// canonical form under the default options ends (0: none known): a
@@ -158,7 +159,8 @@ pub(crate) struct Record {
     /// CanonicalizeHost copies as it is, which canonicalization then
     /// copies as they are, or lowercased when `prefix_lower` (see
     /// [`Url::canonical_prefix`]). Set by `parse` for input whose scheme
-    /// and host `canonical_form` recognizes. Not part of the URL's value.
+    /// and host the recognizer (`fast`) accepts. Not part of the URL's
+    /// value.
     canonical_prefix: usize,
     /// Whether the canonical prefix may have ASCII uppercase letters
     /// (in the scheme or the host), which canonicalization lowercases.
@@ -375,6 +377,24 @@ pub enum Component {
     Fragment = 7,
 }
 
+/// The one accessor of component places by name: `at[Component::Host]`
+/// for the place of the host in a record's spans (`wurl_component` order),
+/// never a literal index.
+impl<const N: usize> std::ops::Index<Component> for [Span; N] {
+    type Output = Span;
+    #[inline(always)]
+    fn index(&self, c: Component) -> &Span {
+        &self[c as usize]
+    }
+}
+
+impl<const N: usize> std::ops::IndexMut<Component> for [Span; N] {
+    #[inline(always)]
+    fn index_mut(&mut self, c: Component) -> &mut Span {
+        &mut self[c as usize]
+    }
+}
+
 impl Component {
     /// All components, in `wurl_component` order.
     pub const ALL: [Component; 8] = [
@@ -577,12 +597,14 @@ impl Url {
             r.canonical_prefix = f.canonical_prefix;
             r.prefix_lower = f.prefix_lower;
             r.path_ok = f.path_ok;
-            return Url(a);
+            let url = Url(a);
+            debug_assert_eq!(url.validate(), Ok(()));
+            return url;
         }
         let mut buf = buf.unwrap_or_else(String::with_capacity);
         let mut spans = [Span::NONE; 11];
         fill(&mut buf, &mut spans);
-        Url(Arc::new(Record {
+        let url = Url(Arc::new(Record {
             buf,
             spans,
             invalid: f.invalid,
@@ -595,7 +617,76 @@ impl Url {
             canonical_prefix: f.canonical_prefix,
             prefix_lower: f.prefix_lower,
             path_ok: f.path_ok,
-        }))
+        }));
+        debug_assert_eq!(url.validate(), Ok(()));
+        url
+    }
+
+    /// Checks the invariants of a record, which every way of building one
+    /// keeps ([`Url::build_with`], through which they all go, runs it in
+    /// debug builds): every span lies in the buffer on character
+    /// boundaries; a valid record's buffer starts with its serialization,
+    /// followed by a NUL, which holds its components in `wurl_component`
+    /// order, each after its delimiter (`:` after the scheme, `:` before
+    /// the port, `?` before the query, `#` before the fragment); the notes
+    /// (canonical, canonical prefix, path copied as it is, parse of the
+    /// serialization) are about a valid record and lie in its
+    /// serialization. `Err` says which invariant fails.
+    pub(crate) fn validate(&self) -> Result<(), String> {
+        let r = &*self.0;
+        let b = r.buf.as_bytes();
+        for (i, s) in r.spans.iter().enumerate() {
+            if let Some(range) = s.range()
+                && r.buf.get(range.clone()).is_none()
+            {
+                return Err(format!(
+                    "span {i} {range:?} outside the buffer or a character"
+                ));
+            }
+        }
+        if r.invalid.is_some() {
+            // Its spans are NUL-terminated copies of the input's components.
+            if r.canonical || r.parse_of_serialization || r.canonical_prefix != 0 || r.path_ok != 0
+            {
+                return Err("notes on an invalid record".into());
+            }
+            return Ok(());
+        }
+        let Some(ser) = r.spans[SERIAL].range() else {
+            return Err("a valid record without a serialization".into());
+        };
+        if ser.start != 0 || b.get(ser.end) != Some(&0) {
+            return Err(format!(
+                "serialization {ser:?} not at the start, or not followed by NUL"
+            ));
+        }
+        let mut end = 0;
+        for c in Component::ALL {
+            let Some(range) = r.spans[c].range() else {
+                continue;
+            };
+            if range.start < end || range.end > ser.end {
+                return Err(format!("{c:?} {range:?} out of order or outside {ser:?}"));
+            }
+            end = range.end;
+            let delimited = match c {
+                Component::Scheme => b.get(range.end) == Some(&b':'),
+                Component::Port => range.start > 0 && b[range.start - 1] == b':',
+                Component::Query => range.start > 0 && b[range.start - 1] == b'?',
+                Component::Fragment => range.start > 0 && b[range.start - 1] == b'#',
+                _ => true,
+            };
+            if !delimited {
+                return Err(format!("{c:?} at {range:?} without its delimiter"));
+            }
+        }
+        if r.canonical_prefix > ser.end || r.path_ok > ser.end {
+            return Err(format!(
+                "canonical prefix {} or path_ok {} beyond the serialization {ser:?}",
+                r.canonical_prefix, r.path_ok
+            ));
+        }
+        Ok(())
     }
 
     /// Gives up this reference (what dropping it does); when it was the
@@ -665,7 +756,7 @@ impl Url {
     }
 
     /// The record of `prefix` followed by `rest`, a URL that
-    /// `canonical_form` found already canonical with its components at
+    /// the recognizer (`fast`) found already canonical with its components at
     /// `at` (the parse of such a string, or a resolution that gives one):
     /// its serialization is that string, copied whole, parsing it again
     /// gives this record, and canonicalizing it gives it back.
@@ -675,8 +766,9 @@ impl Url {
         // authority is the host's own span unless there is a port (then a
         // NUL-terminated copy of host and port after the serialization).
         let len = prefix.len() + rest.len();
-        let port = at[4];
-        let authority = (port != Span::NONE).then(|| Span::new(at[3].start, port.end));
+        let port = at[Component::Port];
+        let authority =
+            (port != Span::NONE).then(|| Span::new(at[Component::Host].start, port.end));
         let extra = authority.map_or(0, |a| a.end - a.start + 1);
         let flags = Flags {
             invalid: None,
@@ -698,7 +790,7 @@ impl Url {
             spans[..8].copy_from_slice(at);
             spans[SERIAL] = Span::new(0, len);
             spans[AUTHORITY] = match authority {
-                None => at[3],
+                None => at[Component::Host],
                 Some(a) => {
                     // Host and port, from whichever of the two pieces holds
                     // them (the base's part of a resolution, the reference's
@@ -724,7 +816,7 @@ impl Url {
     /// canonical host.
     pub(crate) fn with_path(&self, path: &str) -> Option<Url> {
         let r = &*self.0;
-        let old = r.spans[Component::Path as usize];
+        let old = r.spans[Component::Path];
         if r.invalid.is_some()
             || old.start == ABSENT
             || old.start == old.end
@@ -760,7 +852,7 @@ impl Url {
             // branched on, span by span: which are absent varies by URL.
             let old = &r.spans;
             spans[..5].copy_from_slice(&old[..5]);
-            spans[Component::Path as usize] = Span::new(ps, ps + path.len());
+            spans[Component::Path] = Span::new(ps, ps + path.len());
             let delta = (ps + path.len()).wrapping_sub(pe);
             let moved = |x: usize| {
                 let d = if x >= pe && x != ABSENT { delta } else { 0 };
@@ -776,7 +868,8 @@ impl Url {
     }
 
     /// The serialization and the component spans of a record known to be
-    /// canonical (see [`Url::build_canonical`]), for `canonical_form::merge`.
+    /// canonical (see [`Url::build_canonical`]), for the fast merge
+    /// (src/fast/recognize.rs).
     pub(crate) fn canonical_base(&self) -> Option<(&str, &[Span; 8])> {
         let r = &*self.0;
         if !r.canonical {
@@ -800,7 +893,7 @@ impl Url {
             return None;
         }
         let at = r.spans.first_chunk::<8>()?;
-        let path_ok = r.path_ok.saturating_sub(at[Component::Path as usize].start);
+        let path_ok = r.path_ok.saturating_sub(at[Component::Path].start);
         Some((
             r.buf.get(..r.canonical_prefix)?,
             at,
@@ -847,7 +940,7 @@ impl Url {
     /// [`serialize::build`](crate::serialize::build) for a valid record whose serialization canonicalization
     /// has written into `ser` (a reused buffer), with the spans of its
     /// components in `at`; the raw authority and the flag are given. A
-    /// raw authority that is the canonical host itself (`at[3]` of `ser`,
+    /// raw authority that is the canonical host itself (`at[Component::Host]` of `ser`,
     /// no port) shares its span instead of being copied. A large buffer is
     /// taken as it is instead of copied (the caller would not keep it
     /// anyway, see `scratch`).
@@ -862,7 +955,8 @@ impl Url {
         // those parts, so the authority is a copy (or the host's span when
         // the caller knows them to be the same octets) and no host is known.
         debug_assert!(match authority {
-            Authority::Host => at[4] == Span::NONE && at[3].get(ser).is_some(),
+            Authority::Host =>
+                at[Component::Port] == Span::NONE && at[Component::Host].get(ser).is_some(),
             Authority::Raw(_) => true,
         });
         let flags = Flags {
@@ -914,7 +1008,7 @@ impl Url {
                 Span::new(start, start + a.len())
             }
             Authority::Raw(None) => Span::NONE,
-            Authority::Host => at[Component::Host as usize],
+            Authority::Host => at[Component::Host],
         };
         spans[KNOWN_HOST] = Span::NONE;
     }
@@ -1085,13 +1179,13 @@ impl Url {
         }
         if authority_is_host(p) {
             // An authority of a host alone (most of them): no copy.
-            spans[AUTHORITY] = spans[Component::Host as usize];
+            spans[AUTHORITY] = spans[Component::Host];
         } else if let Some(a) = p.authority {
             spans[AUTHORITY] = push(buf, a);
         }
         if known_is_host(p) {
             // The host is canonical already (see `CachedHost`): no copy.
-            spans[KNOWN_HOST] = spans[Component::Host as usize];
+            spans[KNOWN_HOST] = spans[Component::Host];
         } else if let Some(k) = p.known.host {
             spans[KNOWN_HOST] = push(buf, k);
         }
@@ -1155,22 +1249,26 @@ impl Url {
     /// The record's components as borrowed parts, with its host cache.
     pub(crate) fn parts(&self) -> Parts<'_> {
         let r = &*self.0;
-        let g = |i: usize| r.spans[i].get(&r.buf);
-        let host = g(3);
+        let g = |c: Component| r.spans[c].get(&r.buf);
+        let host = g(Component::Host);
         // The authority and the known host most often share the host's
         // span (see `Url::finish`): the same slice, without slicing again.
         let or_host = |i: usize| {
-            if r.spans[i] == r.spans[3] { host } else { g(i) }
+            if r.spans[i] == r.spans[Component::Host] {
+                host
+            } else {
+                r.spans[i].get(&r.buf)
+            }
         };
         Parts {
-            scheme: g(0),
-            user: g(1),
-            password: g(2),
+            scheme: g(Component::Scheme),
+            user: g(Component::User),
+            password: g(Component::Password),
             host,
-            port: g(4),
-            path: g(5),
-            query: g(6),
-            fragment: g(7),
+            port: g(Component::Port),
+            path: g(Component::Path),
+            query: g(Component::Query),
+            fragment: g(Component::Fragment),
             authority: or_host(AUTHORITY),
             invalid: r.invalid,
             hierarchical: r.hierarchical,
@@ -1356,6 +1454,58 @@ fn known_is_host(p: &Parts) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `validate` finds a broken record: a query without its `?`, a span
+    /// outside the buffer, notes on an invalid record; and passes a good one.
+    #[test]
+    fn validate_finds_broken_records() {
+        let good = crate::parse::parse_stages("http://h:8080/p?q#f");
+        assert_eq!(good.validate(), Ok(()));
+        let f = |invalid: Option<InvalidReason>, canonical: bool| Flags {
+            invalid,
+            hierarchical: true,
+            known_host_err: None,
+            parse_of_serialization: false,
+            canonical,
+            canonical_prefix: 0,
+            prefix_lower: false,
+            path_ok: 0,
+        };
+        let bad_query = |buf: &mut String, spans: &mut [Span; 11]| {
+            buf.push_str("a:bq\0");
+            *spans = [Span::NONE; 11];
+            spans[SERIAL] = Span::new(0, 4);
+            spans[Component::Scheme] = Span::new(0, 1);
+            spans[Component::Query] = Span::new(3, 4);
+        };
+        let outside = |buf: &mut String, spans: &mut [Span; 11]| {
+            buf.push_str("a:b\0");
+            *spans = [Span::NONE; 11];
+            spans[SERIAL] = Span::new(0, 3);
+            spans[Component::Path] = Span::new(2, 9);
+        };
+        let noted = |_: &mut String, spans: &mut [Span; 11]| *spans = [Span::NONE; 11];
+        // In a debug build, building them fails the check at once.
+        type Fill<'a> = &'a dyn Fn(&mut String, &mut [Span; 11]);
+        let cases: [(Option<InvalidReason>, bool, Fill); 3] = [
+            (None, false, &bad_query),
+            (None, false, &outside),
+            (Some(InvalidReason::InvalidBase), true, &noted),
+        ];
+        for (invalid, canonical, fill) in cases {
+            let built = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                Url::build_with(Ok(String::new()), f(invalid, canonical), |b, s| fill(b, s))
+                    .validate()
+            }));
+            // Built (a release build): `validate` says it is broken;
+            // not built (a debug build): the check after the build failed.
+            let debug = cfg!(debug_assertions);
+            match built {
+                Ok(r) => assert!(!debug && r.is_err(), "{r:?}"),
+                Err(_) => assert!(debug),
+            }
+        }
+    }
 
     /// A record freed by its last reference is reused, block and buffer,
     /// by the next record built on its thread, which has exactly the value

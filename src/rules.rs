@@ -548,7 +548,7 @@ fn with_norm<R>(f: impl FnOnce(&mut String) -> R) -> R {
 /// Whether the 2012 canonicalization (default options) gives `s` back
 /// unchanged: the one-pass recognizer, or else the stages.
 fn is_canonical(s: &str) -> bool {
-    if crate::canonical_form::is_canonical(s.as_bytes()) {
+    if crate::api::is_canonical(s.as_bytes()) {
         return true;
     }
     crate::scratch::with_local(&CHECK, String::capacity, |b| {

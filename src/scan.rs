@@ -124,7 +124,8 @@ pub(crate) fn rfind2(b: &[u8], x: u8, y: u8) -> Option<usize> {
 /// as needed; otherwise words, the tail one more word overlapping the last
 /// one; under eight octets, two overlapping halves; under four, the first, middle
 /// and last octets, which are all of them. Always inlined: with the fast
-/// path of `canonical_form` as a third caller the compiler makes it a call.
+/// path of the recognizer (src/fast/recognize.rs) as a third caller the
+/// compiler makes it a call.
 #[inline(always)]
 pub(crate) fn is_ascii(b: &[u8]) -> bool {
     let n = b.len();

@@ -70,7 +70,7 @@ impl Used {
     /// Canonicalization of a record: the serialization it writes and its
     /// working buffers.
     pub(crate) const CANONICALIZE: Used = Used(Used::CANON | Used::WORK_FILE | Used::WORK_STEPS);
-    /// The bulk path's resume road (`canonicalize::canon_staged_from` when
+    /// The bulk path's resume road (src/fast/resume.rs, `canon_from`, when
     /// the stages do not run): its output, and the full path steps for a
     /// path the one pass cannot write. Three buffers to trim where the
     /// stages need all of them.

@@ -4,7 +4,7 @@
 //! written once when the record is built (by `serialize_parts`); the public
 //! functions here read it.
 
-use crate::record::{Parts, Span, Url};
+use crate::record::{Component, Parts, Span, Url};
 
 /// One piece at a time of the serialization [`walk`] lays out: a delimiter
 /// the steps write, or component `i` (in `wurl_component` order). `None`
@@ -127,10 +127,13 @@ pub(crate) fn build_parsed(p: &Parts, source: &str, host_end: usize) -> Url {
         // Most absolute URLs: the serialization is `source`, copied whole
         // instead of written component by component.
         let prefix = if host_end != 0
-            && at[1] == Span::NONE
-            && at[2] == Span::NONE
-            && at[3] == Span::new(at[0].range().map_or(0, |r| r.end) + 3, host_end)
-        {
+            && at[Component::User] == Span::NONE
+            && at[Component::Password] == Span::NONE
+            && at[Component::Host]
+                == Span::new(
+                    at[Component::Scheme].range().map_or(0, |r| r.end) + 3,
+                    host_end,
+                ) {
             host_end
         } else {
             0

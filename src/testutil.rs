@@ -25,20 +25,6 @@ pub(crate) fn conformance_inputs() -> Vec<String> {
     inputs
 }
 
-/// The lines of the benchmark datasets `files` (`bench/data/`), each
-/// line of a `.tsv` file split at its tabs (a page and its link), decoded
-/// as the benchmark decodes them (invalid UTF-8 as U+FFFD).
-pub(crate) fn dataset_lines(files: &[&str]) -> Vec<String> {
-    let mut out = Vec::new();
-    for f in files {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/bench/data/").to_owned() + f;
-        let raw = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-        let text = String::from_utf8_lossy(&raw);
-        out.extend(text.lines().flat_map(|l| l.split('\t')).map(str::to_owned));
-    }
-    out
-}
-
 /// Calls `f` on every sequence of at most `max_len` elements of `pool`
 /// (repetitions allowed), shortest first: exhaustive test input.
 pub(crate) fn each_sequence<T: Copy>(pool: &[T], max_len: u32, mut f: impl FnMut(&[T])) {

@@ -6,6 +6,8 @@
 //! leaving the dot segments of non-`file:` paths to canonicalization.
 
 mod common;
+#[path = "common/datasets.rs"]
+mod datasets;
 
 use common::dat::{canon_files, load};
 use wurl::{CanonOptions, Url};
@@ -85,26 +87,10 @@ fn bulk_equals_stages_on_conformance_inputs() {
     assert_eq!(n, 9_462);
 }
 
-fn dataset(name: &str) -> Vec<String> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("bench/data")
-        .join(name);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    text.trim_start_matches('\u{FEFF}')
-        .lines()
-        .map(str::to_owned)
-        .collect()
-}
-
 #[test]
 fn bulk_equals_stages_on_datasets() {
-    for name in [
-        "kasztp.txt",
-        "node_files.txt",
-        "idn_synth.txt",
-        "pagewritten.txt",
-    ] {
-        let lines = dataset(name);
+    for name in datasets::URL_LISTS {
+        let lines = datasets::urls(name);
         for (i, line) in lines.iter().enumerate() {
             assert_eq!(
                 bulk(None, line, None),

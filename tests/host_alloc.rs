@@ -4,7 +4,9 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
-use std::path::Path;
+
+#[path = "common/datasets.rs"]
+mod datasets;
 
 struct Counting;
 
@@ -43,14 +45,10 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
-/// The hosts of a dataset (every tab-separated field parsed as a URL, and
-/// resolved against the line's first field), with whether the scheme is
-/// `file`.
-fn hosts(file: &str) -> Vec<(String, bool)> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("bench/data")
-        .join(file);
-    let text = std::fs::read_to_string(&path).expect("dataset");
+/// The hosts of a dataset: of each URL of a URL list; of each page of a
+/// links file, and of each link parsed alone and resolved against its
+/// page. With whether the scheme is `file`.
+fn hosts(name: &str) -> Vec<(String, bool)> {
     let mut out = Vec::new();
     let mut add = |u: &wurl::Url| {
         if let Some(h) = u.host() {
@@ -58,13 +56,19 @@ fn hosts(file: &str) -> Vec<(String, bool)> {
             out.push((h.to_owned(), file));
         }
     };
-    for line in text.trim_start_matches('\u{FEFF}').lines() {
-        let mut fields = line.split('\t');
-        let base = wurl::parse(fields.next().unwrap_or(""));
-        add(&base);
-        for f in fields {
-            add(&wurl::parse(f));
-            add(&wurl::resolve(&base, f));
+    if datasets::LINK_FILES.contains(&name) {
+        let l = datasets::links(name);
+        for p in &l.pages {
+            let base = wurl::parse(&p.url);
+            add(&base);
+            for link in &l.links[p.links.clone()] {
+                add(&wurl::parse(link));
+                add(&wurl::resolve(&base, link));
+            }
+        }
+    } else {
+        for u in datasets::urls(name) {
+            add(&wurl::parse(&u));
         }
     }
     out
@@ -106,16 +110,11 @@ fn no_allocation_once_warm() {
         .iter()
         .flat_map(|h| [(h.to_string(), false), (h.to_string(), true)])
         .collect();
-    for (name, hs) in [
-        "kasztp.txt",
-        "node_files.txt",
-        "idn_synth.txt",
-        "pagewritten.txt",
-        "links_synth.tsv",
-    ]
-    .into_iter()
-    .map(|f| (f, hosts(f)))
-    .chain([("others", others)])
+    for (name, hs) in datasets::URL_LISTS
+        .into_iter()
+        .chain(datasets::LINK_FILES)
+        .map(|f| (f, hosts(f)))
+        .chain([("others", others)])
     {
         let file = name;
         assert!(!hs.is_empty(), "{file}");
@@ -144,7 +143,7 @@ fn no_allocation_once_warm() {
 /// The wrapper and the `_into` form agree, and `_into` appends.
 #[test]
 fn into_appends() {
-    for (h, f) in hosts("idn_synth.txt").iter().take(2000) {
+    for (h, f) in hosts("idn_synth").iter().take(2000) {
         let mut out = String::from("prefix:");
         let r = wurl::host::canonicalize_host_into(h, *f, &mut out);
         let w = wurl::host::canonicalize_host(h, if *f { "file" } else { "http" });

@@ -9,6 +9,8 @@
 #[path = "common/dat.rs"]
 #[allow(dead_code)]
 mod dat;
+#[path = "common/datasets.rs"]
+mod datasets;
 #[path = "common/invariants.rs"]
 mod invariants;
 
@@ -539,30 +541,14 @@ proptest! {
 /// (and, for `links_synth.tsv`, each link against its page).
 #[test]
 fn dataset_lines_are_idempotent() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("bench/data");
     let mut n = 0usize;
     let mut failures = Vec::new();
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "txt" || x == "tsv"))
-        .collect();
-    entries.sort();
-    for path in &entries {
-        let text = std::fs::read(path).unwrap();
-        let text = String::from_utf8_lossy(&text);
-        let tsv = path.extension().is_some_and(|x| x == "tsv");
-        for line in text.lines() {
-            let (input, base) = match line.split_once('\t') {
-                Some((page, link)) if tsv => (link, Some(page)),
-                _ => (line, None),
-            };
-            n += 1;
-            if let Some(y) = invariants::canon(input, base, None)
-                && let Err(e) = invariants::i3_idempotence(&y, None)
-            {
-                failures.push(format!("{}: {input:?} base {base:?}: {e}", path.display()));
-            }
+    for (name, input, base) in datasets::all_rows() {
+        n += 1;
+        if let Some(y) = invariants::canon(&input, base.as_deref(), None)
+            && let Err(e) = invariants::i3_idempotence(&y, None)
+        {
+            failures.push(format!("{name}: {input:?} base {base:?}: {e}"));
         }
     }
     for f in failures.iter().take(20) {

@@ -16,6 +16,8 @@
 //! `#[inline(never)]` so that each one is compiled on its own and shows up by
 //! name in a profile.
 
+pub mod data_file;
+
 use std::ffi::c_char;
 use std::hint::black_box;
 use std::ops::Range;
@@ -151,11 +153,10 @@ impl Dataset {
         } else {
             PathBuf::from(spec)
         };
-        let raw = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = data_file::read(&path)?;
         let name = path
             .file_stem()
             .map_or_else(|| spec.to_owned(), |s| s.to_string_lossy().into_owned());
-        let text = String::from_utf8_lossy(&raw);
         if path.extension().is_some_and(|e| e == "tsv") {
             Dataset::from_links_text(name, &text).map_err(|e| format!("{}: {e}", path.display()))
         } else {
@@ -166,7 +167,7 @@ impl Dataset {
     /// Builds a URL list from text with one URL per line. A leading UTF-8
     /// BOM, `\r` before `\n` and empty lines are dropped.
     pub fn from_text(name: String, text: &str) -> Dataset {
-        let lines = lines(text);
+        let lines = data_file::lines(text);
         let mut store = Store::with_capacity(text.len() + lines.len());
         let spans: Vec<Range<usize>> = lines.iter().map(|l| store.push(l)).collect();
         let buf = store.leak();
@@ -188,15 +189,12 @@ impl Dataset {
     /// page that comes back after another one starts a new group. Errors on
     /// a line without a TAB.
     pub fn from_links_text(name: String, text: &str) -> Result<Dataset, String> {
-        let lines = lines(text);
-        let mut store = Store::with_capacity(text.len() + lines.len());
+        let rows = data_file::link_rows(text)?;
+        let mut store = Store::with_capacity(text.len() + rows.len());
         let mut page_spans: Vec<(Range<usize>, Range<usize>)> = Vec::new();
-        let mut link_spans: Vec<Range<usize>> = Vec::with_capacity(lines.len());
+        let mut link_spans: Vec<Range<usize>> = Vec::with_capacity(rows.len());
         let mut last_page: Option<&str> = None;
-        for (i, l) in lines.iter().enumerate() {
-            let (page, link) = l
-                .split_once('\t')
-                .ok_or_else(|| format!("line {} has no TAB (want page<TAB>link)", i + 1))?;
+        for (page, link) in rows {
             if last_page != Some(page) {
                 let span = store.push(page);
                 let first = link_spans.len();
@@ -227,15 +225,6 @@ impl Dataset {
             bytes,
         })
     }
-}
-
-/// The non-empty lines of `text`, without a leading BOM or `\r` line ends.
-fn lines(text: &str) -> Vec<&str> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    text.split('\n')
-        .map(|l| l.strip_suffix('\r').unwrap_or(l))
-        .filter(|l| !l.is_empty())
-        .collect()
 }
 
 /// One buffer holding every string of a dataset, each followed by a NUL. It

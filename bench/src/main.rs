@@ -181,6 +181,9 @@ fn main() -> ExitCode {
         }
     };
     print_header(&args);
+    let mut failed = false;
+    // `--check`: what the fast exits took of all the datasets checked.
+    let mut taken = (0usize, 0usize);
     for spec in &args.datasets {
         let ds = match Dataset::load(spec, &args.data_dir) {
             Ok(d) => d,
@@ -190,7 +193,10 @@ fn main() -> ExitCode {
             }
         };
         if args.check {
-            check(&args, &ds);
+            let (ok, share) = check(&args, &ds);
+            failed |= !ok;
+            taken.0 += share.0;
+            taken.1 += share.1;
         } else {
             let results = bench(&args, &ds);
             print_table(&args, &ds, &results);
@@ -198,6 +204,23 @@ fn main() -> ExitCode {
     }
     if let Some(load) = load_average().filter(|_| !args.check) {
         println!("\nload average (1 min) at the end: {load}");
+    }
+    if args.check {
+        let share = taken.0 as f64 / taken.1.max(1) as f64;
+        let ok = share >= FAST_EXIT_FLOOR;
+        println!(
+            "\nfast exits, all datasets: {} of {} ({:.1} %, at least {:.0} %): {}",
+            taken.0,
+            taken.1,
+            100.0 * share,
+            100.0 * FAST_EXIT_FLOOR,
+            if ok { "ok" } else { "FAILED" }
+        );
+        failed |= !ok;
+    }
+    if failed {
+        println!("\ncheck FAILED");
+        return ExitCode::FAILURE;
     }
     ExitCode::SUCCESS
 }
@@ -422,11 +445,28 @@ fn print_table(args: &Args, ds: &Dataset, results: &[LibResult]) {
     }
 }
 
-/// `--check`: the three wurl paths must give the same output; each peer is
-/// compared with wurl-into (informative: the algorithms differ). On a links
-/// dataset each library is called as its timed runner calls it (the page
-/// parsed once, where its API allows), page by page.
-fn check(args: &Args, ds: &Dataset) {
+/// The least share of the datasets checked that the fast exits must take
+/// for `--check` to pass: of the canonical forms of a URL list, those the
+/// recognizer accepts; of a links file's links, those the merge answers
+/// against their page. They decline only shapes that are rare in these
+/// URLs (IP addresses, user information, segments that start with `.`,
+/// absolute links that are not canonical); below this, a change has cost
+/// them the input they are for.
+const FAST_EXIT_FLOOR: f64 = 0.95;
+
+/// The least share of each dataset on its own: lower, for the sets where
+/// those shapes are less rare (`pagewritten` writes raw spaces and dot
+/// segments, whose canonical forms are escapes and segments starting
+/// with `.`).
+const FAST_EXIT_FLOOR_EACH: f64 = 0.85;
+
+/// `--check`: the three wurl paths must give the same output, and the fast
+/// exits must take at least [`FAST_EXIT_FLOOR_EACH`] of the dataset; each
+/// peer is compared with wurl-into (informative: the algorithms differ). On
+/// a links dataset each library is called as its timed runner calls it (the
+/// page parsed once, where its API allows), page by page. Returns whether
+/// the checks passed, and what the fast exits took: `(taken, of)`.
+fn check(args: &Args, ds: &Dataset) -> (bool, (usize, usize)) {
     let libs: Vec<Lib> = args
         .libs
         .iter()
@@ -518,5 +558,45 @@ fn check(args: &Args, ds: &Dataset) {
     );
     for (i, &lib) in libs.iter().enumerate() {
         println!("  {:<12} {:>9} {:>22}", lib.name(), stats[i].0, stats[i].1);
+    }
+    let (taken, of, what) = fast_exit_share(ds);
+    let share = taken as f64 / of.max(1) as f64;
+    let ok = share >= FAST_EXIT_FLOOR_EACH;
+    println!(
+        "  fast exits: {taken} of {of} {what} ({:.1} %, at least {:.0} %): {}",
+        100.0 * share,
+        100.0 * FAST_EXIT_FLOOR_EACH,
+        if ok { "ok" } else { "FAILED" }
+    );
+    (ok && wurl_disagree == 0, (taken, of))
+}
+
+/// How much of `ds` the fast exits take: `(taken, of, what)`.
+fn fast_exit_share(ds: &Dataset) -> (usize, usize, &'static str) {
+    let opts = wurl::CanonOptions::default();
+    match ds.kind() {
+        Kind::Urls => {
+            let (mut taken, mut of) = (0, 0);
+            let mut y = String::new();
+            for &u in ds.urls() {
+                y.clear();
+                if wurl::canon_into(None, u, &opts, &mut y).is_ok() {
+                    of += 1;
+                    taken += usize::from(wurl::api::fast_exit_taken(None, &y));
+                }
+            }
+            (taken, of, "canonical forms recognized")
+        }
+        Kind::Links => {
+            let mut taken = 0;
+            for p in ds.pages() {
+                let page = wurl::parse(p.url);
+                taken += ds.urls()[p.links.clone()]
+                    .iter()
+                    .filter(|l| wurl::api::fast_exit_taken(Some(&page), l))
+                    .count();
+            }
+            (taken, ds.urls().len(), "links merged")
+        }
     }
 }

@@ -1,4 +1,4 @@
-//! `differential`: the fast exits for canonical input (`canonical_form`)
+//! `differential`: the fast exits for canonical input (`src/fast/`)
 //! against the stages. Each case (input, optional base; the charset is left
 //! at its default, the only setting the fast exits take) is canonicalized
 //! with the fast exits on and off, through the Rust bulk call, the Rust
@@ -11,7 +11,7 @@
 mod invariants;
 
 use libfuzzer_sys::fuzz_target;
-use wurl::canonical_form::set_fast_exits;
+use wurl::api::set_fast_exits;
 use wurl::ffi::*;
 
 /// A serialization, or the invalid reason (`""` from the C bulk call).

@@ -1,14 +1,20 @@
-//! The benchmark datasets of `bench/data/`, loaded exactly as
-//! `bench/src/lib.rs` (`Dataset::load`) loads them, so that a test sees the
-//! same lines the benchmark measures. The bench crate is not a dependency of
-//! the library's tests, hence this copy of its rules: invalid UTF-8 replaced
-//! with U+FFFD, a leading BOM dropped, `\r` before `\n` dropped, empty lines
-//! dropped; a `.tsv` line is `page<TAB>link` split at the first TAB, and
-//! adjacent lines with the same page form one group.
+//! The benchmark datasets of `bench/data/`, read by the benchmark's own
+//! rules (`bench/src/data_file.rs`, included here: the bench crate is not a
+//! dependency of the library's tests), so that a test sees the lines the
+//! benchmark measures. Adjacent lines of a links file with the same page
+//! form one group, as in the benchmark.
 #![allow(dead_code)]
 
 use std::ops::Range;
 use std::path::PathBuf;
+
+#[path = "../../bench/src/data_file.rs"]
+mod data_file;
+
+/// The URL lists (`<name>.txt`), in the benchmark's order.
+pub const URL_LISTS: [&str; 4] = ["kasztp", "node_files", "idn_synth", "pagewritten"];
+/// The links files (`<name>.tsv`).
+pub const LINK_FILES: [&str; 1] = ["links_synth"];
 
 /// One page of a links dataset and the range of its links.
 pub struct Page {
@@ -22,39 +28,40 @@ pub struct Links {
     pub pages: Vec<Page>,
 }
 
+impl Links {
+    /// Every `(page, link)` row, in file order.
+    pub fn rows(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.pages.iter().flat_map(|p| {
+            self.links[p.links.clone()]
+                .iter()
+                .map(|l| (p.url.as_str(), l.as_str()))
+        })
+    }
+}
+
 fn read(file: &str) -> String {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("bench/data")
         .join(file);
-    let raw = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    String::from_utf8_lossy(&raw).into_owned()
-}
-
-/// The non-empty lines of `text`, without a leading BOM or `\r` line ends
-/// (the bench's `lines`).
-fn lines(text: &str) -> Vec<&str> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    text.split('\n')
-        .map(|l| l.strip_suffix('\r').unwrap_or(l))
-        .filter(|l| !l.is_empty())
-        .collect()
+    data_file::read(&path).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// A URL list (`<name>.txt`): every URL, in file order.
 pub fn urls(name: &str) -> Vec<String> {
     let text = read(&format!("{name}.txt"));
-    lines(&text).into_iter().map(str::to_owned).collect()
+    data_file::lines(&text)
+        .into_iter()
+        .map(str::to_owned)
+        .collect()
 }
 
 /// A links file (`<name>.tsv`).
 pub fn links(name: &str) -> Links {
     let text = read(&format!("{name}.tsv"));
+    let rows = data_file::link_rows(&text).unwrap_or_else(|e| panic!("{name}.tsv: {e}"));
     let mut links = Vec::new();
     let mut pages: Vec<Page> = Vec::new();
-    for (i, l) in lines(&text).into_iter().enumerate() {
-        let (page, link) = l
-            .split_once('\t')
-            .unwrap_or_else(|| panic!("{name}.tsv line {} has no TAB", i + 1));
+    for (page, link) in rows {
         if pages.last().is_none_or(|p| p.url != page) {
             pages.push(Page {
                 url: page.to_owned(),
@@ -67,4 +74,21 @@ pub fn links(name: &str) -> Links {
         }
     }
     Links { links, pages }
+}
+
+/// Every line of every dataset as `(dataset, input, base)`: each URL of a
+/// URL list without a base, each link of a links file against its page.
+pub fn all_rows() -> Vec<(&'static str, String, Option<String>)> {
+    let mut out = Vec::new();
+    for name in URL_LISTS {
+        out.extend(urls(name).into_iter().map(|u| (name, u, None)));
+    }
+    for name in LINK_FILES {
+        let l = links(name);
+        out.extend(
+            l.rows()
+                .map(|(p, k)| (name, k.to_owned(), Some(p.to_owned()))),
+        );
+    }
+    out
 }

@@ -1,21 +1,27 @@
-//! The fast exits for canonical input (`canonical_form`) against the
-//! stages: every case is canonicalized with the fast exits on and off, on
-//! the bulk call and the handle path of the Rust API and of the C ABI, and
-//! every result (serialization, or validity and reason) must be the same.
-//! The cases are near-canonical (`tests/common/near_canonical.rs`): the
-//! edge of what the fast exits accept.
+//! The fast exits for canonical input against the stages: every case is
+//! canonicalized with the fast exits on and off (`set_fast_exits`, the
+//! `differential` feature's switch), on the bulk call and the handle path
+//! of the Rust API and of the C ABI, and every result (serialization, or
+//! validity and reason) must be the same. The cases: every line of the
+//! benchmark datasets (each link against its page) and the canonical form
+//! of each, and near-canonical cases (`tests/common/near_canonical.rs`),
+//! the edge of what the fast exits accept.
+//!
+//! Run with `cargo test -p wurl-canon --features differential --test
+//! fast_exit_differential` (CI's test step does).
 
-#[path = "../tests/common/near_canonical.rs"]
+mod common;
+#[path = "common/datasets.rs"]
+mod datasets;
+#[path = "common/near_canonical.rs"]
 #[allow(dead_code)]
 mod near_canonical;
 
-use crate::api::canon_into;
-use crate::canonical_form::set_fast_exits;
-use crate::canonicalize::{CanonOptions, canonicalize};
-use crate::ffi::*;
-use crate::parse::parse;
-use crate::resolve::resolve;
+use common::dat::{canon_files, load};
 use near_canonical::Case;
+use wurl::api::{fast_exit_taken, set_fast_exits};
+use wurl::ffi::*;
+use wurl::{CanonOptions, canon_into, canonicalize, parse, resolve};
 
 /// One interface's result: the serialization, or why it is invalid (the
 /// C ABI's bulk call says only that it is: `"invalid"`).
@@ -123,35 +129,103 @@ fn all(case: &Case) -> [Outcome; 4] {
 
 /// Whether a fast exit answers for `case` (for the report: how much of the
 /// input the differential puts through them).
-fn fast_exit_taken(case: &Case) -> bool {
-    match &case.base {
-        None => crate::canonical_form::is_canonical(case.input.as_bytes()),
-        Some(b) => crate::canonical_form::merge_with(&parse(b), case.input.as_bytes()).is_some(),
+fn fast_exit(case: &Case) -> bool {
+    let base = case.base.as_deref().map(parse);
+    fast_exit_taken(base.as_ref(), &case.input)
+}
+
+/// Every conformance input (of the canonicalization, parse and resolve
+/// tests), with its base when it has one.
+fn conformance_cases() -> Vec<Case> {
+    let mut files = canon_files();
+    files.push("parsing.dat".into());
+    files.push("resolving.dat".into());
+    let mut cases = Vec::new();
+    for file in files {
+        for t in load(&file) {
+            cases.push(Case {
+                input: t.get("data").unwrap_or("").to_owned(),
+                base: t.get("base").filter(|b| !b.is_empty()).map(str::to_owned),
+            });
+        }
     }
+    cases
+}
+
+/// The canonical form of `case`, when it has one.
+fn canonical(case: &Case) -> Option<String> {
+    let base = case.base.as_deref().map(parse);
+    let mut out = String::new();
+    canon_into(
+        base.as_ref(),
+        &case.input,
+        &CanonOptions::default(),
+        &mut out,
+    )
+    .ok()?;
+    Some(out)
 }
 
 /// Canonical URLs to start from: the canonical form of every conformance
 /// input and of every line of the benchmark datasets (pages and links).
 fn canonical_seeds() -> Vec<String> {
-    let mut inputs = crate::testutil::conformance_inputs();
-    inputs.extend(crate::testutil::dataset_lines(&[
-        "kasztp.txt",
-        "node_files.txt",
-        "idn_synth.txt",
-        "pagewritten.txt",
-        "links_synth.tsv",
-    ]));
-    let mut seeds: Vec<String> = inputs
-        .iter()
-        .filter_map(|s| {
-            let mut out = String::new();
-            canon_into(None, s, &CanonOptions::default(), &mut out).ok()?;
-            Some(out)
+    let mut inputs: Vec<Case> = conformance_cases()
+        .into_iter()
+        .map(|c| Case {
+            input: c.input,
+            base: None,
         })
         .collect();
+    inputs.extend(dataset_cases().into_iter().flat_map(|c| {
+        let page = c.base.map(|p| Case {
+            input: p,
+            base: None,
+        });
+        [Case {
+            input: c.input,
+            base: None,
+        }]
+        .into_iter()
+        .chain(page)
+    }));
+    let mut seeds: Vec<String> = inputs.iter().filter_map(canonical).collect();
     seeds.sort();
     seeds.dedup();
     seeds
+}
+
+/// Every line of the benchmark datasets: a URL of a URL list on its own,
+/// a link against its page.
+fn dataset_cases() -> Vec<Case> {
+    datasets::all_rows()
+        .into_iter()
+        .map(|(_, input, base)| Case { input, base })
+        .collect()
+}
+
+/// Runs the differential on `cases`; prints how many a fast exit answered
+/// and fails with the first differences.
+fn run(what: &str, cases: &[Case]) {
+    let mut taken = 0;
+    let mut failures = Vec::new();
+    for case in cases {
+        match check(case) {
+            Ok(t) => taken += usize::from(t),
+            Err(e) => failures.push(e),
+        }
+    }
+    println!(
+        "fast-exit differential, {what}: {} cases, a fast exit answered {taken} ({:.1} %)",
+        cases.len(),
+        100.0 * taken as f64 / cases.len().max(1) as f64
+    );
+    assert!(
+        failures.is_empty(),
+        "{what}: {} of {} cases differ; the first:\n{}",
+        failures.len(),
+        cases.len(),
+        failures[..failures.len().min(20)].join("\n")
+    );
 }
 
 /// Checks `case` both ways; an `Err` says how they differ.
@@ -159,7 +233,7 @@ fn check(case: &Case) -> Result<bool, String> {
     let prev = set_fast_exits(false);
     let slow = all(case);
     set_fast_exits(true);
-    let taken = fast_exit_taken(case);
+    let taken = fast_exit(case);
     let fast = all(case);
     set_fast_exits(prev);
     let names = ["Rust bulk", "Rust handle", "C bulk", "C handle"];
@@ -221,30 +295,34 @@ fn drive_and_backslash_examples() {
     }
 }
 
-/// The differential on 200,000 near-canonical cases. Prints how many a
-/// fast exit answered.
+/// Every conformance input, with its base.
+#[test]
+fn fast_exits_equal_stages_on_conformance_input() {
+    run("conformance", &conformance_cases());
+}
+
+/// Every line of the benchmark datasets, and the canonical form of each
+/// (as its own base, and each link's against its page).
+#[test]
+fn fast_exits_equal_stages_on_datasets() {
+    let cases = dataset_cases();
+    run("datasets", &cases);
+    let canonical: Vec<Case> = cases
+        .iter()
+        .filter_map(|c| {
+            Some(Case {
+                input: canonical(c)?,
+                base: c.base.clone(),
+            })
+        })
+        .collect();
+    run("datasets, canonical forms", &canonical);
+}
+
+/// The differential on 200,000 near-canonical cases.
 #[test]
 fn fast_exits_equal_stages_on_near_canonical_input() {
     let seeds = canonical_seeds();
     let cases = near_canonical::cases(&seeds, 200_000, 0x005E_ED0F_FA57);
-    let mut taken = 0;
-    let mut failures = Vec::new();
-    for case in &cases {
-        match check(case) {
-            Ok(t) => taken += usize::from(t),
-            Err(e) => failures.push(e),
-        }
-    }
-    println!(
-        "fast-exit differential: {} cases, a fast exit answered {taken} ({:.1} %)",
-        cases.len(),
-        100.0 * taken as f64 / cases.len() as f64
-    );
-    assert!(
-        failures.is_empty(),
-        "{} of {} cases differ; the first:\n{}",
-        failures.len(),
-        cases.len(),
-        failures[..failures.len().min(20)].join("\n")
-    );
+    run("near-canonical", &cases);
 }
