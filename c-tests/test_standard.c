@@ -1,7 +1,8 @@
 /* The URL Standard model through the C ABI (WURL_FLAG_URL_STANDARD): the
  * Web Platform Tests' urltestdata (tests/data/wpt/urltestdata-href.json,
- * given as the argument) through wurl_canon_into and wurl_canon_key_into,
- * the flag's example and its refusals. */
+ * given as the argument) through wurl_canon_standard_into, and through
+ * wurl_canon_into and wurl_canon_key_into with the flag; the flag's example
+ * and its refusals. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,7 +66,7 @@ static void run_data(const char *path)
     if (!f)
         return;
     static char line[65536], input[65536], base[65536], href[65536], buf[65536];
-    int rows = 0, valid = 0;
+    int rows = 0, valid = 0, other_bases = 0;
     while (fgets(line, sizeof line, f)) {
         if (line[0] != '[' || line[1] == '\n')
             continue;
@@ -78,32 +79,49 @@ static void run_data(const char *path)
         if (hi != 1 || hb < 0 || hh < 0)
             continue;
         rows++;
-        wurl_url *b = NULL;
-        if (hb)
-            CHECK(wurl_parse(base, bl, 0, &b) == WURL_OK);
+        /* The base as a string: wurl_canon_standard_into. */
         size_t len = 0;
-        wurl_status st = wurl_canon_into(b, input, il, NULL, 0, WURL_FLAG_URL_STANDARD, buf,
-                                         sizeof buf, &len);
-        size_t klen = 0;
-        static char kbuf[65536];
+        wurl_status st = wurl_canon_standard_into(hb ? base : NULL, hb ? bl : 0, input, il, NULL, 0,
+                                                  NULL, 0, buf, sizeof buf, &len);
+        /* The base as a wurl_parse handle, with the flag: the same result
+         * when the handle's serialization is the base (the 2012 parser
+         * reads a few otherwise: `a:` is a drive letter to it). */
+        wurl_url *b = NULL;
+        int same_base = 1;
+        if (hb) {
+            CHECK(wurl_parse(base, bl, 0, &b) == WURL_OK);
+            const char *sp = NULL;
+            size_t sl = 0;
+            same_base = wurl_serialize(b, &sp, &sl) && sl == bl && memcmp(sp, base, bl) == 0;
+        }
+        size_t flen = 0, klen = 0;
+        static char fbuf[65536], kbuf[65536];
+        wurl_status fst = wurl_canon_into(b, input, il, NULL, 0, WURL_FLAG_URL_STANDARD, fbuf,
+                                          sizeof fbuf, &flen);
         wurl_status kst = wurl_canon_key_into(b, input, il, NULL, 0, WURL_FLAG_URL_STANDARD, NULL,
                                               0, kbuf, sizeof kbuf, &klen);
         wurl_free(b);
+        if (!same_base) {
+            other_bases++;
+        } else {
+            CHECK_MSG(fst == st && kst == st && (st != WURL_OK || (flen == len && klen == len &&
+                                                                  memcmp(fbuf, buf, len) == 0 &&
+                                                                  memcmp(kbuf, buf, len) == 0)),
+                      "flag on a handle: %.*s against %.*s", (int)il, input, (int)bl, base);
+        }
         if (hh) {
             valid++;
             CHECK_MSG(st == WURL_OK && len == hl && memcmp(buf, href, hl) == 0 && buf[len] == 0,
                       "%.*s against %.*s: status %d, got %.*s, want %.*s", (int)il, input,
                       (int)bl, base, (int)st, st == WURL_OK ? (int)len : 0, buf, (int)hl, href);
-            CHECK_MSG(kst == WURL_OK && klen == hl && memcmp(kbuf, href, hl) == 0,
-                      "key call: %.*s", (int)il, input);
         } else {
             CHECK_MSG(st == WURL_INVALID_URL, "%.*s against %.*s: status %d, want invalid",
                       (int)il, input, (int)bl, base, (int)st);
-            CHECK(kst == WURL_INVALID_URL);
         }
     }
     fclose(f);
     CHECK_MSG(rows > 700 && valid > 500, "%d rows, %d valid", rows, valid);
+    CHECK_MSG(other_bases < 40, "%d bases the 2012 parser reads otherwise", other_bases);
 }
 
 static void check(const char *input, uint32_t flags, const char *want)

@@ -3,9 +3,8 @@
 //! (`WURL_FLAG_URL_STANDARD`, `--model url-standard`, `model=`); the 2012
 //! model stays the default and its stages never call into this module.
 //!
-//! The parser is the [`url`] crate (the Servo project's, the parser of
-//! Firefox's Rust code and of most of the Rust ecosystem), not a new
-//! implementation: it is pure Rust (the library stays free of C and C++),
+//! The parser is the [`url`] crate (the Servo project's, the URL parser
+//! most Rust programs use), not a new implementation: it is pure Rust (the library stays free of C and C++),
 //! its IDNA step is the `idna` crate that the 2012 model already uses for
 //! its strict mode (so UTS #46 comes from one place), and it tracks the
 //! Web Platform Tests' `urltestdata.json`, which ships with it and which
@@ -81,9 +80,15 @@ fn encoder(charset: Option<&str>) -> Option<&'static encoding_rs::Encoding> {
 /// after encoding" gives it before the percent-encoding itself: a
 /// character `enc` cannot represent is written `%26%23`, its code point in
 /// decimal, `%3B` (the parser leaves `%` as it is, and percent-encodes the
-/// other octets).
+/// other octets). ISO-2022-JP, a stateful encoding whose encoder must
+/// return to ASCII before such a reference, takes `encoding_rs`'s own
+/// replacement, `&#NNN;` with the escape sequences it needs (of which the
+/// parser then escapes only the `#`).
 fn encode_query(enc: &'static encoding_rs::Encoding, s: &str) -> Vec<u8> {
     use encoding_rs::EncoderResult;
+    if enc == encoding_rs::ISO_2022_JP {
+        return enc.encode(s).0.into_owned();
+    }
     let mut encoder = enc.new_encoder();
     let mut out = Vec::with_capacity(s.len() + 16);
     let mut rest = s;

@@ -211,6 +211,10 @@ fn charset_encodes_the_query_of_special_urls() {
     wurl::canon_standard_into(None, "http://a/?\u{3042}", Some("latin1"), &mut out).unwrap();
     assert_eq!(out, "http://a/?%26%2312354%3B");
     out.clear();
+    // ISO-2022-JP: encoding_rs's replacement, the `#` of which is escaped.
+    wurl::canon_standard_into(None, "http://a/?\u{e9}", Some("iso-2022-jp"), &mut out).unwrap();
+    assert_eq!(out, "http://a/?&%23233;");
+    out.clear();
     // Not special: UTF-8 whatever the charset.
     wurl::canon_standard_into(None, "x:/?\u{e9}", Some("windows-1252"), &mut out).unwrap();
     assert_eq!(out, "x:/?%C3%A9");

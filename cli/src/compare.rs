@@ -489,8 +489,8 @@ fn text_summary(ctx: &CompareCtx, t: &Tally, secs: f64) -> String {
     );
     let _ = writeln!(
         s,
-        "\n{:<26} {:>10} {:>8}  {}",
-        "class", "count", "% input", "what"
+        "\n{:<26} {:>10} {:>8}  what",
+        "class", "count", "% input"
     );
     for c in Class::ALL {
         let n = t.counts[c as usize];

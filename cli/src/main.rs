@@ -118,7 +118,9 @@ Examples:
   wurl canon --charset shift_jis --base http://example.jp/ < links.txt
   wurl canon --decode windows-1252 --charset windows-1252 < links-1252.txt
   wurl parse --format tsv 'http://user:@host/p?#'
-  wurl resolve --base http://a/b/c/d --format json '../g'";
+  wurl resolve --base http://a/b/c/d --format json '../g'
+  wurl canon --model url-standard 'http://faß.de/a\\b/../c'   # the URL Standard's URL
+  wurl compare -i urls.txt      # where the 2012 model and the URL Standard differ";
 
 /// URL canonicalization (the 2012 Web::URL::Canonicalize algorithm), one URL
 /// per line.
@@ -140,7 +142,8 @@ enum Command {
   wurl canon --strict -j 0 --stats < urls.txt > out.txt
   wurl canon --format tsv --invalid fail -i urls.txt
   wurl canon --rules 'drop-fragment,strip-www,sort-query,drop-params=utm_*' < urls.txt
-  wurl canon --format surt 'http://www.Example.com/a/b?z=1&a=2'")]
+  wurl canon --format surt 'http://www.Example.com/a/b?z=1&a=2'
+  wurl canon --model url-standard 'http://faß.de/a\\b/../c'   # http://xn--fa-hia.de/a/c")]
     Canon(CanonArgs),
     /// Parse URLs into their raw components, without resolution or
     /// canonicalization.

@@ -875,6 +875,9 @@ fn run_batch<'a>(
     bases: &Bases<'a>,
     op: Op<'_>,
 ) -> Batch {
+    if let Op::Standard(charset, key) = op {
+        return run_batch_standard(n, url_at, bases, charset, key);
+    }
     let mut b = Batch {
         out: String::new(),
         ends: Vec::with_capacity(n),
@@ -885,29 +888,6 @@ fn run_batch<'a>(
     for i in 0..n {
         let ok = match url_at(i) {
             None => false,
-            Some(u) if matches!(op, Op::Standard(..)) => {
-                let Op::Standard(charset, key) = op else {
-                    unreachable!()
-                };
-                let base: Option<Option<Cow<'_, str>>> = match bases {
-                    Bases::None => None,
-                    Bases::One(b) => Some(b.as_str().map(Cow::Borrowed)),
-                    Bases::PerRow(f) => f(i).map(Some),
-                };
-                let start = b.out.len();
-                let ok = match base {
-                    // An invalid `URL` base: every row is invalid.
-                    Some(None) => false,
-                    Some(Some(base)) => {
-                        wurl::key_standard_into(Some(&base), &u, charset, key, &mut b.out).is_ok()
-                    }
-                    None => wurl::key_standard_into(None, &u, charset, key, &mut b.out).is_ok(),
-                };
-                if !ok {
-                    b.out.truncate(start);
-                }
-                ok
-            }
             Some(u) => {
                 let base: Option<&Url> = match bases {
                     Bases::None => None,
@@ -926,6 +906,8 @@ fn run_batch<'a>(
                 let start = b.out.len();
                 let ok = match op {
                     Op::Canon(opts, key) => wurl::key_into(base, &u, opts, key, &mut b.out).is_ok(),
+                    // Taken by `run_batch_standard` above.
+                    Op::Standard(..) => false,
                     Op::Resolve => {
                         let r = match base {
                             Some(base) => wurl::resolve(base, &u),
@@ -942,6 +924,49 @@ fn run_batch<'a>(
                 ok
             }
         };
+        b.ends.push(b.out.len());
+        b.valid.push(ok);
+    }
+    b
+}
+
+/// [`run_batch`] of the URL Standard model: each row against its base as
+/// a string (a `URL` base by its serialization; an invalid one makes every
+/// row invalid), then the key.
+fn run_batch_standard<'a>(
+    n: usize,
+    url_at: &(dyn Fn(usize) -> Option<Cow<'a, str>> + Sync),
+    bases: &Bases<'a>,
+    charset: Option<&str>,
+    key: &KeyOptions<'_>,
+) -> Batch {
+    let mut b = Batch {
+        out: String::new(),
+        ends: Vec::with_capacity(n),
+        valid: Vec::with_capacity(n),
+    };
+    for i in 0..n {
+        let start = b.out.len();
+        let ok = match url_at(i) {
+            None => false,
+            Some(u) => {
+                let base: Option<Option<Cow<'_, str>>> = match bases {
+                    Bases::None => None,
+                    Bases::One(url) => Some(url.as_str().map(Cow::Borrowed)),
+                    Bases::PerRow(f) => f(i).map(Some),
+                };
+                match base {
+                    Some(None) => false,
+                    Some(Some(base)) => {
+                        wurl::key_standard_into(Some(&base), &u, charset, key, &mut b.out).is_ok()
+                    }
+                    None => wurl::key_standard_into(None, &u, charset, key, &mut b.out).is_ok(),
+                }
+            }
+        };
+        if !ok {
+            b.out.truncate(start);
+        }
         b.ends.push(b.out.len());
         b.valid.push(ok);
     }
