@@ -915,8 +915,6 @@ fn run_batch<'a>(
                         };
                         wurl::serialize::serialize_into(&r, &mut b.out)
                     }
-                    // Taken by the arm above.
-                    Op::Standard(..) => false,
                 };
                 if !ok {
                     b.out.truncate(start);
