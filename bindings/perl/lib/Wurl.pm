@@ -183,29 +183,25 @@ sub library_version { _version() }
 use constant SCRATCH_CAP => 64 * 1024;
 
 # Turns the string in $_[0] (a private copy: callers pass one) into the UTF-8
-# bytes the C ABI takes, in place. The rule:
+# bytes the C ABI takes, in place. A Perl string is its characters, whatever
+# its internal UTF8 flag (as the 2012 module reads it), so two strings that
+# are equal in Perl give the same result:
 #
-# - a string with the UTF8 flag is characters: it goes out as their UTF-8
-#   (a surrogate or a code point above U+10FFFF in Perl's lax encoding,
-#   which the library reads as U+FFFD per byte of the sequence);
-# - a string without the flag is bytes: when they are well-formed UTF-8
-#   (RFC 3629: no overlong form, no surrogate, nothing above U+10FFFF) they
-#   go out as they are, so "http://\xE4\xB8\x80.com/" read from a file
-#   without a layer is U+4E00; otherwise each byte is a Latin-1 character,
-#   as Perl itself upgrades such a string, so "\xE9" is U+00E9.
+# - a string without the flag holds characters U+0000..U+00FF (Latin-1):
+#   "\xC3\xA9" is two characters, U+00C3 U+00A9;
+# - a surrogate (U+D800..U+DFFF) or a code point above U+10FFFF, which
+#   UTF-8 cannot carry, becomes one U+FFFD, as the module's "steps to
+#   preprocess a string" replace it, one per code point.
 #
 # Large strings: the caller undefs its copy after the call, so no buffer of
 # the size of the input stays in a pad.
 sub _utf8_in_place {
     if (utf8::is_utf8($_[0])) {
-        utf8::encode($_[0]);
-        return;
+        no warnings qw(utf8 surrogate non_unicode);
+        $_[0] =~ s/[^\x{0}-\x{D7FF}\x{E000}-\x{10FFFF}]/\x{FFFD}/g
+          if $_[0] =~ /[^\x{0}-\x{D7FF}\x{E000}-\x{10FFFF}]/;
     }
-    return unless $_[0] =~ /[\x80-\xFF]/;    # ASCII
-    my $c = $_[0];
-    my $valid = utf8::decode($c) && $c !~ /[^\x{0}-\x{D7FF}\x{E000}-\x{10FFFF}]/;
-    undef $c;
-    utf8::encode($_[0]) unless $valid;
+    utf8::encode($_[0]);
     return;
 }
 
@@ -821,23 +817,19 @@ writes). Arguments follow one rule:
 
 =item *
 
-A string B<with> the UTF8 flag is characters and goes out as their UTF-8.
-A surrogate such as C<"\x{D800}"> or a code point above U+10FFFF goes out in
-Perl's lax encoding (C<ED A0 80>), which the library reads as one U+FFFD
-per byte, exactly as the same bytes from C.
+A string is its characters, whatever its internal UTF8 flag: two strings
+that are equal in Perl (C<eq>) give the same result. A string without the
+flag holds characters U+0000 to U+00FF, so C<"http://a/\xC3\xA9"> is the two
+characters U+00C3 U+00A9 (C<http://a/%C3%83%C2%A9>), as the 2012 module
+read it. Text read from a file or socket without an encoding layer is
+bytes: decode it first (C<decode('UTF-8', $s)> from L<Encode>, or a
+C<:encoding(UTF-8)> layer) to have C<"\xE4\xB8\x80"> mean U+4E00.
 
 =item *
 
-A string B<without> the flag is bytes. When they are well-formed UTF-8
-(RFC 3629: no overlong form, no surrogate, nothing above U+10FFFF) they are
-read as UTF-8: C<"http://\xE4\xB8\x80.com/"> read from a file without an
-encoding layer is C<http://xn--4gq.com/>. Otherwise every byte is a Latin-1
-character, as Perl itself upgrades such a string: C<"\xE9"> is U+00E9.
-
-The one case this reads differently from Perl's own semantics: Latin-1 text
-whose bytes happen to form UTF-8 (C<"\xC3\xA9"> meant as two characters).
-To pass characters whatever they are, give a string with the flag
-(C<utf8::upgrade>, or C<decode> from L<Encode>).
+A surrogate such as C<"\x{D800}"> or a code point above U+10FFFF, which
+UTF-8 cannot carry, is one U+FFFD per code point, as the 2012 module's
+"steps to preprocess a string" made it.
 
 =item *
 

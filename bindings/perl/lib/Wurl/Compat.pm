@@ -152,27 +152,95 @@ sub _failed_hash {
     return $h;
 }
 
-sub parse_url {
+# The raw |authority| of a string that has no scheme ("steps to find the
+# authority, path, query and fragment"): the module keeps it in the hash of
+# such a string, which is invalid. undef when the string has none.
+sub _schemeless_authority {
+    my ($s) = @_;
+    return '' if $s =~ m{\A[/\\]{3}(?![/\\])};
+    return undef unless $s =~ m{\A[/\\]{2}};
+    $s =~ s{\A[/\\]+}{};
+    return $s =~ m{\A([^/\\?\#]*)(?=[/\\?\#])} ? $1 : $s;
+}
+
+# The hash of an invalid result: { invalid => 1 } and nothing else, as the
+# module returns when resolution or canonicalization makes a URL invalid.
+sub _invalid_hash {
+    my ($into) = @_;
+    my $h = $into || {};
+    %$h = (invalid => 1);
+    $HANDLE{$h} = [ Wurl::URL->parse(''), 0, _snapshot($h) ];
+    return $h;
+}
+
+sub parse_url ($) {
     my ($input) = @_;
     $input = '' unless defined $input;
     my ($st, $url) = Wurl::URL->_parse_status($input);
     return _failed_hash() unless $url;
-    my (undef, $hier) = _parse_info(_preprocess($input));
-    return _to_hash($url, $hier);
+    my $pre = _preprocess($input);
+    my (undef, $hier) = _parse_info($pre);
+    my $h = _to_hash($url, $hier);
+    if ($h->{invalid}) {
+        my $authority = _schemeless_authority($pre);
+        $h->{authority} = $authority if defined $authority;
+    }
+    return $h;
 }
 
-sub resolve_url {
+# Whether a relative path of a `file:` URL begins with a drive
+# specification (percent-encoded letters and suffixes included).
+sub _starts_with_drive {
+    my ($p) = @_;
+    $p =~ s{%2[Ff]}{/}g;
+    $p =~ s{%5[Cc]}{\\}g;
+    return $p =~ m{\A(?:[A-Za-z]|%[46][1-9A-Fa-f]|%[57][0-9Aa])(?:[:|]|%3[Aa]|%7[Cc])(?=\z|[/\\])};
+}
+
+# The module merges a path-relative reference with an empty base path (or
+# a `file:` drive letter, which empties it) as "/" and the reference even
+# when the base has no authority, where RFC 3986 (and the library) give
+# the reference alone: "file:c:/a/../b" against "file:///" is "/c:/b".
+# The canonical URL is the same either way (canonicalization adds the
+# "/"); this puts it in the resolved hash too.
+sub _module_merge_slash {
+    my ($h, $spec, $base, $base_hier) = @_;
+    return unless $base_hier && defined $h->{path} && $h->{path} !~ m{\A[/\\]};
+    my (undef, $ps) = Wurl::URL->_parse_status($spec);
+    return unless $ps;
+    my $same_scheme = defined $ps->scheme;
+    if ($same_scheme) {
+        my $bs = $base->scheme;
+        return unless defined $bs && lc_ascii($ps->scheme) eq lc_ascii($bs);
+    }
+    return if defined $ps->host;
+    my $r_path = $ps->path;
+    $r_path = '' unless defined $r_path;
+    return if $r_path =~ m{\A[/\\]};
+    return if $r_path eq '' && (defined $ps->query || defined $ps->fragment || $same_scheme);
+    my $b_path = $base->path;
+    $b_path = '' unless defined $b_path;
+    my $bs = $base->scheme;
+    $b_path = '' if defined $bs && lc_ascii($bs) eq 'file' && _starts_with_drive($r_path);
+    return unless $b_path eq '';
+    $h->{path} = "/$h->{path}";
+    $HANDLE{$h}[2] = _snapshot($h);
+    return;
+}
+
+sub resolve_url ($$) {
     my ($spec, $parsed_base) = @_;
-    $spec = '' unless defined $spec;
+    Carp::croak('Wurl::Compat::resolve_url: not a hash reference')
+      unless ref $parsed_base && Scalar::Util::reftype($parsed_base) eq 'HASH';
+    return _invalid_hash() if !defined $spec || $parsed_base->{invalid};
     my ($base, $base_hier) = _handle_of($parsed_base, 'resolve_url');
     my ($st, $url) = $base->_resolve_status($spec);
     return _failed_hash() unless $url;
+    return _invalid_hash() if $url->is_invalid;
     # The hierarchical flag of the result, as "steps to resolve a URL" set it.
     my $hier;
     my $s = _preprocess($spec);
-    if ($base->is_invalid) {
-        $hier = 0;
-    } elsif ($s eq '') {
+    if ($s eq '') {
         $hier = $base_hier;
     } else {
         my ($scheme, $spec_hier) = _parse_info($s);
@@ -185,22 +253,32 @@ sub resolve_url {
             $hier = $spec_hier;
         }
     }
-    return _to_hash($url, $hier);
+    my $h = _to_hash($url, $hier);
+    _module_merge_slash($h, $s, $base, $base_hier) if $s ne '';
+    return $h;
 }
 
 sub lc_ascii { (my $s = $_[0]) =~ tr/A-Z/a-z/; $s }
 
-# Canonicalizes the hash in place and returns it, as the original does.
-sub canonicalize_parsed_url {
+# Canonicalizes the hash in place and returns it, as the original does: an
+# invalid hash is returned as it is; one that canonicalization makes invalid
+# becomes { invalid => 1 }; the canonical port is a number.
+sub canonicalize_parsed_url ($;$) {
     my ($parsed_url, $charset) = @_;
+    Carp::croak('Wurl::Compat::canonicalize_parsed_url: not a hash reference')
+      unless ref $parsed_url && Scalar::Util::reftype($parsed_url) eq 'HASH';
+    return $parsed_url if $parsed_url->{invalid};
     my ($url, $hier) = _handle_of($parsed_url, 'canonicalize_parsed_url');
     my ($st, $c) = $url->_canonicalize_status(
         (defined $charset && length $charset) ? $charset : undef);
     return _failed_hash($parsed_url) unless $c;
-    return _to_hash($c, $hier, $parsed_url);
+    return _invalid_hash($parsed_url) if $c->is_invalid;
+    my $h = _to_hash($c, $hier, $parsed_url);
+    $h->{port} += 0 if defined $h->{port};
+    return $h;
 }
 
-sub serialize_parsed_url {
+sub serialize_parsed_url ($) {
     my ($parsed_url) = @_;
     Carp::croak('Wurl::Compat::serialize_parsed_url: not a hash reference')
       unless ref $parsed_url && Scalar::Util::reftype($parsed_url) eq 'HASH';
@@ -212,9 +290,9 @@ sub serialize_parsed_url {
     return _serialize_components($parsed_url);
 }
 
-sub url_to_canon_parsed_url {
+sub url_to_canon_parsed_url ($;$$) {
     my ($url, $base_url, $charset) = @_;
-    $url = '' unless defined $url;
+    return _invalid_hash() unless defined $url;
     my $base = parse_url(defined $base_url ? $base_url : $url);
     my $r = resolve_url($url, $base);
     return canonicalize_parsed_url($r, $charset);
@@ -225,9 +303,10 @@ sub url_to_canon_parsed_url {
 # base longer than WURL_MAX_INPUT_LEN bytes): never dies on strings.
 # (The arguments are read from @_, not copied: a lexical copy of a large
 # string would keep its buffer after the call.)
-sub url_to_canon_url {
+sub url_to_canon_url ($;$$) {
+    return undef unless defined $_[0];
     my @r = Wurl::_canonicalize_status(
-        defined $_[0] ? $_[0] : '',
+        $_[0],
         (defined $_[1] ? (base => $_[1]) : ()),
         ((defined $_[2] && length $_[2]) ? (charset => $_[2]) : ()),
     );
