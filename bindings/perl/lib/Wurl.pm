@@ -148,6 +148,8 @@ $ffi->attach([wurl_resolve => '_resolve'] =>
       ['opaque', 'string', 'size_t', 'uint32', 'opaque*'] => 'sint32');
 $ffi->attach([wurl_canonicalize => '_canonicalize'] =>
       ['opaque', 'string', 'size_t', 'uint32', 'opaque*'] => 'sint32');
+$ffi->attach([wurl_canonicalize_as => '_canonicalize_as'] =>
+      ['opaque', 'sint32', 'string', 'size_t', 'uint32', 'opaque*'] => 'sint32');
 $ffi->attach([wurl_canon_into => '_canon_into'] => [
         'opaque', 'string', 'size_t', 'string', 'size_t', 'uint32',
         'opaque', 'size_t', 'size_t*'
@@ -391,6 +393,7 @@ use warnings;
 #         ['p', $bytes]                          wurl_parse
 #         ['r', $base_recipe, $bytes]            wurl_resolve
 #         ['c', $url_recipe, $charset, $flags]   wurl_canonicalize
+#         ['a', $url_recipe, $hier, $octets]     wurl_canonicalize_as
 #
 # Handles are immutable; every operation returns a new object. The recipe is
 # what Storable freezes (STORABLE_freeze/STORABLE_thaw replay it, so an
@@ -420,6 +423,9 @@ sub _apply {
     } elsif ($op eq 'c') {
         my $cs = $r->[2];
         $st = Wurl::_canonicalize($parent, $cs, defined $cs ? length($cs) : 0, $r->[3], \$out);
+    } elsif ($op eq 'a') {
+        my $o = $r->[3];
+        $st = Wurl::_canonicalize_as($parent, $r->[2], $o, defined $o ? length($o) : 0, 0, \$out);
     } else {
         Carp::croak("Wurl::URL: unknown recipe step '$op'");
     }
@@ -514,6 +520,25 @@ sub _canonicalize_status {
     my $cs;
     Wurl::_input($cs, $charset, 0, 'Wurl::URL->canonicalize') if defined $charset;
     my $r = [ 'c', $self->[2], $cs, 0 ];
+    my ($st, $ptr) = _apply($r, $self->_ptr);
+    return ($st, defined $ptr ? bless([ $ptr, $OWNER, $r ], __PACKAGE__) : undef);
+}
+
+# Canonicalization with the hierarchical flag and the query's octets given
+# (wurl_canonicalize_as), for Wurl::Compat: $hier is undef for the handle's
+# own flag, else true or false; $octets is undef for the query in UTF-8, else
+# a byte string, the query's characters already in the document's encoding
+# (what Encode gives). (status, object or undef), as the other _status
+# calls.
+sub _canonicalize_as_status {
+    my ($self, $hier, $octets) = @_;
+    my $o;
+    if (defined $octets) {
+        $o = "$octets";
+        utf8::downgrade($o, 1)
+          or Carp::croak('Wurl::URL: query octets cannot hold characters above U+00FF');
+    }
+    my $r = [ 'a', $self->[2], defined $hier ? ($hier ? 1 : 0) : -1, $o ];
     my ($st, $ptr) = _apply($r, $self->_ptr);
     return ($st, defined $ptr ? bless([ $ptr, $OWNER, $r ], __PACKAGE__) : undef);
 }

@@ -28,7 +28,24 @@ my @SNAPSHOT_KEYS = (@COMPONENTS, 'invalid');
 # Every key this module writes into a hash.
 my @OWN_KEYS = (@COMPONENTS, qw(scheme_normalized invalid is_hierarchical));
 
-my %NOT_HIERARCHICAL = map { $_ => 1 } qw(about data javascript mailto vbscript);
+# The module's package variables, with the values of the library's scheme
+# table (t/11-module-api.t checks them against the library). Changing them
+# changes nothing in the library.
+our $DefaultPort = {
+    ftp    => 21,
+    gopher => 70,
+    http   => 80,
+    https  => 443,
+    telnet => 23,
+    tn3270 => 23,
+    rlogin => 513,
+    ws     => 80,
+    wss    => 443,
+};
+our $IsHierarchicalScheme = { map { $_ => 1 } qw(ftp gopher http https) };
+our $IsNonHierarchicalScheme = { map { $_ => 1 } qw(about data javascript mailto vbscript) };
+
+my %NOT_HIERARCHICAL = %$IsNonHierarchicalScheme;
 
 # The handle behind each hash this module returned, kept outside the hash
 # (an inside-out field: the entry goes away with the hash, and a new thread
@@ -39,11 +56,12 @@ Hash::Util::FieldHash::fieldhash(my %HANDLE);
 sub _snapshot {
     my ($h) = @_;
     my $s = '';
-    for my $k (@COMPONENTS) {
+    for my $k (@COMPONENTS, 'scheme_normalized') {
         my $v = $h->{$k};
         $s .= defined $v ? 'D' . length($v) . ':' . $v : 'U';
     }
     $s .= $h->{invalid} ? 'I' : 'V';
+    $s .= $h->{is_hierarchical} ? 'H' : 'N';
     return $s;
 }
 
@@ -106,7 +124,10 @@ sub _handle_of {
     if ($h->{invalid}) {
         ($url, $hier) = (Wurl::URL->parse(''), 0);
     } else {
-        my $s = _serialize_components($h);
+        # Canonicalization takes the scheme from scheme_normalized, as the
+        # module's "$parsed_url->{scheme} = $parsed_url->{scheme_normalized}".
+        my $s = _serialize_components($h,
+            $what eq 'canonicalize_parsed_url' ? $h->{scheme_normalized} : undef);
         (undef, $url) = Wurl::URL->_parse_status($s);
         if ($url) {
             (undef, $hier) = _parse_info(_preprocess($s));
@@ -120,8 +141,9 @@ sub _handle_of {
 
 # "Steps to serialize a parsed URL" over the hash's components.
 sub _serialize_components {
-    my ($h) = @_;
-    my $s = defined $h->{scheme} ? "$h->{scheme}:" : ':';
+    my ($h, $scheme) = @_;
+    $scheme = $h->{scheme} unless defined $scheme;
+    my $s = defined $scheme ? "$scheme:" : ':';
     if (defined $h->{user} || defined $h->{password} || defined $h->{host}
         || defined $h->{port})
     {
@@ -260,20 +282,55 @@ sub resolve_url ($$) {
 
 sub lc_ascii { (my $s = $_[0]) =~ tr/A-Z/a-z/; $s }
 
+# The encoding the module gave to Encode for the query, or undef for
+# UTF-8. The rule of the 2012 module (and of Web::Encoding's
+# is_ascii_compat_charset_name, which it called): the query of a
+# hierarchical URL is in the label given (UTF-8 when none, or a false
+# one), that of any other URL in UTF-8; a label that is not one of these
+# names is UTF-8. The pattern's alternatives were not grouped, so `^`
+# anchors only the first and `$` only the last: "utf-8x" and
+# "x-windows-949" match (and go to Encode, which dies on a name it does
+# not know, as the module did), "latin1" and "sjis" do not.
+my $ASCII_COMPAT_LABEL = qr{^utf-8|iso-8859-[0-9]+|us-ascii|shift_jis|euc-jp|windows-[0-9]+
+                             |iso-2022-[0-9a-zA-Z-]+|hz-gb-2312$}xi;
+
+sub _query_encoding {
+    my ($charset, $hier) = @_;
+    my $label = $hier ? ($charset || 'utf-8') : 'utf-8';
+    return undef unless $label =~ $ASCII_COMPAT_LABEL;
+    return undef if $label =~ /\Autf-8\z/i;    # the library's own UTF-8
+    return $label;
+}
+
 # Canonicalizes the hash in place and returns it, as the original does: an
 # invalid hash is returned as it is; one that canonicalization makes invalid
-# becomes { invalid => 1 }; the canonical port is a number.
+# becomes { invalid => 1 }; the canonical port is a number. The query is
+# encoded by Encode when the module did so (_query_encoding), and
+# percent-encoded by the library.
 sub canonicalize_parsed_url ($;$) {
     my ($parsed_url, $charset) = @_;
     Carp::croak('Wurl::Compat::canonicalize_parsed_url: not a hash reference')
       unless ref $parsed_url && Scalar::Util::reftype($parsed_url) eq 'HASH';
     return $parsed_url if $parsed_url->{invalid};
     my ($url, $hier) = _handle_of($parsed_url, 'canonicalize_parsed_url');
-    my ($st, $c) = $url->_canonicalize_status(
-        (defined $charset && length $charset) ? $charset : undef);
+    # The module reads the flag from the hash, which its caller may have
+    # made or edited.
+    my $want_hier = $parsed_url->{is_hierarchical} ? 1 : 0;
+    my $as = $want_hier == $hier ? undef : $want_hier;
+    my ($st, $c) = $url->_canonicalize_as_status($as, undef);
     return _failed_hash($parsed_url) unless $c;
     return _invalid_hash($parsed_url) if $c->is_invalid;
-    my $h = _to_hash($c, $hier, $parsed_url);
+    my $encoding = _query_encoding($charset, $want_hier);
+    my $query;
+    if (defined $encoding && defined($query = $url->query)) {
+        # As the module: Encode::encode with its default check, which
+        # writes the encoding's substitution character for a character
+        # it cannot represent, and dies for an encoding it does not know.
+        require Encode;
+        ($st, $c) = $url->_canonicalize_as_status($as, Encode::encode($encoding, $query));
+        return _failed_hash($parsed_url) unless $c;
+    }
+    my $h = _to_hash($c, $want_hier, $parsed_url);
     $h->{port} += 0 if defined $h->{port};
     return $h;
 }
@@ -305,10 +362,12 @@ sub url_to_canon_parsed_url ($;$$) {
 # string would keep its buffer after the call.)
 sub url_to_canon_url ($;$$) {
     return undef unless defined $_[0];
+    # A label that goes to Encode: through the hash functions.
+    return serialize_parsed_url(url_to_canon_parsed_url($_[0], $_[1], $_[2]))
+      if defined _query_encoding($_[2], 1);
     my @r = Wurl::_canonicalize_status(
         $_[0],
         (defined $_[1] ? (base => $_[1]) : ()),
-        ((defined $_[2] && length $_[2]) ? (charset => $_[2]) : ()),
     );
     return $r[0] == Wurl::WURL_OK ? $r[1] : undef;
 }

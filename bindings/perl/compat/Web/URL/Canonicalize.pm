@@ -35,7 +35,14 @@ BEGIN {
 use Exporter 'import';
 use Wurl::Compat ();
 
-our $VERSION = $Wurl::Compat::VERSION;
+# The interface's version, the 2012 module's, so that
+# `use Web::URL::Canonicalize 1.0;` loads; wurl's own is $Wurl::VERSION.
+our $VERSION = '1.0';
+
+# The module's package variables (wurl's scheme table).
+our $DefaultPort             = $Wurl::Compat::DefaultPort;
+our $IsHierarchicalScheme    = $Wurl::Compat::IsHierarchicalScheme;
+our $IsNonHierarchicalScheme = $Wurl::Compat::IsNonHierarchicalScheme;
 
 our @EXPORT      = @Wurl::Compat::EXPORT;
 our @EXPORT_OK   = @Wurl::Compat::EXPORT_OK;
