@@ -245,10 +245,15 @@ is(Wurl::status_string(Wurl::WURL_E_TOO_LONG), 'input longer than WURL_MAX_INPUT
 
 # Hashes built or changed by hand are rebuilt from their components.
 {
-    my $h = { scheme => 'http', host => 'EXAMPLE.com', path => '/x/y' };
+    my $h = { scheme => 'http', scheme_normalized => 'http', host => 'EXAMPLE.com', path => '/x/y',
+        is_hierarchical => 1 };
     is(serialize_parsed_url($h), 'http://EXAMPLE.com/x/y', 'serialize a hand-built hash');
     is(serialize_parsed_url(resolve_url('z', $h)), 'http://EXAMPLE.com/x/z',
         'resolve against a hand-built hash');
+    # Without is_hierarchical it is not hierarchical, as for the module.
+    my %flat = %$h;
+    delete $flat{is_hierarchical};
+    is_deeply(resolve_url('z', \%flat), { invalid => 1 }, '... without is_hierarchical: invalid');
     my $c = canonicalize_parsed_url({ %$h });
     is(serialize_parsed_url($c), 'http://example.com/x/y', 'canonicalize a hand-built hash');
 

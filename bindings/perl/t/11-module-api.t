@@ -131,4 +131,56 @@ is(JSON::PP->new->canonical->encode(url_to_canon_parsed_url('http://a:81/')),
         '... not hierarchical: UTF-8');
 }
 
+# A base hash the caller made or edited: resolve_url reads its
+# is_hierarchical as the module did ...
+{
+    my $base = { scheme => 'foo', scheme_normalized => 'foo', host => 'h', path => '/a', fragment => 'z' };
+    is_deeply(resolve_url('x', $base), { invalid => 1 },
+        'a relative reference against a base hash without is_hierarchical is invalid');
+    is_deeply(resolve_url('#f', $base), { invalid => 1 }, '... a fragment too');
+    is_deeply(resolve_url('', $base),
+        { scheme => 'foo', scheme_normalized => 'foo', host => 'h', path => '/a' },
+        '... an empty one copies the base without its fragment');
+    is_deeply(resolve_url('FOO:/a/../b', $base),
+        { scheme => 'FOO', scheme_normalized => 'foo', path => '/b', is_hierarchical => 1 },
+        '... an absolute one of the same scheme is not resolved against it');
+    is_deeply(resolve_url('http://a/b/../c', $base),
+        { scheme => 'http', scheme_normalized => 'http', host => 'a', path => '/c', is_hierarchical => 1 },
+        '... another scheme');
+    my $m = parse_url('mailto:a?b');
+    $m->{is_hierarchical} = 1;
+    is_deeply(resolve_url('', $m),
+        { scheme => 'mailto', scheme_normalized => 'mailto', path => 'a', query => 'b', is_hierarchical => 1 },
+        'an empty reference copies the flag a base hash was given');
+}
+
+# ... except that a base hash that says hierarchical where its components
+# are not (README, differences: drop-in rows) is resolved as its
+# components say: the module resolved "x" against this one as
+# { scheme => 'mailto', path => 'x', is_hierarchical => 1, ... }.
+{
+    my $m = parse_url('mailto:a?b');
+    $m->{is_hierarchical} = 1;
+    is_deeply(resolve_url('x', $m), { invalid => 1 },
+        'drop-in difference: resolve_url against a base hash made hierarchical by hand');
+}
+
+# The package variables are the module's names for the library's table;
+# the library does not read them (README, differences: drop-in rows).
+{
+    local $Web::URL::Canonicalize::DefaultPort->{foo} = 8080;
+    is(url_to_canon_url('foo://h:8080/'), 'foo://h:8080/',
+        'drop-in difference: a change of $DefaultPort changes nothing');
+}
+
+# A hand-made hash is read through its serialization (README, differences:
+# drop-in rows): a component that its serialization cannot carry is read
+# as that string parses. The module gave http://a/x here.
+{
+    my $h = { scheme => 'http', scheme_normalized => 'http', host => 'a', path => 'x',
+        is_hierarchical => 1 };
+    is(serialize_parsed_url(canonicalize_parsed_url($h)), 'http://ax/',
+        'drop-in difference: a hand-made hash with a path that does not start with /');
+}
+
 done_testing();

@@ -256,12 +256,27 @@ sub resolve_url ($$) {
       unless ref $parsed_base && Scalar::Util::reftype($parsed_base) eq 'HASH';
     return _invalid_hash() if !defined $spec || $parsed_base->{invalid};
     my ($base, $base_hier) = _handle_of($parsed_base, 'resolve_url');
+    my $s = _preprocess($spec);
+    # The module reads the base's flag from the hash. A hash that says "not
+    # hierarchical" where its components are: a relative reference is
+    # invalid against it, and an absolute one is resolved as against any
+    # base of another scheme.
+    if (!$parsed_base->{is_hierarchical} && $base_hier) {
+        $base_hier = 0;
+        if ($s ne '') {
+            my ($scheme) = _parse_info($s);
+            return _invalid_hash() unless defined $scheme;
+            my $other = lc_ascii($scheme) eq 'x-wurl-a' ? 'x-wurl-b:' : 'x-wurl-a:';
+            $base = Wurl::URL->parse($other);
+        }
+    }
+    # An empty reference copies the base, its flag included.
+    $base_hier = 1 if $s eq '' && $parsed_base->{is_hierarchical};
     my ($st, $url) = $base->_resolve_status($spec);
     return _failed_hash() unless $url;
     return _invalid_hash() if $url->is_invalid;
     # The hierarchical flag of the result, as "steps to resolve a URL" set it.
     my $hier;
-    my $s = _preprocess($spec);
     if ($s eq '') {
         $hier = $base_hier;
     } else {
@@ -394,15 +409,18 @@ Wurl::Compat - a drop-in replacement for Web::URL::Canonicalize, on libwurl
 
 =head1 FUNCTIONS
 
+Each has the 2012 module's prototype.
+
 =over
 
 =item url_to_canon_url($url, $base_url, $charset)
 
-The canonical string, or undef for an invalid URL. Without C<$base_url>,
-C<$url> is its own base. C<$charset> (an encoding label) is used for the
-query; undef means UTF-8. It never dies on string arguments: an input, base
-or label that the library refuses (longer than 16 MiB of UTF-8,
-C<WURL_MAX_INPUT_LEN>) gives undef as well.
+The canonical string, or undef for an invalid URL (and for an undef
+C<$url>). Without C<$base_url>, C<$url> is its own base. C<$charset> is the
+encoding of the query (see L</CHARSETS>). It never dies on string
+arguments, except for the label of an encoding Encode does not know (as
+the module): an input or base that the library refuses (longer than 16 MiB
+of UTF-8, C<WURL_MAX_INPUT_LEN>) gives undef as well.
 
 =item url_to_canon_parsed_url($url, $base_url, $charset)
 
@@ -413,11 +431,18 @@ The same, as a hash reference.
 Hash references. A missing key is an absent component; C<''> is a present
 empty one. C<invalid> is 1 for an invalid URL, C<scheme_normalized> is the
 lowercased scheme, and C<is_hierarchical> is 1 for a hierarchical URL (spec
-section "Hierarchicalness", as parsing and resolution set the flag).
+section "Hierarchicalness", as parsing and resolution set the flag). The
+hash of a string without a scheme (invalid) also has its raw C<authority>
+when it has one (C<//foo/bar>), as the module's. C<resolve_url> gives
+C<< { invalid => 1 } >> for an undef C<$spec>, an invalid base and a
+relative reference against a base that is not hierarchical.
 
 =item canonicalize_parsed_url($parsed_url, $charset)
 
-Canonicalizes the hash B<in place> and returns it.
+Canonicalizes the hash B<in place> and returns it. A hash that is invalid
+already is returned as it is; one that canonicalization makes invalid (a
+bad host or port) becomes C<< { invalid => 1 } >>. The canonical C<port>
+is a number.
 
 =item serialize_parsed_url($parsed_url)
 
@@ -429,16 +454,53 @@ The functions that return a hash return C<< { invalid => 1 } >> (no
 components) for an input the library refuses (longer than 16 MiB); the
 2012 module had no such limit.
 
-Strings follow the rule of L<Wurl/STRINGS>: a string without the UTF8 flag
-whose bytes are well-formed UTF-8 is read as UTF-8, otherwise as Latin-1.
+=head1 VARIABLES
+
+C<$Wurl::Compat::DefaultPort>, C<$IsHierarchicalScheme> and
+C<$IsNonHierarchicalScheme> (also under C<Web::URL::Canonicalize::>) are
+the module's hashes of scheme names, with the library's values. The
+library does not read them: changing them changes nothing.
+
+=head1 CHARSETS
+
+As the 2012 module: the query of a hierarchical URL is encoded in
+C<$charset> (UTF-8 when it is undef or false), the query of any other URL
+in UTF-8. A label is given to Perl's L<Encode> when it matches the module's
+pattern of ASCII-compatible names (C<utf-8>, C<iso-8859-N>, C<us-ascii>,
+C<shift_jis>, C<euc-jp>, C<windows-N>, C<iso-2022-*>, C<hz-gb-2312>; the
+pattern is anchored at the start of its first name and at the end of its
+last one only, so C<utf-8x> and C<x-windows-949> match too); any other
+label (C<latin1>, C<sjis>, C<gbk>, ...) means UTF-8. C<Encode::encode> is
+called as the module called it: a character the encoding cannot represent
+becomes the encoding's substitution character (C<?> for C<iso-8859-1>),
+and an encoding Encode does not know (C<iso-8859-12>, C<iso-2022-cn>,
+C<utf-8x>) dies, when the URL is hierarchical, valid up to its query, and
+has a query. The library percent-encodes the octets Encode gives
+(C<wurl_canonicalize_as>). This is not L<Wurl>'s rule, which reads labels
+as the WHATWG Encoding Standard does.
+
+=head1 STRINGS
+
+Strings follow the rule of L<Wurl/STRINGS>: a string is its characters,
+whatever its UTF8 flag (a byte string is Latin-1 characters), and a
+surrogate or a code point above U+10FFFF is one U+FFFD, as the module read
+them.
+
+=head1 HAND-MADE HASHES
 
 Hashes returned by this module remember the library handle they were made
 from (outside the hash, so the hash has only the documented keys). If you
-build a hash yourself, or change one of its components or C<invalid>, the
-functions that take a hash rebuild a handle by serializing its components
-and parsing that string (a hash with C<invalid> set gives an invalid URL),
-and C<is_hierarchical> is then derived from that string, not read from the
-hash.
+build a hash yourself, or change one of its components, C<invalid>,
+C<scheme_normalized> or C<is_hierarchical>, the functions that take a hash
+rebuild a handle by serializing its components and parsing that string.
+C<canonicalize_parsed_url> then takes the scheme from C<scheme_normalized>
+and canonicalizes as C<is_hierarchical> says, and C<resolve_url> treats a
+base without C<is_hierarchical> as not hierarchical, as the module did.
+What the string cannot carry is read as the string parses: a path that
+does not start with C</> after a host (C<< host => 'a', path => 'x' >> is
+C<http://ax/>, the module's C<http://a/x>), a base made hierarchical by
+hand whose components are not (C<mailto:>). See the README's table of
+differences.
 
 =head1 SEE ALSO
 

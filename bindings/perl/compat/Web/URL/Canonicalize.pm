@@ -72,10 +72,15 @@ Web::URL::Canonicalize - the 2012 module's interface, on libwurl (Wurl::Compat)
 
 =head1 DESCRIPTION
 
-The functions, arguments, exports and results of Web::URL::Canonicalize
-(2012), implemented by L<Wurl::Compat>: C<url_to_canon_url> is exported by
-default, the others on request (or C<:all>). See L<Wurl::Compat> for what
-each returns and how hashes map to library handles.
+The functions, prototypes, arguments, exports, package variables
+(C<$DefaultPort>, C<$IsHierarchicalScheme>, C<$IsNonHierarchicalScheme>)
+and results of Web::URL::Canonicalize (2012), implemented by
+L<Wurl::Compat>: C<url_to_canon_url> is exported by default, the others on
+request (or C<:all>). C<$VERSION> is the module's, 1.0, so that
+C<use Web::URL::Canonicalize 1.0;> loads; wurl's own version is
+C<$Wurl::VERSION>. See L<Wurl::Compat> for what each returns, the
+charsets (Perl's Encode, as the module), and how hashes map to library
+handles; the README's table lists where it differs from the module.
 
 This file is not installed by C<make install> unless the distribution was
 configured with C<perl Makefile.PL --with-compat>. From a checkout or an
