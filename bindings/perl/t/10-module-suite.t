@@ -2,7 +2,9 @@
 # Web::URL::Canonicalize (compat/), judging each test as that module's test
 # script does: the WHOLE result hash of parse_url, resolve_url and
 # canonicalize_parsed_url (every key, invalid included, is_hierarchical
-# left out), the serialization as `canon`, and idempotency. It reads every
+# left out), the serialization as `canon`, and idempotency; and that
+# url_to_canon_parsed_url and url_to_canon_url give the same hash and
+# string for each canonicalization test. It reads every
 # data file the script reads: parsing.dat, resolving.dat, the decomps*.dat
 # files, the generated Stringprep files B.x/C.x and the 94 files of table
 # A.1 (unicode32-unassigned-a1.tar.xz). The tests of
@@ -235,6 +237,16 @@ sub canon_test {
     } elsif (!same_hash($got, $want)) {
         push @failures, "$what: " . show_hash($got) . ', expected ' . show_hash($want);
     }
+    # The one-call functions give the same hash and string.
+    my $one = url_to_canon_parsed_url($data, $base, $charset);
+    my $one_url = serialize_parsed_url($one);
+    $one->{canon} = $one_url if defined $one_url;
+    delete $one->{is_hierarchical};
+    push @failures, "$what: url_to_canon_parsed_url: " . show_hash($one) . ', not ' . show_hash($got)
+      unless same_hash($one, $got);
+    my $str = url_to_canon_url($data, $base, $charset);
+    push @failures, "$what: url_to_canon_url: " . show($str) . ', not ' . show($url)
+      unless (defined $str ? $str : "\0undef") eq (defined $url ? $url : "\0undef");
     return (1, @failures) unless defined $url;
     my $again = resolve_url($url, $parsed_base);
     canonicalize_parsed_url($again, $charset);
