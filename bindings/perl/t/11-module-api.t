@@ -175,12 +175,20 @@ is(JSON::PP->new->canonical->encode(url_to_canon_parsed_url('http://a:81/')),
 
 # A hand-made hash is read through its serialization (README, differences:
 # drop-in rows): a component that its serialization cannot carry is read
-# as that string parses. The module gave http://a/x here.
+# as that string parses. The module said the host "a/b" is invalid.
 {
-    my $h = { scheme => 'http', scheme_normalized => 'http', host => 'a', path => 'x',
+    my $h = { scheme => 'http', scheme_normalized => 'http', host => 'a/b', path => '/x',
         is_hierarchical => 1 };
-    is(serialize_parsed_url(canonicalize_parsed_url($h)), 'http://ax/',
-        'drop-in difference: a hand-made hash with a path that does not start with /');
+    is(serialize_parsed_url(canonicalize_parsed_url($h)), 'http://a/b/x',
+        'drop-in difference: a hand-made hash with a / in its host');
+    # A path that does not start with / after a host is read as the module
+    # read it: canonicalization gives it its / (the module gave http://a/x).
+    $h = { scheme => 'http', scheme_normalized => 'http', host => 'a', path => 'x', is_hierarchical => 1 };
+    is(serialize_parsed_url(canonicalize_parsed_url($h)), 'http://a/x',
+        'a hand-made hierarchical hash with a path without /');
+    $h = { scheme => 'http', scheme_normalized => 'http', host => 'a', path => 'x' };
+    is(serialize_parsed_url(canonicalize_parsed_url($h)), 'http://ax',
+        '... not hierarchical: the path follows the host, as in the module');
 }
 
 done_testing();

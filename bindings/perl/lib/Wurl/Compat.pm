@@ -126,8 +126,9 @@ sub _handle_of {
     } else {
         # Canonicalization takes the scheme from scheme_normalized, as the
         # module's "$parsed_url->{scheme} = $parsed_url->{scheme_normalized}".
-        my $s = _serialize_components($h,
-            $what eq 'canonicalize_parsed_url' ? $h->{scheme_normalized} : undef);
+        my $canon = $what eq 'canonicalize_parsed_url';
+        my $s = _serialize_components($h, $canon ? $h->{scheme_normalized} : undef,
+            $canon && $h->{is_hierarchical});
         (undef, $url) = Wurl::URL->_parse_status($s);
         if ($url) {
             (undef, $hier) = _parse_info(_preprocess($s));
@@ -140,8 +141,12 @@ sub _handle_of {
 }
 
 # "Steps to serialize a parsed URL" over the hash's components.
+#
+# With $slash, a path that does not start with a slash character after an
+# authority gets a "/": canonicalization gives a hierarchical path one
+# anyway, and without it the path would run into the host.
 sub _serialize_components {
-    my ($h, $scheme) = @_;
+    my ($h, $scheme, $slash) = @_;
     $scheme = $h->{scheme} unless defined $scheme;
     my $s = defined $scheme ? "$scheme:" : ':';
     if (defined $h->{user} || defined $h->{password} || defined $h->{host}
@@ -156,7 +161,13 @@ sub _serialize_components {
         $s .= $h->{host}      if defined $h->{host};
         $s .= ":$h->{port}"   if defined $h->{port};
     }
-    $s .= $h->{path}          if defined $h->{path};
+    if (defined $h->{path}) {
+        $s .= '/'
+          if $slash && length $h->{path} && $h->{path} !~ m{\A[/\\]}
+          && (defined $h->{user} || defined $h->{password} || defined $h->{host}
+            || defined $h->{port});
+        $s .= $h->{path};
+    }
     $s .= "?$h->{query}"      if defined $h->{query};
     $s .= "#$h->{fragment}"   if defined $h->{fragment};
     return $s;
@@ -496,11 +507,11 @@ rebuild a handle by serializing its components and parsing that string.
 C<canonicalize_parsed_url> then takes the scheme from C<scheme_normalized>
 and canonicalizes as C<is_hierarchical> says, and C<resolve_url> treats a
 base without C<is_hierarchical> as not hierarchical, as the module did.
-What the string cannot carry is read as the string parses: a path that
-does not start with C</> after a host (C<< host => 'a', path => 'x' >> is
-C<http://ax/>, the module's C<http://a/x>), a base made hierarchical by
-hand whose components are not (C<mailto:>). See the README's table of
-differences.
+What the string cannot carry is read as the string parses (a C</> in the
+host: C<< host => 'a/b', path => '/x' >> is C<http://a/b/x>, where the
+module said invalid), and C<resolve_url> resolves against a base made
+hierarchical by hand whose components are not (C<mailto:>) as its
+components say. See the README's table of differences.
 
 =head1 SEE ALSO
 
