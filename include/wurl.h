@@ -340,6 +340,31 @@ wurl_status wurl_canonicalize(const wurl_url *url,
                               wurl_url **out);
 
 /**
+ * Canonicalizes `url` as `wurl_canonicalize` does with no charset, with two
+ * of its inputs given by the caller (what the 2012 module's Perl drop-in
+ * needs: the module read them from a hash its caller may have edited, and
+ * encoded the query with Perl's Encode):
+ *
+ * - `hierarchical`: negative for the handle's own /hierarchical/ flag, 0
+ *   to canonicalize as not hierarchical, positive as hierarchical (the
+ *   result has that flag);
+ * - `query`/`query_len`: NULL for the query in UTF-8, as
+ *   `wurl_canonicalize`; otherwise the octets of the query's characters
+ *   already in the document's encoding, which are percent-encoded as the
+ *   query's octets are (`query_len` 0: no octets). They are used only
+ *   when the URL is hierarchical and has a query; any other query is
+ *   UTF-8 and `query` is not read.
+ *
+ * `flags` and `*out` as for `wurl_canonicalize`.
+ */
+wurl_status wurl_canonicalize_as(const wurl_url *url,
+                                 int32_t hierarchical,
+                                 const char *query,
+                                 size_t query_len,
+                                 uint32_t flags,
+                                 wurl_url **out);
+
+/**
  * The bulk path: resolves `input` against `base` (or, when `base` is NULL,
  * against `input` itself), canonicalizes with `charset` and `flags`, and
  * writes the serialization and a NUL into `buf`, its length (without the

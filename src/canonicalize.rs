@@ -109,6 +109,62 @@ pub fn canonicalize_with(url: &Url, opts: &CanonOptions) -> Url {
     })
 }
 
+/// Canonicalizes `url` as [`canonicalize_with`] does (with `opts`' flags;
+/// its charset is not used), with two of the record's inputs given by the
+/// caller, as the 2012 module's drop-in needs them:
+///
+/// - `hierarchical`: the /hierarchical/ flag to canonicalize with (`None`:
+///   the record's own), as the module reads it from its hash, which a
+///   caller may have made or edited;
+/// - `query`: the octets of the query's characters already in the
+///   document's encoding (spec "Percent-encoding" steps 3 to 5 done by the
+///   caller, e.g. with Perl's Encode), which step 6 percent-encodes with
+///   the query's set; `None`: the query in UTF-8. Used only for a
+///   hierarchical URL with a query (any other query is always UTF-8).
+pub fn canonicalize_as(
+    url: &Url,
+    hierarchical: Option<bool>,
+    query: Option<&[u8]>,
+    opts: &CanonOptions,
+) -> Url {
+    let utf8 = CanonOptions {
+        charset: None,
+        ..*opts
+    };
+    let p = url.parts();
+    let mut q = p;
+    if let Some(h) = hierarchical {
+        q.hierarchical = h;
+    }
+    let octets = query.filter(|_| q.hierarchical && q.query.is_some());
+    if url.is_invalid() || (q.hierarchical == p.hierarchical && octets.is_none()) {
+        return canonicalize_with(url, &utf8);
+    }
+    // Percent-encoded with the query's set, the octets are ASCII that the
+    // query's UTF-8 step leaves as it is.
+    let mut encoded = String::new();
+    if let Some(o) = octets {
+        percent::encode_bytes_into(o, &QUERY, &mut encoded);
+        q.query = Some(&encoded);
+    }
+    crate::scratch::with(crate::scratch::Used::CANONICALIZE, |sc| {
+        let Scratch { canon, work, .. } = sc;
+        canon.clear();
+        let mut at = [Span::NONE; 8];
+        if let Err(why) = canonicalize_into(&q, &utf8, canon, &mut at, work) {
+            let mut r = p;
+            r.hierarchical = q.hierarchical;
+            r.set_invalid(why);
+            r.known = Known::default();
+            return crate::serialize::build(&r);
+        }
+        if q.hierarchical == p.hierarchical && url.same_serialized(&at, canon) {
+            return url.clone();
+        }
+        Url::build_serialized(canon, &at, Authority::Raw(p.authority), q.hierarchical)
+    })
+}
+
 /// The decimal digits of the port `v`, appended to `out`.
 pub(crate) fn push_port(out: &mut String, mut v: u32) {
     let mut digits = [0u8; 10];

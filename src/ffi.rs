@@ -460,6 +460,58 @@ pub extern "C" fn wurl_canonicalize(
     })
 }
 
+/// Canonicalizes `url` as `wurl_canonicalize` does with no charset, with two
+/// of its inputs given by the caller (what the 2012 module's Perl drop-in
+/// needs: the module read them from a hash its caller may have edited, and
+/// encoded the query with Perl's Encode):
+///
+/// - `hierarchical`: negative for the handle's own /hierarchical/ flag, 0
+///   to canonicalize as not hierarchical, positive as hierarchical (the
+///   result has that flag);
+/// - `query`/`query_len`: NULL for the query in UTF-8, as
+///   `wurl_canonicalize`; otherwise the octets of the query's characters
+///   already in the document's encoding, which are percent-encoded as the
+///   query's octets are (`query_len` 0: no octets). They are used only
+///   when the URL is hierarchical and has a query; any other query is
+///   UTF-8 and `query` is not read.
+///
+/// `flags` and `*out` as for `wurl_canonicalize`.
+#[unsafe(no_mangle)]
+pub extern "C" fn wurl_canonicalize_as(
+    url: *const wurl_url,
+    hierarchical: i32,
+    query: *const c_char,
+    query_len: usize,
+    flags: u32,
+    out: *mut *mut wurl_url,
+) -> wurl_status {
+    guard(WURL_E_PANIC, || {
+        let Some(url) = handle(url) else {
+            return WURL_E_NULL_ARG;
+        };
+        if out.is_null() {
+            return WURL_E_NULL_ARG;
+        }
+        let octets = if query.is_null() {
+            None
+        } else {
+            match input_bytes(query, query_len) {
+                Ok(b) => Some(b),
+                Err(e) => return e,
+            }
+        };
+        if flags & !CANON_FLAGS != 0 {
+            return WURL_E_BAD_ARG;
+        }
+        let hierarchical = (hierarchical >= 0).then_some(hierarchical > 0);
+        let opts = canon_options(None, flags);
+        emit(
+            out,
+            canonicalize::canonicalize_as(&url, hierarchical, octets, &opts),
+        )
+    })
+}
+
 /// Writes a bulk result and its NUL into `buf` when they fit, its length
 /// into `*out_len` always.
 fn deliver(bytes: &[u8], buf: *mut c_char, buf_cap: usize, out_len: *mut usize) -> wurl_status {

@@ -84,8 +84,29 @@ cd "$dist"
 pm=$(find "$tmp/dest2" -path '*/Web/URL/Canonicalize.pm' | head -n 1)
 [ -n "$pm" ] || { echo "Web/URL/Canonicalize.pm not installed with --with-compat" >&2; exit 1; }
 libdir2=${pm%/Web/URL/Canonicalize.pm}
+find "$tmp/dest2" -name 'Web::URL::Canonicalize.3*' | grep -q . \
+  || { echo "no Web::URL::Canonicalize man page installed" >&2; exit 1; }
+if find "$tmp/dest2" -name 'compat::*' | grep -q .; then
+  echo "a man page named after compat/ was installed" >&2; exit 1
+fi
 cd "$tmp"
 env -u PERL5OPT PERL5LIB="$libdir2" "$perl" "$tools/check_seed.pl" "$tsv" Web::URL::Canonicalize "$libdir2"
+out=$(env -u PERL5OPT PERL5LIB="$libdir2" "$perl" -e 'use Web::URL::Canonicalize 1.0; print url_to_canon_url(q<http://a/>)')
+[ "$out" = "http://a/" ] || { echo "use Web::URL::Canonicalize 1.0: got '$out'" >&2; exit 1; }
+
+step "perl Makefile.PL --with-compat INSTALL_BASE=...; make install; man Web::URL::Canonicalize"
+cd "$dist"
+"$make" realclean >/dev/null
+"$perl" Makefile.PL --with-compat INSTALL_BASE="$tmp/prefix"
+"$make"
+"$make" install
+[ -f "$tmp/prefix/man/man3/Web::URL::Canonicalize.3pm" ] \
+  || { echo "no man3/Web::URL::Canonicalize.3pm under INSTALL_BASE" >&2; exit 1; }
+if command -v man >/dev/null 2>&1; then
+  man -M "$tmp/prefix/man" -w Web::URL::Canonicalize \
+    || { echo "man Web::URL::Canonicalize finds nothing under INSTALL_BASE" >&2; exit 1; }
+fi
+cd "$tmp"
 
 step "the one-liner with -I compat (unpacked distribution)"
 out=$(env -u PERL5OPT -u PERL5LIB "$perl" -I"$dist/compat" -MWeb::URL::Canonicalize \

@@ -149,6 +149,8 @@ $ffi->attach([wurl_resolve => '_resolve'] =>
       ['opaque', 'string', 'size_t', 'uint32', 'opaque*'] => 'sint32');
 $ffi->attach([wurl_canonicalize => '_canonicalize'] =>
       ['opaque', 'string', 'size_t', 'uint32', 'opaque*'] => 'sint32');
+$ffi->attach([wurl_canonicalize_as => '_canonicalize_as'] =>
+      ['opaque', 'sint32', 'string', 'size_t', 'uint32', 'opaque*'] => 'sint32');
 $ffi->attach([wurl_canon_into => '_canon_into'] => [
         'opaque', 'string', 'size_t', 'string', 'size_t', 'uint32',
         'opaque', 'size_t', 'size_t*'
@@ -191,29 +193,25 @@ sub library_version { _version() }
 use constant SCRATCH_CAP => 64 * 1024;
 
 # Turns the string in $_[0] (a private copy: callers pass one) into the UTF-8
-# bytes the C ABI takes, in place. The rule:
+# bytes the C ABI takes, in place. A Perl string is its characters, whatever
+# its internal UTF8 flag (as the 2012 module reads it), so two strings that
+# are equal in Perl give the same result:
 #
-# - a string with the UTF8 flag is characters: it goes out as their UTF-8
-#   (a surrogate or a code point above U+10FFFF in Perl's lax encoding,
-#   which the library reads as U+FFFD per byte of the sequence);
-# - a string without the flag is bytes: when they are well-formed UTF-8
-#   (RFC 3629: no overlong form, no surrogate, nothing above U+10FFFF) they
-#   go out as they are, so "http://\xE4\xB8\x80.com/" read from a file
-#   without a layer is U+4E00; otherwise each byte is a Latin-1 character,
-#   as Perl itself upgrades such a string, so "\xE9" is U+00E9.
+# - a string without the flag holds characters U+0000..U+00FF (Latin-1):
+#   "\xC3\xA9" is two characters, U+00C3 U+00A9;
+# - a surrogate (U+D800..U+DFFF) or a code point above U+10FFFF, which
+#   UTF-8 cannot carry, becomes one U+FFFD, as the module's "steps to
+#   preprocess a string" replace it, one per code point.
 #
 # Large strings: the caller undefs its copy after the call, so no buffer of
 # the size of the input stays in a pad.
 sub _utf8_in_place {
     if (utf8::is_utf8($_[0])) {
-        utf8::encode($_[0]);
-        return;
+        no warnings qw(utf8 surrogate non_unicode);
+        $_[0] =~ s/[^\x{0}-\x{D7FF}\x{E000}-\x{10FFFF}]/\x{FFFD}/g
+          if $_[0] =~ /[^\x{0}-\x{D7FF}\x{E000}-\x{10FFFF}]/;
     }
-    return unless $_[0] =~ /[\x80-\xFF]/;    # ASCII
-    my $c = $_[0];
-    my $valid = utf8::decode($c) && $c !~ /[^\x{0}-\x{D7FF}\x{E000}-\x{10FFFF}]/;
-    undef $c;
-    utf8::encode($_[0]) unless $valid;
+    utf8::encode($_[0]);
     return;
 }
 
@@ -470,6 +468,7 @@ use warnings;
 #         ['p', $bytes]                          wurl_parse
 #         ['r', $base_recipe, $bytes]            wurl_resolve
 #         ['c', $url_recipe, $charset, $flags]   wurl_canonicalize
+#         ['a', $url_recipe, $hier, $octets]     wurl_canonicalize_as
 #
 # Handles are immutable; every operation returns a new object. The recipe is
 # what Storable freezes (STORABLE_freeze/STORABLE_thaw replay it, so an
@@ -499,6 +498,9 @@ sub _apply {
     } elsif ($op eq 'c') {
         my $cs = $r->[2];
         $st = Wurl::_canonicalize($parent, $cs, defined $cs ? length($cs) : 0, $r->[3], \$out);
+    } elsif ($op eq 'a') {
+        my $o = $r->[3];
+        $st = Wurl::_canonicalize_as($parent, $r->[2], $o, defined $o ? length($o) : 0, 0, \$out);
     } else {
         Carp::croak("Wurl::URL: unknown recipe step '$op'");
     }
@@ -593,6 +595,25 @@ sub _canonicalize_status {
     my $cs;
     Wurl::_input($cs, $charset, 0, 'Wurl::URL->canonicalize') if defined $charset;
     my $r = [ 'c', $self->[2], $cs, 0 ];
+    my ($st, $ptr) = _apply($r, $self->_ptr);
+    return ($st, defined $ptr ? bless([ $ptr, $OWNER, $r ], __PACKAGE__) : undef);
+}
+
+# Canonicalization with the hierarchical flag and the query's octets given
+# (wurl_canonicalize_as), for Wurl::Compat: $hier is undef for the handle's
+# own flag, else true or false; $octets is undef for the query in UTF-8, else
+# a byte string, the query's characters already in the document's encoding
+# (what Encode gives). (status, object or undef), as the other _status
+# calls.
+sub _canonicalize_as_status {
+    my ($self, $hier, $octets) = @_;
+    my $o;
+    if (defined $octets) {
+        $o = "$octets";
+        utf8::downgrade($o, 1)
+          or Carp::croak('Wurl::URL: query octets cannot hold characters above U+00FF');
+    }
+    my $r = [ 'a', $self->[2], defined $hier ? ($hier ? 1 : 0) : -1, $o ];
     my ($st, $ptr) = _apply($r, $self->_ptr);
     return ($st, defined $ptr ? bless([ $ptr, $OWNER, $r ], __PACKAGE__) : undef);
 }
@@ -909,23 +930,19 @@ writes). Arguments follow one rule:
 
 =item *
 
-A string B<with> the UTF8 flag is characters and goes out as their UTF-8.
-A surrogate such as C<"\x{D800}"> or a code point above U+10FFFF goes out in
-Perl's lax encoding (C<ED A0 80>), which the library reads as one U+FFFD
-per byte, exactly as the same bytes from C.
+A string is its characters, whatever its internal UTF8 flag: two strings
+that are equal in Perl (C<eq>) give the same result. A string without the
+flag holds characters U+0000 to U+00FF, so C<"http://a/\xC3\xA9"> is the two
+characters U+00C3 U+00A9 (C<http://a/%C3%83%C2%A9>), as the 2012 module
+read it. Text read from a file or socket without an encoding layer is
+bytes: decode it first (C<decode('UTF-8', $s)> from L<Encode>, or a
+C<:encoding(UTF-8)> layer) to have C<"\xE4\xB8\x80"> mean U+4E00.
 
 =item *
 
-A string B<without> the flag is bytes. When they are well-formed UTF-8
-(RFC 3629: no overlong form, no surrogate, nothing above U+10FFFF) they are
-read as UTF-8: C<"http://\xE4\xB8\x80.com/"> read from a file without an
-encoding layer is C<http://xn--4gq.com/>. Otherwise every byte is a Latin-1
-character, as Perl itself upgrades such a string: C<"\xE9"> is U+00E9.
-
-The one case this reads differently from Perl's own semantics: Latin-1 text
-whose bytes happen to form UTF-8 (C<"\xC3\xA9"> meant as two characters).
-To pass characters whatever they are, give a string with the flag
-(C<utf8::upgrade>, or C<decode> from L<Encode>).
+A surrogate such as C<"\x{D800}"> or a code point above U+10FFFF, which
+UTF-8 cannot carry, is one U+FFFD per code point, as the 2012 module's
+"steps to preprocess a string" made it.
 
 =item *
 

@@ -160,10 +160,10 @@ is(Wurl::status_string(Wurl::WURL_E_TOO_LONG), 'input longer than WURL_MAX_INPUT
     like($@, qr/undef/, 'undef input croaks');
     {
         no warnings;
-        is(Wurl->parse("http://a/\x{D800}")->path, "/\x{FFFD}\x{FFFD}\x{FFFD}",
-            'a surrogate is three U+FFFD (its bytes ED A0 80)');
-        is(Wurl->parse("http://a/\x{110000}")->path, "/\x{FFFD}\x{FFFD}\x{FFFD}\x{FFFD}",
-            'above U+10FFFF: four U+FFFD (F4 90 80 80)');
+        is(Wurl->parse("http://a/\x{D800}")->path, "/\x{FFFD}",
+            'a surrogate is one U+FFFD');
+        is(Wurl->parse("http://a/\x{110000}")->path, "/\x{FFFD}",
+            'above U+10FFFF: one U+FFFD');
     }
 }
 
@@ -269,10 +269,15 @@ is(Wurl::status_string(Wurl::WURL_E_TOO_LONG), 'input longer than WURL_MAX_INPUT
 
 # Hashes built or changed by hand are rebuilt from their components.
 {
-    my $h = { scheme => 'http', host => 'EXAMPLE.com', path => '/x/y' };
+    my $h = { scheme => 'http', scheme_normalized => 'http', host => 'EXAMPLE.com', path => '/x/y',
+        is_hierarchical => 1 };
     is(serialize_parsed_url($h), 'http://EXAMPLE.com/x/y', 'serialize a hand-built hash');
     is(serialize_parsed_url(resolve_url('z', $h)), 'http://EXAMPLE.com/x/z',
         'resolve against a hand-built hash');
+    # Without is_hierarchical it is not hierarchical, as for the module.
+    my %flat = %$h;
+    delete $flat{is_hierarchical};
+    is_deeply(resolve_url('z', \%flat), { invalid => 1 }, '... without is_hierarchical: invalid');
     my $c = canonicalize_parsed_url({ %$h });
     is(serialize_parsed_url($c), 'http://example.com/x/y', 'canonicalize a hand-built hash');
 

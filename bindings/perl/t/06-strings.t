@@ -1,9 +1,10 @@
-# The string rule (bindings/README.md, "Strings"): a string with the UTF8
-# flag is characters; a string without it is UTF-8 when its bytes are
-# well-formed UTF-8, Latin-1 otherwise (as Perl upgrades it); bytes => 1,
-# parse_bytes and resolve_bytes pass raw bytes. And Wurl::Compat's contract:
-# url_to_canon_url returns undef where the 2012 module did or where the
-# library refuses the input, and never dies on a string.
+# The string rule (bindings/README.md, "Strings"): a Perl string is its
+# characters, whatever its internal UTF8 flag (a string without the flag
+# holds U+0000..U+00FF, read as Latin-1 characters, as the 2012 module read
+# it); a surrogate or a code point above U+10FFFF is one U+FFFD; bytes => 1,
+# parse_bytes and resolve_bytes pass raw bytes. And Wurl::Compat's
+# contract: url_to_canon_url returns undef where the 2012 module did or
+# where the library refuses the input, and never dies on a string.
 
 use strict;
 use warnings;
@@ -19,44 +20,42 @@ binmode $_, ':encoding(UTF-8)' for Test::More->builder->output,
 sub flagged { my ($s) = @_; utf8::upgrade($s); return $s }
 sub unflagged { my ($s) = @_; utf8::downgrade($s); return $s }
 
-# --- strings without the UTF8 flag ---------------------------------------------
+# --- strings without the UTF8 flag: Latin-1 characters ----------------------------
 
 {
-    # UTF-8 bytes, as read from a file without a layer: UTF-8 (they gave
-    # "prohibited character in host" and double encoding before).
     my $host = unflagged("http://\xE4\xB8\x80.com/");
     ok(!utf8::is_utf8($host), 'the input has no UTF8 flag');
-    is(Wurl->canonicalize($host), 'http://xn--4gq.com/', 'UTF-8 bytes in a host');
-    is(url_to_canon_url(unflagged("http://a/\xE2\x98\xBA")), 'http://a/%E2%98%BA', 'UTF-8 bytes in a path');
-    is(Wurl->parse($host)->host, "\x{4E00}.com", 'parse: the component is the character');
-    is(Wurl->parse('http://a/')->resolve(unflagged("\xC3\xA9"))->path, "/\x{E9}", 'resolve: the same rule');
-    is(Wurl->canonicalize(unflagged("?\xE5\x81\x90"), base => 'http://hoge', charset => 'euc-jp'),
-        'http://hoge/?%D0%F4', 'UTF-8 bytes with a charset');
-    is(Wurl->canonicalize('x', base => unflagged("http://\xE4\xB8\x80.com/")), 'http://xn--4gq.com/x',
-        'a base string: the same rule');
-    # U+FFFF and U+10FFFF are noncharacters but well-formed UTF-8: they go
-    # out as they are (the library then replaces them), not as Latin-1.
-    my $nonchar = unflagged("http://a/\xEF\xBF\xBF\xF4\x8F\xBF\xBF");
-    is(Wurl->canonicalize($nonchar), Wurl->canonicalize($nonchar, bytes => 1),
-        'noncharacters are well-formed UTF-8');
-    unlike(Wurl->canonicalize($nonchar), qr/%C3%AF/, '... not Latin-1');
-
-    # Not UTF-8: each byte is a Latin-1 character.
+    is(Wurl->canonicalize(unflagged("http://a/\xC3\xA9")), 'http://a/%C3%83%C2%A9',
+        'bytes that would be UTF-8 are still two characters (as the module reads them)');
+    is(url_to_canon_url(unflagged("http://a/\xC3\xA9")), 'http://a/%C3%83%C2%A9', '... in the drop-in too');
+    is(Wurl->parse($host)->host, "\x{E4}\x{B8}\x{80}.com", 'parse: each byte is a character');
+    is(Wurl->parse('http://a/')->resolve(unflagged("\xC3\xA9"))->path, "/\x{C3}\x{A9}", 'resolve: the same rule');
     is(Wurl->canonicalize(unflagged("http://a/\xE9")), 'http://a/%C3%A9', 'a lone \\xE9 is U+00E9');
-    is(Wurl->canonicalize(unflagged("http://a/caf\xE9\xE4\xB8\x80")), 'http://a/caf%C3%A9%C3%A4%C2%B8%C2%80',
-        'one invalid byte makes the whole string Latin-1');
-    is(Wurl->canonicalize(unflagged("http://a/\xE4\xB8")), 'http://a/%C3%A4%C2%B8', 'a truncated sequence');
-    is(Wurl->canonicalize(unflagged("http://a/\xC0\xAF")), 'http://a/%C3%80%C2%AF', 'an overlong form');
     is(Wurl->canonicalize(unflagged("http://a/\xED\xA0\x80")), 'http://a/%C3%AD%C2%A0%C2%80',
-        'surrogate bytes are not UTF-8');
-    is(Wurl->canonicalize(unflagged("http://a/\xF4\x90\x80\x80")), 'http://a/%C3%B4%C2%90%C2%80%C2%80',
-        'above U+10FFFF is not UTF-8');
+        'surrogate bytes are three characters');
     is(Wurl->parse(unflagged("http://\xE9.com/"))->host, "\x{E9}.com", 'parse: Latin-1 host');
     is(Wurl->canonicalize(unflagged("http://a/\0b")), 'http://a/%00b', 'NUL passes');
     my $s = unflagged("http://a/\xE9");
     Wurl->canonicalize($s);
     is($s, "http://a/\xE9", 'the argument is not changed');
     ok(!utf8::is_utf8($s), '... nor its flag');
+}
+
+# --- the same characters, the same result, whatever the flag ----------------------
+
+{
+    for my $chars ("http://a/\xC3\xA9", "http://\xE4\xB8\x80.com/", "http://a/?\xE9\xFF",
+        "http://a/caf\xE9", "http://a/\xEF\xBF\xBF")
+    {
+        my ($u, $f) = (unflagged($chars), flagged($chars));
+        ok($u eq $f && !utf8::is_utf8($u) && utf8::is_utf8($f), 'two equal strings, one flagged');
+        is(Wurl->canonicalize($f), Wurl->canonicalize($u), "Wurl->canonicalize: the same result");
+        is(Wurl->canonicalize($f, surt => 1), Wurl->canonicalize($u, surt => 1), '... the same key');
+        is(url_to_canon_url($f), url_to_canon_url($u), '... and the same in the drop-in');
+        is(Wurl->canonicalize('?' . $f, base => 'http://h/', charset => 'windows-1252'),
+            Wurl->canonicalize('?' . $u, base => 'http://h/', charset => 'windows-1252'),
+            '... and with a charset');
+    }
 }
 
 # --- strings with the UTF8 flag: characters ----------------------------------------
@@ -66,8 +65,13 @@ sub unflagged { my ($s) = @_; utf8::downgrade($s); return $s }
         'flagged: two characters, even though their bytes would be UTF-8');
     is(Wurl->canonicalize(flagged("http://a/\xE9")), 'http://a/%C3%A9', 'flagged Latin-1 range');
     is(Wurl->canonicalize("http://\x{4E00}.com/"), 'http://xn--4gq.com/', 'wide characters');
-    is(Wurl->canonicalize("http://a/\x{D800}"), 'http://a/%EF%BF%BD%EF%BF%BD%EF%BF%BD',
-        'a surrogate character: three U+FFFD (its bytes ED A0 80)');
+    is(Wurl->canonicalize("http://a/\x{D800}"), 'http://a/%EF%BF%BD',
+        'a surrogate character: one U+FFFD (as the module preprocesses it)');
+    is(Wurl->canonicalize("http://a/\x{DFFF}\x{D800}x"), 'http://a/%EF%BF%BD%EF%BF%BDx',
+        'two surrogates: two U+FFFD');
+    is(Wurl->canonicalize("http://a/\x{110000}"), 'http://a/%EF%BF%BD', 'above U+10FFFF: one U+FFFD');
+    is(url_to_canon_url("http://example.com/a\x{D800}b"), 'http://example.com/a%EF%BF%BDb',
+        'the drop-in: one U+FFFD per code point');
     my $u = Wurl->canonicalize("http://a/\x{263A}");
     ok(utf8::is_utf8(Wurl->parse("http://a/\x{263A}")->path), 'results are character strings');
     is($u, 'http://a/%E2%98%BA', 'U+263A');
@@ -98,7 +102,8 @@ sub unflagged { my ($s) = @_; utf8::downgrade($s); return $s }
     is($r, undef, '... it is undef (the library refuses it)');
     is(eval { url_to_canon_url('x', $long) }, undef, 'a 20 MB base: undef');
     is($@, '', '... without dying');
-    is(eval { url_to_canon_url('http://a/', undef, 'x' x 20e6) }, undef, 'a 20 MB charset label: undef');
+    is(eval { url_to_canon_url('http://a/?q', undef, 'x' x 20e6) }, 'http://a/?q',
+        'a 20 MB charset label that names no encoding: UTF-8, as the module');
     is($@, '', '... without dying');
     my $just = 'http://a/' . ('a' x (Wurl::WURL_MAX_INPUT_LEN - 9));
     is(length(url_to_canon_url($just) // ''), Wurl::WURL_MAX_INPUT_LEN, 'exactly the limit is accepted');

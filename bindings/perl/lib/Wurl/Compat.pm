@@ -28,7 +28,24 @@ my @SNAPSHOT_KEYS = (@COMPONENTS, 'invalid');
 # Every key this module writes into a hash.
 my @OWN_KEYS = (@COMPONENTS, qw(scheme_normalized invalid is_hierarchical));
 
-my %NOT_HIERARCHICAL = map { $_ => 1 } qw(about data javascript mailto vbscript);
+# The module's package variables, with the values of the library's scheme
+# table (t/11-module-api.t checks them against the library). Changing them
+# changes nothing in the library.
+our $DefaultPort = {
+    ftp    => 21,
+    gopher => 70,
+    http   => 80,
+    https  => 443,
+    telnet => 23,
+    tn3270 => 23,
+    rlogin => 513,
+    ws     => 80,
+    wss    => 443,
+};
+our $IsHierarchicalScheme = { map { $_ => 1 } qw(ftp gopher http https) };
+our $IsNonHierarchicalScheme = { map { $_ => 1 } qw(about data javascript mailto vbscript) };
+
+my %NOT_HIERARCHICAL = %$IsNonHierarchicalScheme;
 
 # The handle behind each hash this module returned, kept outside the hash
 # (an inside-out field: the entry goes away with the hash, and a new thread
@@ -39,11 +56,12 @@ Hash::Util::FieldHash::fieldhash(my %HANDLE);
 sub _snapshot {
     my ($h) = @_;
     my $s = '';
-    for my $k (@COMPONENTS) {
+    for my $k (@COMPONENTS, 'scheme_normalized') {
         my $v = $h->{$k};
         $s .= defined $v ? 'D' . length($v) . ':' . $v : 'U';
     }
     $s .= $h->{invalid} ? 'I' : 'V';
+    $s .= $h->{is_hierarchical} ? 'H' : 'N';
     return $s;
 }
 
@@ -106,7 +124,11 @@ sub _handle_of {
     if ($h->{invalid}) {
         ($url, $hier) = (Wurl::URL->parse(''), 0);
     } else {
-        my $s = _serialize_components($h);
+        # Canonicalization takes the scheme from scheme_normalized, as the
+        # module's "$parsed_url->{scheme} = $parsed_url->{scheme_normalized}".
+        my $canon = $what eq 'canonicalize_parsed_url';
+        my $s = _serialize_components($h, $canon ? $h->{scheme_normalized} : undef,
+            $canon && $h->{is_hierarchical});
         (undef, $url) = Wurl::URL->_parse_status($s);
         if ($url) {
             (undef, $hier) = _parse_info(_preprocess($s));
@@ -119,9 +141,14 @@ sub _handle_of {
 }
 
 # "Steps to serialize a parsed URL" over the hash's components.
+#
+# With $slash, a path that does not start with a slash character after an
+# authority gets a "/": canonicalization gives a hierarchical path one
+# anyway, and without it the path would run into the host.
 sub _serialize_components {
-    my ($h) = @_;
-    my $s = defined $h->{scheme} ? "$h->{scheme}:" : ':';
+    my ($h, $scheme, $slash) = @_;
+    $scheme = $h->{scheme} unless defined $scheme;
+    my $s = defined $scheme ? "$scheme:" : ':';
     if (defined $h->{user} || defined $h->{password} || defined $h->{host}
         || defined $h->{port})
     {
@@ -134,7 +161,13 @@ sub _serialize_components {
         $s .= $h->{host}      if defined $h->{host};
         $s .= ":$h->{port}"   if defined $h->{port};
     }
-    $s .= $h->{path}          if defined $h->{path};
+    if (defined $h->{path}) {
+        $s .= '/'
+          if $slash && length $h->{path} && $h->{path} !~ m{\A[/\\]}
+          && (defined $h->{user} || defined $h->{password} || defined $h->{host}
+            || defined $h->{port});
+        $s .= $h->{path};
+    }
     $s .= "?$h->{query}"      if defined $h->{query};
     $s .= "#$h->{fragment}"   if defined $h->{fragment};
     return $s;
@@ -152,27 +185,110 @@ sub _failed_hash {
     return $h;
 }
 
-sub parse_url {
+# The raw |authority| of a string that has no scheme ("steps to find the
+# authority, path, query and fragment"): the module keeps it in the hash of
+# such a string, which is invalid. undef when the string has none.
+sub _schemeless_authority {
+    my ($s) = @_;
+    return '' if $s =~ m{\A[/\\]{3}(?![/\\])};
+    return undef unless $s =~ m{\A[/\\]{2}};
+    $s =~ s{\A[/\\]+}{};
+    return $s =~ m{\A([^/\\?\#]*)(?=[/\\?\#])} ? $1 : $s;
+}
+
+# The hash of an invalid result: { invalid => 1 } and nothing else, as the
+# module returns when resolution or canonicalization makes a URL invalid.
+sub _invalid_hash {
+    my ($into) = @_;
+    my $h = $into || {};
+    %$h = (invalid => 1);
+    $HANDLE{$h} = [ Wurl::URL->parse(''), 0, _snapshot($h) ];
+    return $h;
+}
+
+sub parse_url ($) {
     my ($input) = @_;
     $input = '' unless defined $input;
     my ($st, $url) = Wurl::URL->_parse_status($input);
     return _failed_hash() unless $url;
-    my (undef, $hier) = _parse_info(_preprocess($input));
-    return _to_hash($url, $hier);
+    my $pre = _preprocess($input);
+    my (undef, $hier) = _parse_info($pre);
+    my $h = _to_hash($url, $hier);
+    if ($h->{invalid}) {
+        my $authority = _schemeless_authority($pre);
+        $h->{authority} = $authority if defined $authority;
+    }
+    return $h;
 }
 
-sub resolve_url {
+# Whether a relative path of a `file:` URL begins with a drive
+# specification (percent-encoded letters and suffixes included).
+sub _starts_with_drive {
+    my ($p) = @_;
+    $p =~ s{%2[Ff]}{/}g;
+    $p =~ s{%5[Cc]}{\\}g;
+    return $p =~ m{\A(?:[A-Za-z]|%[46][1-9A-Fa-f]|%[57][0-9Aa])(?:[:|]|%3[Aa]|%7[Cc])(?=\z|[/\\])};
+}
+
+# The module merges a path-relative reference with an empty base path (or
+# a `file:` drive letter, which empties it) as "/" and the reference even
+# when the base has no authority, where RFC 3986 (and the library) give
+# the reference alone: "file:c:/a/../b" against "file:///" is "/c:/b".
+# The canonical URL is the same either way (canonicalization adds the
+# "/"); this puts it in the resolved hash too.
+sub _module_merge_slash {
+    my ($h, $spec, $base, $base_hier) = @_;
+    return unless $base_hier && defined $h->{path} && $h->{path} !~ m{\A[/\\]};
+    my (undef, $ps) = Wurl::URL->_parse_status($spec);
+    return unless $ps;
+    my $same_scheme = defined $ps->scheme;
+    if ($same_scheme) {
+        my $bs = $base->scheme;
+        return unless defined $bs && lc_ascii($ps->scheme) eq lc_ascii($bs);
+    }
+    return if defined $ps->host;
+    my $r_path = $ps->path;
+    $r_path = '' unless defined $r_path;
+    return if $r_path =~ m{\A[/\\]};
+    return if $r_path eq '' && (defined $ps->query || defined $ps->fragment || $same_scheme);
+    my $b_path = $base->path;
+    $b_path = '' unless defined $b_path;
+    my $bs = $base->scheme;
+    $b_path = '' if defined $bs && lc_ascii($bs) eq 'file' && _starts_with_drive($r_path);
+    return unless $b_path eq '';
+    $h->{path} = "/$h->{path}";
+    $HANDLE{$h}[2] = _snapshot($h);
+    return;
+}
+
+sub resolve_url ($$) {
     my ($spec, $parsed_base) = @_;
-    $spec = '' unless defined $spec;
+    Carp::croak('Wurl::Compat::resolve_url: not a hash reference')
+      unless ref $parsed_base && Scalar::Util::reftype($parsed_base) eq 'HASH';
+    return _invalid_hash() if !defined $spec || $parsed_base->{invalid};
     my ($base, $base_hier) = _handle_of($parsed_base, 'resolve_url');
+    my $s = _preprocess($spec);
+    # The module reads the base's flag from the hash. A hash that says "not
+    # hierarchical" where its components are: a relative reference is
+    # invalid against it, and an absolute one is resolved as against any
+    # base of another scheme.
+    if (!$parsed_base->{is_hierarchical} && $base_hier) {
+        $base_hier = 0;
+        if ($s ne '') {
+            my ($scheme) = _parse_info($s);
+            return _invalid_hash() unless defined $scheme;
+            my $other = lc_ascii($scheme) eq 'x-wurl-a' ? 'x-wurl-b:' : 'x-wurl-a:';
+            $base = Wurl::URL->parse($other);
+        }
+    }
+    # An empty reference copies the base, its flag included.
+    $base_hier = 1 if $s eq '' && $parsed_base->{is_hierarchical};
     my ($st, $url) = $base->_resolve_status($spec);
     return _failed_hash() unless $url;
+    return _invalid_hash() if $url->is_invalid;
     # The hierarchical flag of the result, as "steps to resolve a URL" set it.
     my $hier;
-    my $s = _preprocess($spec);
-    if ($base->is_invalid) {
-        $hier = 0;
-    } elsif ($s eq '') {
+    if ($s eq '') {
         $hier = $base_hier;
     } else {
         my ($scheme, $spec_hier) = _parse_info($s);
@@ -185,22 +301,67 @@ sub resolve_url {
             $hier = $spec_hier;
         }
     }
-    return _to_hash($url, $hier);
+    my $h = _to_hash($url, $hier);
+    _module_merge_slash($h, $s, $base, $base_hier) if $s ne '';
+    return $h;
 }
 
 sub lc_ascii { (my $s = $_[0]) =~ tr/A-Z/a-z/; $s }
 
-# Canonicalizes the hash in place and returns it, as the original does.
-sub canonicalize_parsed_url {
-    my ($parsed_url, $charset) = @_;
-    my ($url, $hier) = _handle_of($parsed_url, 'canonicalize_parsed_url');
-    my ($st, $c) = $url->_canonicalize_status(
-        (defined $charset && length $charset) ? $charset : undef);
-    return _failed_hash($parsed_url) unless $c;
-    return _to_hash($c, $hier, $parsed_url);
+# The encoding the module gave to Encode for the query, or undef for
+# UTF-8. The rule of the 2012 module (and of Web::Encoding's
+# is_ascii_compat_charset_name, which it called): the query of a
+# hierarchical URL is in the label given (UTF-8 when none, or a false
+# one), that of any other URL in UTF-8; a label that is not one of these
+# names is UTF-8. The pattern's alternatives were not grouped, so `^`
+# anchors only the first and `$` only the last: "utf-8x" and
+# "x-windows-949" match (and go to Encode, which dies on a name it does
+# not know, as the module did), "latin1" and "sjis" do not.
+my $ASCII_COMPAT_LABEL = qr{^utf-8|iso-8859-[0-9]+|us-ascii|shift_jis|euc-jp|windows-[0-9]+
+                             |iso-2022-[0-9a-zA-Z-]+|hz-gb-2312$}xi;
+
+sub _query_encoding {
+    my ($charset, $hier) = @_;
+    my $label = $hier ? ($charset || 'utf-8') : 'utf-8';
+    return undef unless $label =~ $ASCII_COMPAT_LABEL;
+    return undef if $label =~ /\Autf-8\z/i;    # the library's own UTF-8
+    return $label;
 }
 
-sub serialize_parsed_url {
+# Canonicalizes the hash in place and returns it, as the original does: an
+# invalid hash is returned as it is; one that canonicalization makes invalid
+# becomes { invalid => 1 }; the canonical port is a number. The query is
+# encoded by Encode when the module did so (_query_encoding), and
+# percent-encoded by the library.
+sub canonicalize_parsed_url ($;$) {
+    my ($parsed_url, $charset) = @_;
+    Carp::croak('Wurl::Compat::canonicalize_parsed_url: not a hash reference')
+      unless ref $parsed_url && Scalar::Util::reftype($parsed_url) eq 'HASH';
+    return $parsed_url if $parsed_url->{invalid};
+    my ($url, $hier) = _handle_of($parsed_url, 'canonicalize_parsed_url');
+    # The module reads the flag from the hash, which its caller may have
+    # made or edited.
+    my $want_hier = $parsed_url->{is_hierarchical} ? 1 : 0;
+    my $as = $want_hier == $hier ? undef : $want_hier;
+    my ($st, $c) = $url->_canonicalize_as_status($as, undef);
+    return _failed_hash($parsed_url) unless $c;
+    return _invalid_hash($parsed_url) if $c->is_invalid;
+    my $encoding = _query_encoding($charset, $want_hier);
+    my $query;
+    if (defined $encoding && defined($query = $url->query)) {
+        # As the module: Encode::encode with its default check, which
+        # writes the encoding's substitution character for a character
+        # it cannot represent, and dies for an encoding it does not know.
+        require Encode;
+        ($st, $c) = $url->_canonicalize_as_status($as, Encode::encode($encoding, $query));
+        return _failed_hash($parsed_url) unless $c;
+    }
+    my $h = _to_hash($c, $want_hier, $parsed_url);
+    $h->{port} += 0 if defined $h->{port};
+    return $h;
+}
+
+sub serialize_parsed_url ($) {
     my ($parsed_url) = @_;
     Carp::croak('Wurl::Compat::serialize_parsed_url: not a hash reference')
       unless ref $parsed_url && Scalar::Util::reftype($parsed_url) eq 'HASH';
@@ -212,9 +373,9 @@ sub serialize_parsed_url {
     return _serialize_components($parsed_url);
 }
 
-sub url_to_canon_parsed_url {
+sub url_to_canon_parsed_url ($;$$) {
     my ($url, $base_url, $charset) = @_;
-    $url = '' unless defined $url;
+    return _invalid_hash() unless defined $url;
     my $base = parse_url(defined $base_url ? $base_url : $url);
     my $r = resolve_url($url, $base);
     return canonicalize_parsed_url($r, $charset);
@@ -225,11 +386,14 @@ sub url_to_canon_parsed_url {
 # base longer than WURL_MAX_INPUT_LEN bytes): never dies on strings.
 # (The arguments are read from @_, not copied: a lexical copy of a large
 # string would keep its buffer after the call.)
-sub url_to_canon_url {
+sub url_to_canon_url ($;$$) {
+    return undef unless defined $_[0];
+    # A label that goes to Encode: through the hash functions.
+    return serialize_parsed_url(url_to_canon_parsed_url($_[0], $_[1], $_[2]))
+      if defined _query_encoding($_[2], 1);
     my @r = Wurl::_canonicalize_status(
-        defined $_[0] ? $_[0] : '',
+        $_[0],
         (defined $_[1] ? (base => $_[1]) : ()),
-        ((defined $_[2] && length $_[2]) ? (charset => $_[2]) : ()),
     );
     return $r[0] == Wurl::WURL_OK ? $r[1] : undef;
 }
@@ -256,15 +420,18 @@ Wurl::Compat - a drop-in replacement for Web::URL::Canonicalize, on libwurl
 
 =head1 FUNCTIONS
 
+Each has the 2012 module's prototype.
+
 =over
 
 =item url_to_canon_url($url, $base_url, $charset)
 
-The canonical string, or undef for an invalid URL. Without C<$base_url>,
-C<$url> is its own base. C<$charset> (an encoding label) is used for the
-query; undef means UTF-8. It never dies on string arguments: an input, base
-or label that the library refuses (longer than 16 MiB of UTF-8,
-C<WURL_MAX_INPUT_LEN>) gives undef as well.
+The canonical string, or undef for an invalid URL (and for an undef
+C<$url>). Without C<$base_url>, C<$url> is its own base. C<$charset> is the
+encoding of the query (see L</CHARSETS>). It never dies on string
+arguments, except for the label of an encoding Encode does not know (as
+the module): an input or base that the library refuses (longer than 16 MiB
+of UTF-8, C<WURL_MAX_INPUT_LEN>) gives undef as well.
 
 =item url_to_canon_parsed_url($url, $base_url, $charset)
 
@@ -275,11 +442,18 @@ The same, as a hash reference.
 Hash references. A missing key is an absent component; C<''> is a present
 empty one. C<invalid> is 1 for an invalid URL, C<scheme_normalized> is the
 lowercased scheme, and C<is_hierarchical> is 1 for a hierarchical URL (spec
-section "Hierarchicalness", as parsing and resolution set the flag).
+section "Hierarchicalness", as parsing and resolution set the flag). The
+hash of a string without a scheme (invalid) also has its raw C<authority>
+when it has one (C<//foo/bar>), as the module's. C<resolve_url> gives
+C<< { invalid => 1 } >> for an undef C<$spec>, an invalid base and a
+relative reference against a base that is not hierarchical.
 
 =item canonicalize_parsed_url($parsed_url, $charset)
 
-Canonicalizes the hash B<in place> and returns it.
+Canonicalizes the hash B<in place> and returns it. A hash that is invalid
+already is returned as it is; one that canonicalization makes invalid (a
+bad host or port) becomes C<< { invalid => 1 } >>. The canonical C<port>
+is a number.
 
 =item serialize_parsed_url($parsed_url)
 
@@ -291,16 +465,53 @@ The functions that return a hash return C<< { invalid => 1 } >> (no
 components) for an input the library refuses (longer than 16 MiB); the
 2012 module had no such limit.
 
-Strings follow the rule of L<Wurl/STRINGS>: a string without the UTF8 flag
-whose bytes are well-formed UTF-8 is read as UTF-8, otherwise as Latin-1.
+=head1 VARIABLES
+
+C<$Wurl::Compat::DefaultPort>, C<$IsHierarchicalScheme> and
+C<$IsNonHierarchicalScheme> (also under C<Web::URL::Canonicalize::>) are
+the module's hashes of scheme names, with the library's values. The
+library does not read them: changing them changes nothing.
+
+=head1 CHARSETS
+
+As the 2012 module: the query of a hierarchical URL is encoded in
+C<$charset> (UTF-8 when it is undef or false), the query of any other URL
+in UTF-8. A label is given to Perl's L<Encode> when it matches the module's
+pattern of ASCII-compatible names (C<utf-8>, C<iso-8859-N>, C<us-ascii>,
+C<shift_jis>, C<euc-jp>, C<windows-N>, C<iso-2022-*>, C<hz-gb-2312>; the
+pattern is anchored at the start of its first name and at the end of its
+last one only, so C<utf-8x> and C<x-windows-949> match too); any other
+label (C<latin1>, C<sjis>, C<gbk>, ...) means UTF-8. C<Encode::encode> is
+called as the module called it: a character the encoding cannot represent
+becomes the encoding's substitution character (C<?> for C<iso-8859-1>),
+and an encoding Encode does not know (C<iso-8859-12>, C<iso-2022-cn>,
+C<utf-8x>) dies, when the URL is hierarchical, valid up to its query, and
+has a query. The library percent-encodes the octets Encode gives
+(C<wurl_canonicalize_as>). This is not L<Wurl>'s rule, which reads labels
+as the WHATWG Encoding Standard does.
+
+=head1 STRINGS
+
+Strings follow the rule of L<Wurl/STRINGS>: a string is its characters,
+whatever its UTF8 flag (a byte string is Latin-1 characters), and a
+surrogate or a code point above U+10FFFF is one U+FFFD, as the module read
+them.
+
+=head1 HAND-MADE HASHES
 
 Hashes returned by this module remember the library handle they were made
 from (outside the hash, so the hash has only the documented keys). If you
-build a hash yourself, or change one of its components or C<invalid>, the
-functions that take a hash rebuild a handle by serializing its components
-and parsing that string (a hash with C<invalid> set gives an invalid URL),
-and C<is_hierarchical> is then derived from that string, not read from the
-hash.
+build a hash yourself, or change one of its components, C<invalid>,
+C<scheme_normalized> or C<is_hierarchical>, the functions that take a hash
+rebuild a handle by serializing its components and parsing that string.
+C<canonicalize_parsed_url> then takes the scheme from C<scheme_normalized>
+and canonicalizes as C<is_hierarchical> says, and C<resolve_url> treats a
+base without C<is_hierarchical> as not hierarchical, as the module did.
+What the string cannot carry is read as the string parses (a C</> in the
+host: C<< host => 'a/b', path => '/x' >> is C<http://a/b/x>, where the
+module said invalid), and C<resolve_url> resolves against a base made
+hierarchical by hand whose components are not (C<mailto:>) as its
+components say. See the README's table of differences.
 
 =head1 SEE ALSO
 

@@ -35,7 +35,14 @@ BEGIN {
 use Exporter 'import';
 use Wurl::Compat ();
 
-our $VERSION = $Wurl::Compat::VERSION;
+# The interface's version, the 2012 module's, so that
+# `use Web::URL::Canonicalize 1.0;` loads; wurl's own is $Wurl::VERSION.
+our $VERSION = '1.0';
+
+# The module's package variables (wurl's scheme table).
+our $DefaultPort             = $Wurl::Compat::DefaultPort;
+our $IsHierarchicalScheme    = $Wurl::Compat::IsHierarchicalScheme;
+our $IsNonHierarchicalScheme = $Wurl::Compat::IsNonHierarchicalScheme;
 
 our @EXPORT      = @Wurl::Compat::EXPORT;
 our @EXPORT_OK   = @Wurl::Compat::EXPORT_OK;
@@ -65,10 +72,15 @@ Web::URL::Canonicalize - the 2012 module's interface, on libwurl (Wurl::Compat)
 
 =head1 DESCRIPTION
 
-The functions, arguments, exports and results of Web::URL::Canonicalize
-(2012), implemented by L<Wurl::Compat>: C<url_to_canon_url> is exported by
-default, the others on request (or C<:all>). See L<Wurl::Compat> for what
-each returns and how hashes map to library handles.
+The functions, prototypes, arguments, exports, package variables
+(C<$DefaultPort>, C<$IsHierarchicalScheme>, C<$IsNonHierarchicalScheme>)
+and results of Web::URL::Canonicalize (2012), implemented by
+L<Wurl::Compat>: C<url_to_canon_url> is exported by default, the others on
+request (or C<:all>). C<$VERSION> is the module's, 1.0, so that
+C<use Web::URL::Canonicalize 1.0;> loads; wurl's own version is
+C<$Wurl::VERSION>. See L<Wurl::Compat> for what each returns, the
+charsets (Perl's Encode, as the module), and how hashes map to library
+handles; the README's table lists where it differs from the module.
 
 This file is not installed by C<make install> unless the distribution was
 configured with C<perl Makefile.PL --with-compat>. From a checkout or an
