@@ -320,7 +320,12 @@ int main()
         CHECK(buf.capacity() == cap && moved.capacity() == 0 && *last == "http://b/c");
     }
 
-    std::printf("test_hpp (C++%ld): %d checks, %s\n", static_cast<long>(__cplusplus), checks,
-                failures ? "FAILED" : "ok");
+#if defined(__cpp_lib_string_resize_and_overwrite)
+    const char *into = "resize_and_overwrite";
+#else
+    const char *into = "resize";
+#endif
+    std::printf("test_hpp (C++%ld, std::string helpers by %s): %d checks, %s\n", static_cast<long>(__cplusplus), into,
+                checks, failures ? "FAILED" : "ok");
     return failures ? 1 : 0;
 }

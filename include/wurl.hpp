@@ -121,6 +121,30 @@ inline std::optional<std::string_view> view(bool present, const char *p, std::si
 #endif
 }
 
+#if defined(__cpp_lib_string_resize_and_overwrite)
+/* Runs a bulk call `call(buf, cap, &len)` into `out` (C++23): the call
+   writes straight into out's characters, which resize_and_overwrite leaves
+   unfilled: once into the whole capacity, and once more, sized exactly,
+   when the result is longer (out is cleared first, so that growing copies
+   nothing). The C call writes a NUL after the result, at most at p[n],
+   which resize_and_overwrite lets it write. `out` holds the result on ok
+   and is empty otherwise; `guess` is not needed. */
+template <class Call> status into(std::string &out, std::size_t /*guess*/, Call call)
+{
+    status st = status::ok;
+    std::size_t len = 0;
+    auto op = [&](char *p, std::size_t n) noexcept {
+        st = static_cast<status>(call(p, n + 1, &len));
+        return st == status::ok ? len : 0;
+    };
+    out.resize_and_overwrite(out.capacity(), op);
+    if (st == status::buffer_too_small) {
+        out.clear();
+        out.resize_and_overwrite(len, op);
+    }
+    return st;
+}
+#else
 /* Runs a bulk call `call(buf, cap, &len)` into `out`: once into out's own
    characters, resized to `guess` (bounded by its capacity: growing a
    std::string's size zero-fills, so the whole capacity would cost a
@@ -148,6 +172,7 @@ template <class Call> status into(std::string &out, std::size_t guess, Call call
     out.erase(st == status::ok ? len : 0);
     return st;
 }
+#endif
 
 /* The size a canonical URL made from `input` (and `base`) usually fits in:
    the input, percent-encoding room, and the base's serialization. Only
