@@ -16,5 +16,9 @@ extern "C" int wurl_header_hpp_check()
     int n = static_cast<int>(wurl::canon_into(out, "http://a/", &*u)) +
             static_cast<int>(wurl::key_into(out, "http://a/", &r.value(), wurl::key_surt)) +
             static_cast<int>(c->key_into(out, &*r));
+    wurl::buffer buf;
+    n += static_cast<int>(buf.canon("http://a/", &*u).value().size()) +
+         static_cast<int>(buf.key("http://a/", &*r, wurl::key_surt)->size()) +
+         static_cast<int>(buf.key(*c, &*r).code());
     return n + static_cast<int>(c->host().value_or("").size()) + static_cast<int>(r.message().size());
 }

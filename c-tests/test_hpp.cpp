@@ -1,7 +1,7 @@
 // The C++ API (include/wurl.hpp): ownership, absent vs empty components,
 // results and their statuses, rules and their error message, keys, and the
-// bulk helpers against the C calls they wrap. Built as C++17 and C++20,
-// against libwurl.a and libwurl.so.
+// bulk helpers (into a std::string, and wurl::buffer) against the C calls
+// they wrap. Built as C++17 and C++20, against libwurl.a and libwurl.so.
 #include <wurl.hpp>
 
 #include <cstdio>
@@ -49,6 +49,12 @@ static_assert(!std::is_copy_constructible<wurl::url>::value, "url is move-only")
 static_assert(std::is_nothrow_move_constructible<wurl::url>::value, "url moves without throwing");
 static_assert(!std::is_copy_constructible<wurl::rules>::value, "rules is move-only");
 static_assert(std::is_same<decltype(std::declval<wurl::url>().host()), opt>::value, "components are optional views");
+static_assert(!std::is_copy_constructible<wurl::buffer>::value, "buffer is move-only");
+static_assert(std::is_nothrow_move_constructible<wurl::buffer>::value &&
+                  std::is_nothrow_move_assignable<wurl::buffer>::value,
+              "buffer moves without throwing");
+static_assert(std::is_same<decltype(std::declval<wurl::buffer &>().canon("")), wurl::result<std::string_view>>::value,
+              "buffer::canon returns a view result");
 
 int main()
 {
@@ -227,7 +233,99 @@ int main()
         CHECK(wurl::canon_into(out, huge) == wurl::status::too_long && out.empty());
     }
 
-    std::printf("test_hpp (C++%ld): %d checks, %s\n", static_cast<long>(__cplusplus), checks,
-                failures ? "FAILED" : "ok");
+    // --- wurl::buffer: the C call's bytes in the buffer's own storage ------------------
+    {
+        auto page = wurl::parse("http://example.jp/dir/index.html").value();
+        wurl::buffer buf;
+        CHECK(buf.capacity() == 0);
+        const char *links[] = {"../a/./b?q=\xE6\x97\xA5", "#top", "http://a:99999/", "", "//x/y", "HTTP://A/%7e"};
+        for (const char *l : links) {
+            for (const char *cs : {"", "shift_jis"}) {
+                auto want = c_canon(page.get(), l, cs);
+                auto r = buf.canon(l, &page, cs);
+                CHECK(static_cast<wurl_status>(r.code()) == want.first);
+                CHECK(r.ok() == (want.first == WURL_OK));
+                CHECK(*r == want.second);
+                if (r.ok())
+                    CHECK(r->data()[r->size()] == '\0');  // the C call's NUL
+            }
+        }
+        CHECK(buf.capacity() >= 255);  // the first call allocated
+
+        auto inv = buf.canon("http://a:99999/");
+        CHECK(!inv && inv.code() == wurl::status::invalid_url && inv->empty());
+        CHECK(inv.message() == wurl_status_str(WURL_INVALID_URL));
+        auto bad = buf.canon("http://a/", nullptr, {}, 0x80);
+        CHECK(bad.code() == wurl::status::bad_arg && bad->empty());
+        bool threw = false;
+        try {
+            (void)bad.value();
+        } catch (const wurl::error &e) {
+            threw = e.code() == wurl::status::bad_arg;
+        }
+        CHECK(threw);
+        std::string huge(WURL_MAX_INPUT_LEN + 1, 'a');
+        CHECK(buf.canon(huge).code() == wurl::status::too_long);
+
+        // Growth: a result longer than the capacity takes a second call
+        // into storage at least twice as large; the result is whole.
+        std::string longpath(5000, 'a');
+        std::string in = "http://example.com/" + longpath;
+        std::size_t before = buf.capacity();
+        auto lr = buf.canon(in);
+        CHECK(lr.ok() && *lr == in && lr->data()[lr->size()] == '\0');
+        CHECK(buf.capacity() >= in.size() && buf.capacity() >= 2 * before);
+        // Steady state: the same storage, no growth.
+        const char *data = lr->data();
+        std::size_t cap = buf.capacity();
+        for (int i = 0; i < 100; ++i) {
+            auto r = buf.canon(i % 2 ? "http://A/x" : in);
+            CHECK(r.ok() && r->data() == data && *r == (i % 2 ? std::string("http://a/x") : in));
+        }
+        CHECK(buf.capacity() == cap);
+
+        // reserve: room before the first call.
+        wurl::buffer sized(10000);
+        CHECK(sized.capacity() >= 10000);
+        auto sr = sized.canon(in);
+        CHECK(sr.ok() && *sr == in && sized.capacity() >= 10000 && sized.capacity() < 2 * 10000);
+        sized.reserve(10);  // never shrinks
+        CHECK(sized.capacity() >= 10000);
+
+        // Keys: the bytes of the std::string helpers.
+        auto rs = wurl::rules::compile("strip-www,sort-query,drop-params=utm_*").value();
+        const char *kin = "http://www.Example.com/a?z=1&utm_source=x&a=2#f";
+        std::string key;
+        for (std::uint32_t kf : {std::uint32_t(0), wurl::key_surt, wurl::key_surt_scheme}) {
+            CHECK(wurl::key_into(key, kin, &rs, kf) == wurl::status::ok);
+            auto k = buf.key(kin, &rs, kf);
+            CHECK(k.ok() && *k == key);
+            auto c = wurl::canonicalize(wurl::parse(kin).value());
+            CHECK(c->key_into(key, &rs, kf) == wurl::status::ok);
+            auto hk = buf.key(*c, &rs, kf);
+            CHECK(hk.ok() && *hk == key);
+        }
+        CHECK(buf.key("http://a:99999/", &rs).code() == wurl::status::invalid_url);
+        CHECK(buf.key(wurl::canonicalize(wurl::parse("foo").value()).value()).code() == wurl::status::invalid_url);
+        CHECK(buf.key(kin, &rs, 0x40).code() == wurl::status::bad_arg);
+
+        // A move keeps the storage, so a view stays valid; the moved-from
+        // buffer is empty and still usable.
+        auto last = buf.canon("http://b/c");
+        wurl::buffer moved = std::move(buf);
+        CHECK(*last == "http://b/c" && moved.capacity() == cap && buf.capacity() == 0);
+        auto again = buf.canon("http://c/");
+        CHECK(again.ok() && *again == "http://c/" && *last == "http://b/c");
+        buf = std::move(moved);
+        CHECK(buf.capacity() == cap && moved.capacity() == 0 && *last == "http://b/c");
+    }
+
+#if defined(__cpp_lib_string_resize_and_overwrite)
+    const char *into = "resize_and_overwrite";
+#else
+    const char *into = "resize";
+#endif
+    std::printf("test_hpp (C++%ld, std::string helpers by %s): %d checks, %s\n", static_cast<long>(__cplusplus), into,
+                checks, failures ? "FAILED" : "ok");
     return failures ? 1 : 0;
 }

@@ -18,11 +18,17 @@
  *                      the bulk path: the result written into a std::string
  *                      the caller reuses; once its capacity suffices, no
  *                      allocation per URL.
+ *   wurl::buffer       the bulk path at the C call's cost: canon and key
+ *                      write into the buffer's own storage and return a
+ *                      std::string_view of the result, valid until the
+ *                      next call on the buffer.
  *
  * Nothing here throws except result::value() on a failed call (as
  * std::optional::value does; without exceptions, -fno-exceptions, it calls
- * std::abort instead) and std::bad_alloc when a std::string cannot grow. Every view (std::string_view) lives as long as the
- * wurl::url it came from, and moving a wurl::url keeps them valid.
+ * std::abort instead) and std::bad_alloc when a std::string or a
+ * wurl::buffer cannot grow. Every view (std::string_view) of a URL lives as
+ * long as the wurl::url it came from, and moving a wurl::url keeps them
+ * valid.
  */
 #ifndef WURL_HPP
 #define WURL_HPP
@@ -32,6 +38,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -114,6 +121,30 @@ inline std::optional<std::string_view> view(bool present, const char *p, std::si
 #endif
 }
 
+#if defined(__cpp_lib_string_resize_and_overwrite)
+/* Runs a bulk call `call(buf, cap, &len)` into `out` (C++23): the call
+   writes straight into out's characters, which resize_and_overwrite leaves
+   unfilled: once into the whole capacity, and once more, sized exactly,
+   when the result is longer (out is cleared first, so that growing copies
+   nothing). The C call writes a NUL after the result, at most at p[n],
+   which resize_and_overwrite lets it write. `out` holds the result on ok
+   and is empty otherwise; `guess` is not needed. */
+template <class Call> status into(std::string &out, std::size_t /*guess*/, Call call)
+{
+    status st = status::ok;
+    std::size_t len = 0;
+    auto op = [&](char *p, std::size_t n) noexcept {
+        st = static_cast<status>(call(p, n + 1, &len));
+        return st == status::ok ? len : 0;
+    };
+    out.resize_and_overwrite(out.capacity(), op);
+    if (st == status::buffer_too_small) {
+        out.clear();
+        out.resize_and_overwrite(len, op);
+    }
+    return st;
+}
+#else
 /* Runs a bulk call `call(buf, cap, &len)` into `out`: once into out's own
    characters, resized to `guess` (bounded by its capacity: growing a
    std::string's size zero-fills, so the whole capacity would cost a
@@ -141,6 +172,7 @@ template <class Call> status into(std::string &out, std::size_t guess, Call call
     out.erase(st == status::ok ? len : 0);
     return st;
 }
+#endif
 
 /* The size a canonical URL made from `input` (and `base`) usually fits in:
    the input, percent-encoding room, and the base's serialization. Only
@@ -411,6 +443,111 @@ inline status key_into(std::string &out, std::string_view input, const rules *r 
                                    rh, key_flags, buf, cap, len);
     });
 }
+
+/* A reusable output buffer for the bulk path, the C call's cost with
+   nothing added: the result is written by the C call straight into the
+   buffer's own characters (never zero-filled, never copied) and read as a
+   std::string_view. canon and key return result<std::string_view>: the
+   call's status and, on status::ok, a view of the result, valid until the
+   next call on this buffer or its destruction (a move keeps it valid) and
+   followed by a NUL not counted in its size. On status::invalid_url or a
+   failure the view is empty (code() says which; message() says why).
+
+   The buffer grows, to at least twice its capacity, only when a result
+   does not fit; once it fits the longest result no call allocates. Growing
+   may throw std::bad_alloc; nothing else throws. Move-only; one buffer per
+   thread (a call writes into it). */
+class buffer {
+  public:
+    /* No storage yet: the first call allocates. */
+    buffer() noexcept = default;
+    /* Room for results of up to `capacity` bytes before the first call. */
+    explicit buffer(std::size_t capacity) { reserve(capacity); }
+    buffer(buffer &&other) noexcept
+        : data_(std::move(other.data_)), cap_(std::exchange(other.cap_, 0))
+    {
+    }
+    buffer &operator=(buffer &&other) noexcept
+    {
+        if (this != &other) {
+            data_ = std::move(other.data_);
+            cap_ = std::exchange(other.cap_, 0);
+        }
+        return *this;
+    }
+    buffer(const buffer &) = delete;
+    buffer &operator=(const buffer &) = delete;
+
+    /* The longest result that fits without growing. */
+    std::size_t capacity() const noexcept { return cap_ == 0 ? 0 : cap_ - 1; }
+    /* Makes room for results of up to `n` bytes (never shrinks). */
+    void reserve(std::size_t n)
+    {
+        if (n >= cap_)
+            allocate(n + 1);
+    }
+
+    /* wurl_canon_into: what wurl::canon_into writes, into this buffer. */
+    result<std::string_view> canon(std::string_view input, const url *base = nullptr, std::string_view charset = {},
+                                   std::uint32_t flags = 0)
+    {
+        const wurl_url *b = base ? base->get() : nullptr;
+        return run([&](char *buf, std::size_t cap, std::size_t *len) {
+            return wurl_canon_into(b, detail::ptr(input), input.size(), detail::ptr(charset), charset.size(), flags,
+                                   buf, cap, len);
+        });
+    }
+
+    /* wurl_canon_key_into: what wurl::key_into writes, into this buffer. */
+    result<std::string_view> key(std::string_view input, const rules *r = nullptr, std::uint32_t key_flags = 0,
+                                 const url *base = nullptr, std::string_view charset = {}, std::uint32_t flags = 0)
+    {
+        const wurl_url *b = base ? base->get() : nullptr;
+        const wurl_rules *rh = r ? r->get() : nullptr;
+        return run([&](char *buf, std::size_t cap, std::size_t *len) {
+            return wurl_canon_key_into(b, detail::ptr(input), input.size(), detail::ptr(charset), charset.size(),
+                                       flags, rh, key_flags, buf, cap, len);
+        });
+    }
+
+    /* wurl_url_key_into: what url::key_into writes, into this buffer. */
+    result<std::string_view> key(const url &u, const rules *r = nullptr, std::uint32_t key_flags = 0)
+    {
+        const wurl_rules *rh = r ? r->get() : nullptr;
+        return run([&](char *buf, std::size_t cap, std::size_t *len) {
+            return wurl_url_key_into(u.get(), rh, key_flags, buf, cap, len);
+        });
+    }
+
+  private:
+    /* Runs `call(buf, cap, &len)` into the buffer, and once more after
+       growing when the C call says the result and its NUL need `len + 1`
+       bytes (it writes nothing then). */
+    template <class Call> result<std::string_view> run(Call call)
+    {
+        std::size_t len = 0;
+        auto st = static_cast<status>(call(data_.get(), cap_, &len));
+        if (st == status::buffer_too_small) {
+            std::size_t cap = cap_ * 2 > len + 1 ? cap_ * 2 : len + 1;
+            allocate(cap < 256 ? 256 : cap);
+            st = static_cast<status>(call(data_.get(), cap_, &len));
+        }
+        return result<std::string_view>(st, st == status::ok ? std::string_view(data_.get(), len)
+                                                             : std::string_view());
+    }
+
+    /* New storage of `cap` bytes, default-initialized (`new char[]`), so
+       nothing is written to it. The old contents are not kept: the C calls
+       write into the buffer only when they succeed. */
+    void allocate(std::size_t cap)
+    {
+        data_.reset(new char[cap]);
+        cap_ = cap;
+    }
+
+    std::unique_ptr<char[]> data_;
+    std::size_t cap_ = 0;
+};
 
 } // namespace wurl
 
