@@ -95,7 +95,7 @@ pub(crate) fn key_input_into<'a, I: Input<'a>>(
 }
 
 /// Appends the key of the URL `url` to `out`: the key of its
-/// canonicalization (with the default options, as [`crate::canonicalize`]
+/// canonicalization (with the default options, as [`crate::canonicalize()`]
 /// with no charset), whatever stage `url` comes from — a parsed or
 /// resolved record is canonicalized first, and a canonical one is its own
 /// canonicalization. Returns the reason when the canonical URL is invalid
