@@ -60,6 +60,7 @@ use std::cell::RefCell;
 use std::fmt;
 use std::ops::Range;
 
+use crate::percent::{escape_at, is_unreserved};
 use crate::split::split;
 
 /// The names the rules specification knows, in the order they are
@@ -79,14 +80,13 @@ const RULE_NAMES: [&str; 7] = [
 /// allocates nothing beyond the growth of the caller's output (a
 /// per-thread scratch buffer for `sort-query` grows once, to the largest
 /// query seen).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Rules {
     spec: String,
     drop_fragment: bool,
     strip_www: bool,
     normalize_escapes: bool,
     sort_query: bool,
-    strip_session_ids: bool,
     /// The two parts of `strip-session-ids`, which are applied (and
     /// checked) as two steps: the path parameter and the query parameters.
     session_path: bool,
@@ -170,15 +170,7 @@ impl Rules {
     pub fn parse(spec: &str) -> Result<Rules, RulesError> {
         let mut r = Rules {
             spec: spec.to_owned(),
-            drop_fragment: false,
-            strip_www: false,
-            normalize_escapes: false,
-            sort_query: false,
-            strip_session_ids: false,
-            session_path: false,
-            session_query: false,
-            drop_userinfo: false,
-            drop_params: Vec::new(),
+            ..Rules::default()
         };
         if spec.is_empty() {
             return Ok(r);
@@ -237,11 +229,7 @@ impl Rules {
                 "strip-www" => r.strip_www = true,
                 "normalize-escapes" => r.normalize_escapes = true,
                 "sort-query" => r.sort_query = true,
-                "strip-session-ids" => {
-                    r.strip_session_ids = true;
-                    r.session_path = true;
-                    r.session_query = true;
-                }
+                "strip-session-ids" => (r.session_path, r.session_query) = (true, true),
                 _ => r.drop_userinfo = true,
             }
         }
@@ -299,7 +287,8 @@ impl Rules {
             || self.strip_www
             || self.normalize_escapes
             || self.sort_query
-            || self.strip_session_ids
+            || self.session_path
+            || self.session_query
             || self.drop_userinfo)
             && self.drop_params.is_empty()
     }
@@ -350,42 +339,28 @@ impl Rules {
     /// Each rule of these rules alone, in the order they are applied
     /// (`strip-session-ids` as two steps, path then query).
     fn stages(&self) -> impl Iterator<Item = Rules> + '_ {
-        let none = Rules {
-            spec: String::new(),
-            drop_fragment: false,
-            strip_www: false,
-            normalize_escapes: false,
-            sort_query: false,
-            strip_session_ids: false,
-            session_path: false,
-            session_query: false,
-            drop_userinfo: false,
-            drop_params: Vec::new(),
+        let one = |on: bool, set: fn(&mut Rules)| {
+            on.then(|| {
+                let mut r = Rules::default();
+                set(&mut r);
+                r
+            })
         };
-        (0..8).filter_map(move |i| {
-            let mut r = none.clone();
-            let on = match i {
-                0 => self.drop_userinfo,
-                1 => self.strip_www,
-                2 => self.normalize_escapes,
-                3 => self.session_path,
-                4 => self.session_query,
-                5 => !self.drop_params.is_empty(),
-                6 => self.sort_query,
-                _ => self.drop_fragment,
-            };
-            match i {
-                0 => r.drop_userinfo = true,
-                1 => r.strip_www = true,
-                2 => r.normalize_escapes = true,
-                3 => (r.strip_session_ids, r.session_path) = (true, true),
-                4 => (r.strip_session_ids, r.session_query) = (true, true),
-                5 => r.drop_params.clone_from(&self.drop_params),
-                6 => r.sort_query = true,
-                _ => r.drop_fragment = true,
-            }
-            on.then_some(r)
-        })
+        [
+            one(self.drop_userinfo, |r| r.drop_userinfo = true),
+            one(self.strip_www, |r| r.strip_www = true),
+            one(self.normalize_escapes, |r| r.normalize_escapes = true),
+            one(self.session_path, |r| r.session_path = true),
+            one(self.session_query, |r| r.session_query = true),
+            (!self.drop_params.is_empty()).then(|| Rules {
+                drop_params: self.drop_params.clone(),
+                ..Rules::default()
+            }),
+            one(self.sort_query, |r| r.sort_query = true),
+            one(self.drop_fragment, |r| r.drop_fragment = true),
+        ]
+        .into_iter()
+        .flatten()
     }
 
     /// Whether `ruled`, what these rules made of `input`, is a canonical
@@ -557,12 +532,6 @@ fn is_canonical(s: &str) -> bool {
     })
 }
 
-/// Whether `c` is an unreserved character of RFC 3986 (2.3), whose escape
-/// means the character itself (6.2.2.2).
-fn is_unreserved(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || matches!(c, b'-' | b'.' | b'_' | b'~')
-}
-
 /// Appends `s` to `out` with `normalize-escapes` applied to its user-info,
 /// path, query and fragment (not to its scheme and host, and not to the
 /// URLs that are all path: `about:`, `data:`, `javascript:`,
@@ -596,13 +565,11 @@ fn push_normalized(s: &str, out: &mut String) -> bool {
     let mut decoded = false;
     while let Some(k) = memchr::memchr(b'%', &b[i..]) {
         let p = i + k;
-        let hex = |j: usize| b.get(j).and_then(|&c| (c as char).to_digit(16));
-        let (Some(h), Some(l)) = (hex(p + 1), hex(p + 2)) else {
+        let Some(c) = escape_at(b, p) else {
             i = p + 1;
             continue;
         };
         out.push_str(&s[done..p]);
-        let c = (h * 16 + l) as u8;
         // A hex digit right after a `%` that starts no escape (`%6%61`,
         // `%%361`) would make a new escape with it: it stays escaped, so
         // that the rule is idempotent.
