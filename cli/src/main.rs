@@ -573,27 +573,9 @@ fn run_checked(args: Vec<OsString>, streams: sys::Streams, diag: &Arc<Diag>) -> 
         common.jobs
     };
     let sep = if common.null { b'\0' } else { b'\n' };
-    let source = if !common.urls.is_empty() {
-        Source::args(common.urls)
-    } else if let Some(path) = common.input.as_ref().filter(|p| p.as_os_str() != "-") {
-        match Source::file(path, sep) {
-            Ok(s) => s,
-            Err(e) => {
-                diag.write(&format!("wurl: {}: {e}\n", path.display()));
-                return EXIT_ERROR;
-            }
-        }
-    } else if streams.stdin_closed {
-        diag.write("wurl: standard input is closed\n");
+    let Some(source) = open_source(common.urls, common.input.as_deref(), sep, &streams, diag)
+    else {
         return EXIT_ERROR;
-    } else {
-        match Source::stdin(sep) {
-            Ok(s) => s,
-            Err(e) => {
-                diag.write(&format!("wurl: standard input: {e}\n"));
-                return EXIT_ERROR;
-            }
-        }
     };
     let progress = !common.no_progress && !streams.stderr_closed && io::stderr().is_terminal();
     let ctx = Ctx {
@@ -639,6 +621,33 @@ fn run_checked(args: Vec<OsString>, streams: sys::Streams, diag: &Arc<Diag>) -> 
 }
 
 /// `wurl compare`.
+/// Where the inputs come from: the URLs given as arguments, else the
+/// `--input` file (`-` is standard input), else standard input, records
+/// separated by `sep`. `None` (the reason written) when it cannot be read.
+fn open_source(
+    urls: Vec<OsString>,
+    input: Option<&std::path::Path>,
+    sep: u8,
+    streams: &sys::Streams,
+    diag: &Diag,
+) -> Option<Source> {
+    if !urls.is_empty() {
+        return Some(Source::args(urls));
+    }
+    if let Some(path) = input.filter(|p| p.as_os_str() != "-") {
+        return Source::file(path, sep)
+            .map_err(|e| diag.write(&format!("wurl: {}: {e}\n", path.display())))
+            .ok();
+    }
+    if streams.stdin_closed {
+        diag.write("wurl: standard input is closed\n");
+        return None;
+    }
+    Source::stdin(sep)
+        .map_err(|e| diag.write(&format!("wurl: standard input: {e}\n")))
+        .ok()
+}
+
 fn run_compare(a: CompareArgs, streams: sys::Streams, diag: &Arc<Diag>) -> u8 {
     if let Some(label) = a
         .charset
@@ -652,27 +661,8 @@ fn run_compare(a: CompareArgs, streams: sys::Streams, diag: &Arc<Diag>) -> u8 {
         diag.write("wurl: standard output is closed: nothing can be written\n");
         return EXIT_ERROR;
     }
-    let source = if !a.urls.is_empty() {
-        Source::args(a.urls)
-    } else if let Some(path) = a.input.as_ref().filter(|p| p.as_os_str() != "-") {
-        match Source::file(path, b'\n') {
-            Ok(s) => s,
-            Err(e) => {
-                diag.write(&format!("wurl: {}: {e}\n", path.display()));
-                return EXIT_ERROR;
-            }
-        }
-    } else if streams.stdin_closed {
-        diag.write("wurl: standard input is closed\n");
+    let Some(source) = open_source(a.urls, a.input.as_deref(), b'\n', &streams, diag) else {
         return EXIT_ERROR;
-    } else {
-        match Source::stdin(b'\n') {
-            Ok(s) => s,
-            Err(e) => {
-                diag.write(&format!("wurl: standard input: {e}\n"));
-                return EXIT_ERROR;
-            }
-        }
     };
     let progress = !a.no_progress && !streams.stderr_closed && io::stderr().is_terminal();
     let ctx = compare::CompareCtx {
