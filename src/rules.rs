@@ -428,7 +428,10 @@ impl Rules {
             } else {
                 host
             };
-            risky |= kept.len() != host.len();
+            // A suffix of a canonical domain is a canonical domain unless
+            // it reads as an IPv4 address (`www.1.2.3`), whose last label
+            // is a number: only then is the stripped host checked.
+            risky |= kept.len() != host.len() && ends_in_number_label(kept);
             out.push_str(kept);
             done = a.host.end;
         }
@@ -780,6 +783,17 @@ fn has_cf_pair(q: &str) -> bool {
     let b = q.as_bytes();
     let named = |n: &[u8]| params(q).any(|p| param_key(&b[p]).0.eq_ignore_ascii_case(n));
     named(b"cfid") && named(b"cftoken")
+}
+
+/// Whether the last non-empty label of `host` starts with a digit, as the
+/// last label of every host that reads as an IPv4 address (decimal, octal
+/// or `0x` hex) does.
+fn ends_in_number_label(host: &str) -> bool {
+    host.trim_end_matches('.')
+        .rsplit('.')
+        .next()
+        .and_then(|l| l.bytes().next())
+        .is_some_and(|c| c.is_ascii_digit())
 }
 
 /// `host` without its leading `www` / `www<digits>` labels (see
