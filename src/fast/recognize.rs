@@ -52,7 +52,7 @@ const HOST_OK: u8 = 16;
 /// A host octet CanonicalizeHost's fast path lowercases (`A-Z`).
 const HOST_UPPER: u8 = 32;
 
-/// The classes of each octet. Only printable ASCII other than space has any:
+/// The classes of each octet. Only printable ASCII has any (space only in a fragment):
 /// preprocessing removes or strips the others (tab, line breaks, leading
 /// and trailing controls and spaces), and the sets encode the rest.
 static CLASS: [u8; 256] = {
@@ -80,6 +80,11 @@ static CLASS: [u8; 256] = {
         }
         t[i] = k;
         i += 1;
+    }
+    // A space inside the fragment is kept as it is (not in the fragment
+    // set); preprocessing strips it only at the ends (see `query_fragment`).
+    if !FRAGMENT.contains(b' ') {
+        t[b' ' as usize] = FRAGMENT_OK;
     }
     t
 };
@@ -321,7 +326,10 @@ fn authority_on<const MODE: u8>(
             h_end = run(s, h_end, HOST_OK | HOST_UPPER);
             upper = true;
         }
-        if h_end == h || crate::host::all_inet(&s[h..h_end]) {
+        // Step 27 rewrites a host of `inet_addr()` octets unless it is a
+        // canonical dotted-decimal address already.
+        let host = &s[h..h_end];
+        if h_end == h || (crate::host::all_inet(host) && !crate::ipv4::is_canonical_dotted(host)) {
             return Err(stop(0, 0, 0, false, false));
         }
         // `file:`: HOSTPATH makes `localhost` the empty host.
@@ -452,6 +460,13 @@ fn query_fragment(s: &[u8], mut i: usize, skip: usize, to: usize, at: &mut [Span
     if s.get(i) == Some(&b'#') {
         let f = i + 1;
         i = run(s, f, FRAGMENT_OK);
+        // A space is a fragment octet, but preprocessing strips the input's
+        // trailing ones: the fragment's canonical part ends before them.
+        if i == s.len() {
+            while i > f && s[i - 1] == b' ' {
+                i -= 1;
+            }
+        }
         at[Component::Fragment] = Span::new(place(f), place(i));
     }
     i
@@ -901,7 +916,10 @@ mod tests {
             "http://h:/",        // empty port
             "http://h:99999/",   // out of range
             "http://u@h/",       // user information
-            "http://1.2.3.4/",   // an `inet_addr()` number
+            "http://1.2.3.04/",  // an `inet_addr()` number step 27 rewrites
+            "http://1.2.3/",     // an `inet_addr()` number step 27 rewrites
+            "http://0x1.2.3.4/", // an `inet_addr()` number step 27 rewrites
+            "http://1.2.3.256/", // not an address: left to the stages
             "http:///x",         // empty host
             "http:////h/",       // more than two slashes
             "http://h/./a",      // dot segment
@@ -910,7 +928,8 @@ mod tests {
             "http://h/a b",      // path percent-encode set
             "http://h/a\\b",     // backslash
             "http://h/?a b",     // query percent-encode set
-            "http://h/#a b",     // space
+            "http://h/#a ",      // a trailing space: stripped
+            "http://h/#a b\t",   // a tab: removed
             "http://h/é",        // non-ASCII
             " http://h/",        // stripped by preprocessing
             "file://localhost/", // file: the empty host
@@ -932,6 +951,8 @@ mod tests {
             "foo+1://h:81/",
             "file://h/a/b.c?q#f",
             "file://h//x",
+            "http://1.2.3.4/",
+            "http://h/#a b c",
         ] {
             assert!(check(s), "{s:?}");
         }

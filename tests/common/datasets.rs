@@ -12,7 +12,13 @@ use std::path::PathBuf;
 mod data_file;
 
 /// The URL lists (`<name>.txt`), in the benchmark's order.
-pub const URL_LISTS: [&str; 4] = ["kasztp", "node_files", "idn_synth", "pagewritten"];
+pub const URL_LISTS: [&str; 5] = [
+    "kasztp",
+    "node_files",
+    "idn_synth",
+    "pagewritten",
+    "pagehard",
+];
 /// The links files (`<name>.tsv`).
 pub const LINK_FILES: [&str; 1] = ["links_synth"];
 
