@@ -12,7 +12,7 @@
 #
 # usage: bench/callgrind.sh [DATASETS] [LIBS]
 #   DATASETS  space-separated names or paths of files, default
-#             "kasztp node_files idn_synth pagewritten links_synth"
+#             "kasztp node_files idn_synth pagewritten pagehard links_synth"
 #   LIBS      space-separated rows of `wurl-bench --list`, default
 #             "wurl-into wurl-handle wurl-rust ada url"
 # Needs valgrind. Prints a Markdown table; the callgrind files stay in
@@ -20,7 +20,7 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-datasets=${1:-"kasztp node_files idn_synth pagewritten links_synth"}
+datasets=${1:-"kasztp node_files idn_synth pagewritten pagehard links_synth"}
 libs=${2:-"wurl-into wurl-handle wurl-rust ada url"}
 dir=${CALLGRIND_DIR:-$(mktemp -d)}
 

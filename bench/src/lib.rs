@@ -71,6 +71,7 @@ pub const DATASETS: &[&str] = &[
     "node_files",
     "idn_synth",
     "pagewritten",
+    "pagehard",
     "links_synth",
 ];
 

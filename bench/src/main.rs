@@ -54,7 +54,7 @@ usage: wurl-bench [options]
                      the median is reported
   --warmup N         untimed passes per library before timing, default 1
   --dataset D[,D..]  dataset names (kasztp, node_files, idn_synth,
-                     pagewritten, links_synth) or paths of files: one URL
+                     pagewritten, pagehard, links_synth) or paths of files: one URL
                      per line, or, for a file named *.tsv, page<TAB>link per
                      line (the links operation); repeatable; default all
   --libs L[,L..]     libraries to run (see --list); default all

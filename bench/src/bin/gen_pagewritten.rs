@@ -64,6 +64,28 @@
 //! `--kinds FILE`, FILE gets one line per output line: its kinds, primary
 //! first, comma-separated (`fragment` for the fragment with spaces), to
 //! split the dataset by kind.
+//!
+//! # `--hard`: `pagehard.txt`
+//!
+//! ```sh
+//! cargo run --release -p wurl-bench --bin wurl-gen-pagewritten -- \
+//!     bench/data/kasztp.txt --hard > bench/data/pagehard.txt
+//! ```
+//!
+//! The same source URLs and rules with another seed and a harder mix:
+//! every line gets a primary and a second kind, one line in two a third
+//! (combining with both), and one line in two a fragment with spaces, half
+//! of them accented. The kinds are `host-case`, `idn-host`, `ipv4-host`,
+//! `lowercase-hex`, `non-ascii`, `raw-space`, `default-port`,
+//! `dot-segment` and `dotdot-segment`; the two new ones:
+//!
+//! | kind | what is written | applies when |
+//! |---|---|---|
+//! | `idn-host` | the label before the last one replaced by a word with non-ASCII letters (`münchen`, `東京`, `пример`, ...), or, one time in three, one of its letters accented | always |
+//! | `ipv4-host` | the host replaced by an IPv4 address in a form the algorithm rewrites: hex or octal parts, one 32-bit number, or two or three parts (a quarter each) | always |
+//!
+//! The three host kinds do not combine with each other, except `host-case`
+//! after `idn-host` (a mixed-case IDN).
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
@@ -74,6 +96,8 @@ use std::process::ExitCode;
 const LINES: usize = 20_000;
 /// The generator's seed.
 const SEED: u64 = 20_261_126;
+/// The seed of `--hard`.
+const SEED_HARD: u64 = 20_261_128;
 
 /// splitmix64 (Steele, Lea, Flood 2014): a fixed sequence for a seed.
 struct Rng(u64);
@@ -111,6 +135,8 @@ enum Kind {
     NonAscii,
     Whitespace,
     NoPath,
+    IdnHost,
+    Ipv4Host,
 }
 
 const KINDS: [Kind; 11] = [
@@ -127,6 +153,19 @@ const KINDS: [Kind; 11] = [
     Kind::NoPath,
 ];
 
+/// The kinds of `--hard`.
+const HARD_KINDS: [Kind; 9] = [
+    Kind::HostCase,
+    Kind::IdnHost,
+    Kind::Ipv4Host,
+    Kind::LowercaseHex,
+    Kind::NonAscii,
+    Kind::RawSpace,
+    Kind::DefaultPort,
+    Kind::DotSegment,
+    Kind::DotDotSegment,
+];
+
 impl Kind {
     fn name(self) -> &'static str {
         match self {
@@ -141,6 +180,8 @@ impl Kind {
             Kind::NonAscii => "non-ascii",
             Kind::Whitespace => "whitespace",
             Kind::NoPath => "no-path",
+            Kind::IdnHost => "idn-host",
+            Kind::Ipv4Host => "ipv4-host",
         }
     }
 
@@ -167,7 +208,9 @@ impl Kind {
                 Kind::SchemeCase | Kind::HostCase | Kind::DefaultPort | Kind::Whitespace
             )
         };
+        let host = |k| matches!(k, Kind::HostCase | Kind::IdnHost | Kind::Ipv4Host);
         self != other
+            && (!host(self) || !host(other) || (self == Kind::IdnHost && other == Kind::HostCase))
             && (self != Kind::NoPath || with_no_path(other))
             && (other != Kind::NoPath || with_no_path(self))
     }
@@ -292,6 +335,20 @@ const NON_LATIN: [&str; 8] = [
     "العربية",
     "한국어",
     "Straße",
+];
+
+/// Words written in place of a host label by `idn-host`.
+const IDN_LABELS: [&str; 10] = [
+    "münchen",
+    "bücher",
+    "straße",
+    "東京",
+    "пример",
+    "español",
+    "café",
+    "日本語",
+    "ελληνικά",
+    "zürich",
 ];
 
 /// Replaces the `n`-th (modulo the count) match of `pick` in `s` by `with`;
@@ -535,6 +592,52 @@ impl Gen<'_> {
                 self.non_ascii[usize::from(in_query)] += usize::from(done);
                 done
             }
+            Kind::IdnHost => {
+                let mut labels: Vec<String> = u.host.split('.').map(str::to_owned).collect();
+                let n = labels.len();
+                let l = &mut labels[n.saturating_sub(2)];
+                let r = rng.below(1 << 16);
+                if !(rng.one_in(3)
+                    && replace_nth(
+                        l,
+                        r,
+                        |c| accent(c).is_some(),
+                        |c| accent(c).map(String::from).unwrap_or_default(),
+                    ))
+                {
+                    *l = IDN_LABELS[rng.below(IDN_LABELS.len())].to_owned();
+                }
+                u.host = labels.join(".");
+                true
+            }
+            Kind::Ipv4Host => {
+                // A public-looking address (first octet 1..=223, not 127).
+                let mut a = [0u32; 4];
+                a[0] = 1 + rng.below(222) as u32;
+                if a[0] == 127 {
+                    a[0] = 128;
+                }
+                for x in &mut a[1..] {
+                    *x = rng.below(256) as u32;
+                }
+                let n = a.iter().fold(0u32, |n, &x| n << 8 | x);
+                u.host = match rng.below(4) {
+                    0 => a
+                        .iter()
+                        .map(|x| format!("0x{x:x}"))
+                        .collect::<Vec<_>>()
+                        .join("."),
+                    1 => a
+                        .iter()
+                        .map(|x| format!("0{x:o}"))
+                        .collect::<Vec<_>>()
+                        .join("."),
+                    2 => n.to_string(),
+                    _ if rng.one_in(2) => format!("{}.{}", a[0], n & 0x00ff_ffff),
+                    _ => format!("{}.{}.{}", a[0], a[1], n & 0xffff),
+                };
+                true
+            }
             Kind::Whitespace => true, // written around the URL at the end
             Kind::NoPath => {
                 u.path.clear();
@@ -546,8 +649,8 @@ impl Gen<'_> {
     }
 
     /// The fragment with spaces (see the module comment).
-    fn fragment(&mut self, u: &mut Parts) {
-        let accented = self.rng.one_in(4);
+    fn fragment(&mut self, u: &mut Parts, hard: bool) {
+        let accented = self.rng.one_in(if hard { 2 } else { 4 });
         let mut f = match u.fragment.take() {
             Some(f) if f.contains(['-', '_']) => f.replace(['-', '_'], " "),
             _ => {
@@ -594,14 +697,23 @@ fn lowercase_escapes(s: &mut String) {
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let hard = args.iter().any(|a| a == "--hard");
+    args.retain(|a| a != "--hard");
     let (input, kinds_file) = match args.as_slice() {
         [input] => (input, None),
         [input, flag, file] if flag == "--kinds" => (input, Some(file)),
         _ => {
-            eprintln!("usage: wurl-gen-pagewritten KASZTP_TXT [--kinds FILE] > pagewritten.txt");
+            eprintln!(
+                "usage: wurl-gen-pagewritten KASZTP_TXT [--hard] [--kinds FILE] > pagewritten.txt"
+            );
             return ExitCode::FAILURE;
         }
+    };
+    let (kind_list, seed): (&[Kind], u64) = if hard {
+        (&HARD_KINDS, SEED_HARD)
+    } else {
+        (&KINDS, SEED)
     };
     let raw = match std::fs::read(input) {
         Ok(r) => r,
@@ -618,7 +730,7 @@ fn main() -> ExitCode {
         .filter(|l| seen.insert(*l))
         .filter_map(Parts::of)
         .collect();
-    let mut rng = Rng(SEED);
+    let mut rng = Rng(seed);
     for i in (1..sources.len()).rev() {
         let j = rng.below(i + 1);
         sources.swap(i, j);
@@ -634,8 +746,9 @@ fn main() -> ExitCode {
         spaces: [0; 2],
         non_ascii: [0; 3],
     };
-    let mut primary = [0usize; KINDS.len()];
-    let mut second = [0usize; KINDS.len()];
+    let mut primary = vec![0usize; kind_list.len()];
+    let mut second = vec![0usize; kind_list.len()];
+    let mut third = vec![0usize; kind_list.len()];
     let (mut to_http, mut fragments) = (0, 0);
     let mut out = String::new();
     let mut lines = Vec::with_capacity(LINES);
@@ -647,26 +760,32 @@ fn main() -> ExitCode {
             to_http += 1;
         }
         let least = |counts: &[usize], ok: &dyn Fn(Kind) -> bool| {
-            (0..KINDS.len())
-                .filter(|&i| ok(KINDS[i]))
+            (0..kind_list.len())
+                .filter(|&i| ok(kind_list[i]))
                 .min_by_key(|&i| counts[i])
         };
         let p = least(&primary, &|k| k.applies(&u)).expect("scheme-case always applies");
-        let s = if g.rng.one_in(4) {
-            least(&second, &|k| k.applies(&u) && k.combines(KINDS[p]))
+        let s = if hard || g.rng.one_in(4) {
+            least(&second, &|k| k.applies(&u) && k.combines(kind_list[p]))
         } else {
             None
         };
-        let fragment = g.rng.one_in(8)
-            && KINDS[p] != Kind::NoPath
-            && s.is_none_or(|i| KINDS[i] != Kind::NoPath);
+        let t = match s {
+            Some(s) if hard && g.rng.one_in(2) => least(&third, &|k| {
+                k.applies(&u) && k.combines(kind_list[p]) && k.combines(kind_list[s])
+            }),
+            _ => None,
+        };
+        let fragment = g.rng.one_in(if hard { 2 } else { 8 })
+            && kind_list[p] != Kind::NoPath
+            && s.is_none_or(|i| kind_list[i] != Kind::NoPath);
         // The primary kind first; then the second, which is left out (and
         // not counted) when the first left nothing it can apply to.
         let mut kinds = vec![p];
         assert!(
-            g.apply(KINDS[p], &mut u, false),
+            g.apply(kind_list[p], &mut u, false),
             "{} did not apply to {}",
-            KINDS[p].name(),
+            kind_list[p].name(),
             {
                 let mut s = String::new();
                 src.write(&mut s);
@@ -675,17 +794,23 @@ fn main() -> ExitCode {
         );
         primary[p] += 1;
         if let Some(i) = s
-            && g.apply(KINDS[i], &mut u, true)
+            && g.apply(kind_list[i], &mut u, true)
         {
             second[i] += 1;
             kinds.push(i);
         }
+        if let Some(i) = t
+            && g.apply(kind_list[i], &mut u, true)
+        {
+            third[i] += 1;
+            kinds.push(i);
+        }
         if fragment {
-            g.fragment(&mut u);
+            g.fragment(&mut u, hard);
             fragments += 1;
         }
         out.clear();
-        if kinds.iter().any(|&i| KINDS[i] == Kind::Whitespace) {
+        if kinds.iter().any(|&i| kind_list[i] == Kind::Whitespace) {
             let (before, after) = match g.rng.below(3) {
                 0 => (1 + g.rng.below(2), 0),
                 1 => (0, 1 + g.rng.below(2)),
@@ -698,7 +823,7 @@ fn main() -> ExitCode {
             u.write(&mut out);
         }
         lines.push(out.clone());
-        let names: Vec<&str> = kinds.iter().map(|&i| KINDS[i].name()).collect();
+        let names: Vec<&str> = kinds.iter().map(|&i| kind_list[i].name()).collect();
         labels.push_str(&names.join(","));
         if fragment {
             labels.push_str(",fragment");
@@ -739,23 +864,24 @@ fn main() -> ExitCode {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "{LINES} lines, {} bytes, from {} source URLs (seed {SEED})",
+        "{LINES} lines, {} bytes, from {} source URLs (seed {seed})",
         file.len(),
         sources.len()
     );
-    let _ = writeln!(s, "| kind | primary | second | lines |");
-    let _ = writeln!(s, "|---|---:|---:|---:|");
-    for (i, k) in KINDS.iter().enumerate() {
+    let _ = writeln!(s, "| kind | primary | second | third | lines |");
+    let _ = writeln!(s, "|---|---:|---:|---:|---:|");
+    for (i, k) in kind_list.iter().enumerate() {
         let _ = writeln!(
             s,
-            "| `{}` | {} | {} | {} |",
+            "| `{}` | {} | {} | {} | {} |",
             k.name(),
             primary[i],
             second[i],
-            primary[i] + second[i]
+            third[i],
+            primary[i] + second[i] + third[i]
         );
     }
-    let _ = writeln!(s, "| fragment with spaces | | | {fragments} |");
+    let _ = writeln!(s, "| fragment with spaces | | | | {fragments} |");
     let _ = writeln!(
         s,
         "raw-space: {} in the path, {} in the query",

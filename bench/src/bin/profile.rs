@@ -11,7 +11,7 @@ use wurl_bench::{Dataset, Lib, Scratch, default_data_dir, run};
 const USAGE: &str = "\
 usage: wurl-profile [options]
 
-  --dataset D     a dataset name (kasztp, node_files, idn_synth, pagewritten,
+  --dataset D     a dataset name (kasztp, node_files, idn_synth, pagewritten, pagehard,
                   links_synth) or a path of a file with one URL per line (or, named *.tsv,
                   page<TAB>link per line); default kasztp
   --iters N       passes over the dataset, default 20
