@@ -54,56 +54,39 @@
 
 
 /**
- * `wurl_canonicalize` / `wurl_canon_into` flag (network-strict mode): mark
- * the result invalid when another parser (a WHATWG URL parser, curl) would
- * read another host from it. Applies only to a URL whose canonical scheme
- * is `http`, `https`, `ws`, `wss` or `ftp`, and only to one that is valid
- * without the flag; the rules are tried in this order, and the first that
- * holds gives the `wurl_invalid_reason` shown:
+ * `wurl_canonicalize` / `wurl_canon_into` flag (network-strict mode): mark the result invalid
+ * when another parser (a WHATWG URL parser, curl) would read another host from it. Applies only
+ * to a URL whose canonical scheme is `http`, `https`, `ws`, `wss` or `ftp`, and only to one that
+ * is valid without the flag; the first rule that holds gives the `wurl_invalid_reason` shown:
  *
  * 1. The host is empty or absent (`http:///evil.com/x`, `http:/x`):
  *    "network-strict: empty host".
- * 2. The host holds `[` or `]` but is not an IPv6 literal (`http://[]/`,
- *    `http://a［b］/`): "network-strict: brackets in a non-IPv6 host".
- * 3. The host is a domain whose last label, after one trailing dot is
- *    dropped, is a number to the WHATWG "ends in a number" check (ASCII
- *    digits, `0x` and hex digits, or `0` and octal digits: `10.0.0.1.`,
- *    `4294967296`, `256.0.0.0`, `example.123`), or whose WHATWG reading is
- *    another IPv4 address: "network-strict: domain that other parsers
- *    read as an IPv4 address".
- * 4. The host as written, processed by UTS #46 non-transitional processing
- *    as WHATWG parsers do, succeeds but differs from the IDNA 2003 result
- *    (`faß.de`: `fass.de` here, `xn--fa-hia.de` there; `σς.gr`):
- *    "network-strict: host differs under UTS-46 processing". When UTS #46
- *    fails, the other parser refuses the URL, so it is not rejected.
+ * 2. The host holds `[` or `]` but is not an IPv6 literal (`http://[]/`, `http://a［b］/`):
+ *    "network-strict: brackets in a non-IPv6 host".
+ * 3. The host is a domain whose last label, after one trailing dot is dropped, is a number to
+ *    the WHATWG "ends in a number" check (ASCII digits, `0x` and hex digits, or `0` and octal
+ *    digits: `10.0.0.1.`, `4294967296`, `256.0.0.0`, `example.123`), or whose WHATWG reading is
+ *    another IPv4 address: "network-strict: domain that other parsers read as an IPv4 address".
+ * 4. The host as written, processed by UTS #46 non-transitional processing as WHATWG parsers
+ *    do, succeeds but differs from the IDNA 2003 result (`faß.de`: `fass.de` here,
+ *    `xn--fa-hia.de` there; `σς.gr`): "network-strict: host differs under UTS-46 processing".
+ *    When UTS #46 fails, the other parser refuses the URL, so it is not rejected.
  *
- * Never rejected: IPv4 and IPv6 addresses as canonicalization writes
- * them, and every URL of another scheme. Without the flag these hosts
- * are kept as the 2012 algorithm gives them.
+ * Never rejected: IPv4 and IPv6 addresses as canonicalization writes them, and every URL of
+ * another scheme.
  */
 #define WURL_FLAG_NETWORK_STRICT 1
 
 /**
- * `wurl_canon_into` / `wurl_canon_key_into` flag (URL Standard model):
- * resolve, canonicalize and serialize as the WHATWG URL Standard does
- * ("basic URL parser", then "URL serializer"; the `url` crate) instead of
- * the 2012 algorithm, which stays the default. `faß.de` gives
- * `xn--fa-hia.de` (UTS #46, not IDNA 2003's `fass.de`), `\` is `/` in
- * special URLs, and so on. The base is the serialization of the `base`
- * handle (for a `wurl_parse` result, the preprocessed input), parsed by
- * the same model; an invalid base, or a handle the URL Standard does not
- * parse, makes every result `WURL_INVALID_URL`; to give the base as a
- * string, read by the URL Standard itself, use `wurl_canon_standard_into`.
- * `charset` is the query's
- * encoding for special URLs, as the standard's "encoding" argument (its
- * output encoding; unknown labels mean UTF-8). A URL the standard's
- * parser rejects is `WURL_INVALID_URL`. The rules and the key flags of
- * `wurl_canon_key_into` apply to the result as to a 2012 one. Unlike
- * the 2012 bulk call, this model allocates per call (the parser builds a
- * new string).
- * Not with `WURL_FLAG_NETWORK_STRICT` (which tests the 2012 result:
- * together they are `WURL_E_BAD_ARG`), and not taken by
- * `wurl_canonicalize` (`WURL_E_BAD_ARG`): a handle is a 2012 record.
+ * `wurl_canon_into` / `wurl_canon_key_into` flag (URL Standard model): resolve, canonicalize
+ * and serialize as the WHATWG URL Standard does ("basic URL parser", then "URL serializer"; the
+ * `url` crate) instead of the 2012 algorithm: `faß.de` gives `xn--fa-hia.de`, `\` is `/` in
+ * special URLs, and so on. The base is the `base` handle's serialization (for a `wurl_parse`
+ * result, the preprocessed input) parsed by the same model: if that fails, or the URL does not
+ * parse, the result is `WURL_INVALID_URL` (`wurl_canon_standard_into` takes the base as a
+ * string). `charset`: the standard's "encoding" of a special URL's query (unknown labels: UTF-8).
+ * Rules and key flags apply as to a 2012 result. Allocates per call. `WURL_E_BAD_ARG` together
+ * with `WURL_FLAG_NETWORK_STRICT` (which tests the 2012 result) and in `wurl_canonicalize`.
  */
 #define WURL_FLAG_URL_STANDARD 2
 
@@ -133,8 +116,7 @@
 #define WURL_HOST_IPV6 4
 
 /**
- * Inputs (URLs, charset labels) longer than this many bytes are refused
- * with `WURL_E_TOO_LONG` before they are read.
+ * Inputs (URLs, charset labels) longer than this many bytes give `WURL_E_TOO_LONG`, unread.
  */
 #define WURL_MAX_INPUT_LEN ((16 * 1024) * 1024)
 
@@ -155,9 +137,8 @@
 #define WURL_VERSION_PATCH 0
 
 /**
- * Key flag of `wurl_canon_key_into` / `wurl_url_key_into`: write the SURT
- * form of the (ruled) canonical URL, without its scheme
- * (`com,example,www)/a?q`).
+ * Key flag of `wurl_canon_key_into` / `wurl_url_key_into`: write the SURT form of the (ruled)
+ * canonical URL, without its scheme (`com,example,www)/a?q`).
  */
 #define WURL_KEY_SURT 1
 
@@ -168,18 +149,15 @@
 #define WURL_KEY_SURT_SCHEME 2
 
 /**
- * A compiled rules specification (see `wurl_rules_compile`). Opaque and
- * immutable: any number of threads may use one at once. Free it with
- * `wurl_rules_free`.
+ * A compiled rules specification (see `wurl_rules_compile`). Opaque and immutable: any number
+ * of threads may use one at once. Free it with `wurl_rules_free`.
  */
 typedef struct wurl_rules wurl_rules;
 
 /**
- * A parsed, resolved or canonicalized URL. Opaque; immutable once returned.
- * Free it with `wurl_free`. Every handle a constructor returns is freed
- * once, on its own, even when it shares memory with another handle (a
- * stage that changes nothing returns its input's data, not a copy); views
- * live until their own handle is freed.
+ * A parsed, resolved or canonicalized URL. Opaque; immutable once returned. Free every handle a
+ * constructor returns once, with `wurl_free`, even when it shares memory with another (a stage
+ * that changes nothing returns its input's data); views live until their own handle is freed.
  */
 typedef struct wurl_url wurl_url;
 
@@ -205,11 +183,8 @@ typedef uint32_t wurl_component;
 #define WURL_E_NULL_ARG 1
 
 /**
- * An argument was out of range: a bit in `flags` that the function does
- * not take (any bit for `wurl_parse` and `wurl_resolve`; any but
- * `WURL_FLAG_NETWORK_STRICT` for `wurl_canonicalize`; any but that and
- * `WURL_FLAG_URL_STANDARD`, and not both, for `wurl_canon_into` and
- * `wurl_canon_key_into`).
+ * An argument was out of range: a `flags` or `key_flags` bit the function does not take (see
+ * each function), or `WURL_FLAG_NETWORK_STRICT` together with `WURL_FLAG_URL_STANDARD`.
  */
 #define WURL_E_BAD_ARG 2
 
@@ -230,15 +205,14 @@ typedef uint32_t wurl_component;
 #define WURL_E_BUFFER_TOO_SMALL 5
 
 /**
- * `wurl_canon_into`: the URL is invalid. Not an error of the call: the
+ * `wurl_canon_into` and the other bulk calls: the URL is invalid. Not an error of the call: the
  * input was read and found invalid; nothing was written to `buf`.
  */
 #define WURL_INVALID_URL 6
 
 /**
- * `wurl_get`: the scheme, without its `:` (`http`; as written until
- * canonicalization lowercases it). Absent for a reference without one
- * (`foo`, `//a/b`).
+ * `wurl_get`: the scheme, without its `:` (as written until canonicalization lowercases it).
+ * Absent for a reference without one (`foo`, `//a/b`).
  */
 #define WURL_COMPONENT_SCHEME 0
 
@@ -261,9 +235,8 @@ typedef uint32_t wurl_component;
 #define WURL_COMPONENT_HOST 3
 
 /**
- * `wurl_get`: the port, without its `:`. Absent without a `:` after the
- * host; empty for `http://a:/`. Canonicalization removes a scheme's
- * default port (the component is then absent).
+ * `wurl_get`: the port, without its `:`. Absent without a `:` after the host; empty for
+ * `http://a:/`. Canonicalization removes a scheme's default port (then absent).
  */
 #define WURL_COMPONENT_PORT 4
 
@@ -274,14 +247,12 @@ typedef uint32_t wurl_component;
 #define WURL_COMPONENT_PATH 5
 
 /**
- * `wurl_get`: the query, without its `?`. Absent without a `?`; empty for
- * `http://a/?`.
+ * `wurl_get`: the query, without its `?`. Absent without a `?`; empty for `http://a/?`.
  */
 #define WURL_COMPONENT_QUERY 6
 
 /**
- * `wurl_get`: the fragment, without its `#`. Absent without a `#`; empty
- * for `http://a/#`.
+ * `wurl_get`: the fragment, without its `#`. Absent without a `#`; empty for `http://a/#`.
  */
 #define WURL_COMPONENT_FRAGMENT 7
 
@@ -298,22 +269,18 @@ extern "C" {
 #endif // __cplusplus
 
 /**
- * Parses `input` ("steps to parse a URL"), without resolution or
- * canonicalization. `flags` must be 0. On `WURL_OK`, `*out` is a new handle
- * that the caller owns and frees with `wurl_free`; otherwise `*out` is
- * untouched and there is nothing to free. `input` is read only during the
- * call and stays the caller's. Input without a scheme (`foo`) is not an
- * error: it gives `WURL_OK` and an invalid URL.
+ * Parses `input` ("steps to parse a URL"), without resolution or canonicalization. `flags` must
+ * be 0. On `WURL_OK`, `*out` is a new handle the caller frees with `wurl_free`; otherwise `*out`
+ * is untouched. `input` is read only during the call. Input without a scheme (`foo`) gives
+ * `WURL_OK` and an invalid URL.
  */
 wurl_status wurl_parse(const char *input, size_t input_len, uint32_t flags, wurl_url **out);
 
 /**
- * Resolves `input` against `base` ("steps to resolve a URL"), without
- * canonicalization. `flags` must be 0. On `WURL_OK`, `*out` is a new handle
- * that the caller owns and frees with `wurl_free`; otherwise `*out` is
- * untouched. `base` is only read: it stays the caller's, and may be freed
- * before or after the result (they may share memory, reference counted).
- * An invalid base gives an invalid result.
+ * Resolves `input` against `base` ("steps to resolve a URL"), without canonicalization. `flags`
+ * must be 0. On `WURL_OK`, `*out` is a new handle the caller frees with `wurl_free`; otherwise
+ * `*out` is untouched. `base` is only read, and may be freed before or after the result (they
+ * may share memory, reference counted). An invalid base gives an invalid result.
  */
 wurl_status wurl_resolve(const wurl_url *base,
                          const char *input,
@@ -322,16 +289,12 @@ wurl_status wurl_resolve(const wurl_url *base,
                          wurl_url **out);
 
 /**
- * Canonicalizes `url` ("steps to canonicalize a URL") into a new handle;
- * `url` is untouched. `charset` is the encoding label for the query (the
- * document's encoding); `(NULL, 0)` means UTF-8, and an unknown label,
- * UTF-16 or replacement mean UTF-8 (`wurl_charset_known` tells an unknown
- * label, for a caller that refuses one). `flags` is 0 or
- * `WURL_FLAG_NETWORK_STRICT`. On `WURL_OK`, `*out` is a new handle that the
- * caller owns and frees with `wurl_free`; otherwise `*out` is untouched.
- * `url` stays the caller's and may be freed before or after the result.
- * An invalid result is `WURL_OK` with `wurl_is_invalid` true; its
- * components are those of `url`.
+ * Canonicalizes `url` ("steps to canonicalize a URL") into a new handle; `url` is untouched and
+ * may be freed before or after the result. `charset` is the query's encoding label (the
+ * document's); `(NULL, 0)`, an unknown label, UTF-16 and replacement mean UTF-8
+ * (`wurl_charset_known` tells an unknown label). `flags` is 0 or `WURL_FLAG_NETWORK_STRICT`. On
+ * `WURL_OK`, `*out` is a new handle the caller frees with `wurl_free`; otherwise `*out` is
+ * untouched. An invalid result is `WURL_OK` with `wurl_is_invalid` true and `url`'s components.
  */
 wurl_status wurl_canonicalize(const wurl_url *url,
                               const char *charset,
@@ -340,20 +303,14 @@ wurl_status wurl_canonicalize(const wurl_url *url,
                               wurl_url **out);
 
 /**
- * Canonicalizes `url` as `wurl_canonicalize` does with no charset, with two
- * of its inputs given by the caller (what the 2012 module's Perl drop-in
- * needs: the module read them from a hash its caller may have edited, and
- * encoded the query with Perl's Encode):
+ * `wurl_canonicalize` with no charset, with two of its inputs given by the caller (for the 2012
+ * module's Perl drop-in, which read them from a hash its caller may have edited):
  *
- * - `hierarchical`: negative for the handle's own /hierarchical/ flag, 0
- *   to canonicalize as not hierarchical, positive as hierarchical (the
- *   result has that flag);
- * - `query`/`query_len`: NULL for the query in UTF-8, as
- *   `wurl_canonicalize`; otherwise the octets of the query's characters
- *   already in the document's encoding, which are percent-encoded as the
- *   query's octets are (`query_len` 0: no octets). They are used only
- *   when the URL is hierarchical and has a query; any other query is
- *   UTF-8 and `query` is not read.
+ * - `hierarchical`: negative for the handle's own /hierarchical/ flag, 0 to canonicalize as not
+ *   hierarchical, positive as hierarchical (the result has that flag);
+ * - `query`/`query_len`: NULL for the query in UTF-8; otherwise the query's characters already
+ *   encoded in the document's encoding, percent-encoded as the query's octets are (`query_len`
+ *   0: none). Read only when the URL is hierarchical and has a query.
  *
  * `flags` and `*out` as for `wurl_canonicalize`.
  */
@@ -365,21 +322,15 @@ wurl_status wurl_canonicalize_as(const wurl_url *url,
                                  wurl_url **out);
 
 /**
- * The bulk path: resolves `input` against `base` (or, when `base` is NULL,
- * against `input` itself), canonicalizes with `charset` and `flags`, and
- * writes the serialization and a NUL into `buf`, its length (without the
- * NUL) into `*out_len`. `flags` is 0, `WURL_FLAG_NETWORK_STRICT` or
- * `WURL_FLAG_URL_STANDARD` (the URL Standard model instead of the 2012
- * algorithm; see that flag). Returns `WURL_OK`; `WURL_INVALID_URL` for an invalid
- * URL (not an error of the call; nothing is written to `buf` or
- * `*out_len`); `WURL_E_BUFFER_TOO_SMALL` when `buf_cap` cannot hold the
- * result and its NUL (then only `*out_len`, the length needed without the
- * NUL, is written, and `buf` is untouched). `buf` is written only when the
- * call returns `WURL_OK`. `buf` may be NULL when `buf_cap` is 0. Makes no
- * handle: `buf` and `base` stay the caller's and there is nothing to free.
- * Allocates nothing per call in steady state for URLs of up to 64 KiB
- * (valid UTF-8). The result is exactly `wurl_resolve` +
- * `wurl_canonicalize` + `wurl_serialize`.
+ * The bulk path: resolves `input` against `base` (or, when `base` is NULL, against itself),
+ * canonicalizes with `charset` and `flags`, and writes the serialization and a NUL into `buf`,
+ * its length (without the NUL) into `*out_len`. `flags` is 0, `WURL_FLAG_NETWORK_STRICT` or
+ * `WURL_FLAG_URL_STANDARD` (see that flag). Returns `WURL_OK`; `WURL_INVALID_URL` for an invalid
+ * URL (nothing written to `buf` or `*out_len`); `WURL_E_BUFFER_TOO_SMALL` when `buf_cap` cannot
+ * hold the result and its NUL (only `*out_len`, the length needed without the NUL, is written).
+ * `buf` may be NULL when `buf_cap` is 0. Makes no handle: nothing to free. Allocates nothing
+ * per call in steady state for URLs of up to 64 KiB (valid UTF-8). The result is exactly
+ * `wurl_resolve` + `wurl_canonicalize` + `wurl_serialize`.
  */
 wurl_status wurl_canon_into(const wurl_url *base,
                             const char *input,
@@ -392,25 +343,19 @@ wurl_status wurl_canon_into(const wurl_url *base,
                             size_t *out_len);
 
 /**
- * Serializes `url` ("steps to serialize a parsed URL"): true and a view for
- * a valid URL; false and `(NULL, 0)` for an invalid URL (which cannot be
- * serialized) or a NULL handle. The view lives until `wurl_free(url)` and is
- * followed by a NUL byte not counted in `*out_len`; it belongs to the
- * handle and is never freed by the caller. Either out pointer may be NULL
- * when its value is not wanted.
+ * Serializes `url` ("steps to serialize a parsed URL"): true and a view for a valid URL; false
+ * and `(NULL, 0)` for an invalid URL (which cannot be serialized) or a NULL handle. The view
+ * belongs to the handle, lives until `wurl_free(url)` and is followed by a NUL not counted in
+ * `*out_len`. Either out pointer may be NULL when its value is not wanted.
  */
 bool wurl_serialize(const wurl_url *url, const char **out_ptr, size_t *out_len);
 
 /**
- * Reads one component: true and a view for a present component (length 0
- * when present and empty); false and `(NULL, 0)` for an absent component, a
- * NULL handle or an unknown `which` (one of the `WURL_COMPONENT_*`
- * values). Views belong to the handle (never freed by the caller), live
- * until `wurl_free(url)` and are followed by a NUL byte not counted in
- * `*out_len`. Either out pointer
- * may be NULL when its value is not wanted. The first call on a valid
- * handle may allocate the handle's NUL-terminated copies of its
- * components, once; any number of threads may call it on one handle.
+ * Reads one component (`which`: a `WURL_COMPONENT_*` value): true and a view for a present
+ * component (length 0 when empty); false and `(NULL, 0)` for an absent one, a NULL handle or an
+ * unknown `which`. The view belongs to the handle, lives until `wurl_free(url)` and is followed by
+ * a NUL not counted in `*out_len`. Either out pointer may be NULL. The first call on a handle may
+ * allocate its NUL-terminated component copies, once; any number of threads may call it at once.
  */
 bool wurl_get(const wurl_url *url, wurl_component which, const char **out_ptr, size_t *out_len);
 
@@ -420,26 +365,21 @@ bool wurl_get(const wurl_url *url, wurl_component which, const char **out_ptr, s
 bool wurl_is_invalid(const wurl_url *url);
 
 /**
- * Why `url` is invalid: NULL for a valid URL (or a NULL handle), otherwise a
- * static NUL-terminated English string naming the rule that failed ("port
- * out of range", "network-strict: empty host", ...). Never freed; valid
- * for the life of the process.
+ * Why `url` is invalid: NULL for a valid URL (or a NULL handle), otherwise a static
+ * NUL-terminated English string naming the rule that failed ("port out of range", ...). Never
+ * freed.
  */
 const char *wurl_invalid_reason(const wurl_url *url);
 
 /**
- * What the host of `url` is: `WURL_HOST_NONE`, `WURL_HOST_EMPTY`,
- * `WURL_HOST_DOMAIN`, `WURL_HOST_IPV4` or `WURL_HOST_IPV6` (NONE for a
- * NULL handle). Meant for canonicalized URLs, whose IPv4 hosts are in
- * dotted-decimal form; on a raw parsed URL, `0x7f.1` is a domain.
+ * What the host of `url` is: a `WURL_HOST_*` value (NONE for a NULL handle). Meant for
+ * canonicalized URLs, whose IPv4 hosts are dotted-decimal; parsed, `0x7f.1` is a domain.
  */
 uint32_t wurl_host_kind(const wurl_url *url);
 
 /**
- * Frees a handle that a constructor returned. `wurl_free(NULL)` does
- * nothing. Free each handle exactly once, even when it shares memory with
- * another; afterwards the handle and every view from it are invalid, and
- * other handles are unaffected.
+ * Frees a handle that a constructor returned; `wurl_free(NULL)` does nothing. Free each handle
+ * exactly once, even when it shares memory with another; afterwards it and its views are invalid.
  */
 void wurl_free(wurl_url *url);
 
@@ -456,31 +396,22 @@ const char *wurl_status_str(wurl_status status);
 const char *wurl_version(void);
 
 /**
- * Whether the `(label, label_len)` bytes are a charset label that names an
- * encoding: a label of the WHATWG Encoding Standard, ASCII
- * case-insensitive, surrounding ASCII whitespace ignored (`"shift_jis"`,
- * `"Windows-1252"`, `"latin1"`). The functions that take a charset read a
- * label that names no encoding as UTF-8, as the 2012 algorithm does;
- * bindings call this first to refuse a misspelt one (`"shiftjis"`). False
- * for the empty label (`(NULL, 0)` included: a label that was not given is
- * for the caller to handle), for `(NULL, n > 0)` and for a label longer
- * than `WURL_MAX_INPUT_LEN`. Never fails otherwise; thread-safe.
+ * Whether `(label, label_len)` names an encoding: a WHATWG Encoding Standard label, ASCII
+ * case-insensitive, surrounding ASCII whitespace ignored (`"shift_jis"`, `"latin1"`). The
+ * functions that take a charset read an unknown label as UTF-8; call this first to refuse a
+ * misspelt one (`"shiftjis"`). False for the empty label (`(NULL, 0)` too), `(NULL, n > 0)` and
+ * a label longer than `WURL_MAX_INPUT_LEN`. Thread-safe.
  */
 bool wurl_charset_known(const char *label, size_t label_len);
 
 /**
- * Compiles a rules specification: a comma-separated list of the rules
- * `drop-fragment`, `strip-www`, `sort-query`, `drop-params=GLOB|GLOB...`,
- * `strip-session-ids`, `drop-userinfo` and `normalize-escapes`, each at
- * most once (the empty
- * string is no rule; see docs/keys.md for exactly what each does). On
- * `WURL_OK`, `*out` is a new rules handle, which the caller owns and frees
- * with `wurl_rules_free`. On `WURL_E_BAD_RULES`, `*out` is untouched and,
- * when `msg_cap > 0`, `msg` receives a NUL-terminated English message that
- * quotes the bad part, or its start when it is long (cut to fit
- * `msg_cap`, at a character boundary).
- * `msg` may be NULL when `msg_cap` is 0; it is written only on
- * `WURL_E_BAD_RULES`. `spec` is a `(ptr, len)` input like every other.
+ * Compiles a rules specification: a comma-separated list of the rules `drop-fragment`,
+ * `strip-www`, `sort-query`, `drop-params=GLOB|GLOB...`, `strip-session-ids`, `drop-userinfo`
+ * and `normalize-escapes`, each at most once (`""`: no rule; docs/keys.md says what each does).
+ * On `WURL_OK`, `*out` is a new rules handle the caller frees with `wurl_rules_free`. On
+ * `WURL_E_BAD_RULES`, `*out` is untouched and, when `msg_cap > 0`, `msg` receives a
+ * NUL-terminated English message quoting the bad part (cut to fit `msg_cap`, at a character
+ * boundary); `msg` is written only then, and may be NULL when `msg_cap` is 0.
  */
 wurl_status wurl_rules_compile(const char *spec,
                                size_t spec_len,
@@ -494,18 +425,12 @@ wurl_status wurl_rules_compile(const char *spec,
 void wurl_rules_free(wurl_rules *rules);
 
 /**
- * The bulk path with a key: exactly what `wurl_canon_into` would write for
- * the same `base`, `input`, `charset` and `flags`, then `rules` applied
- * (NULL: none) and, with `WURL_KEY_SURT` or `WURL_KEY_SURT_SCHEME` in
- * `key_flags` (0: neither), the SURT form; written with a NUL into `buf`
- * and its length (without the NUL) into `*out_len`, as `wurl_canon_into`
- * writes. Returns what `wurl_canon_into` returns (`WURL_INVALID_URL`,
- * `WURL_E_BUFFER_TOO_SMALL` with the key's length, ...), and
- * `WURL_E_BAD_ARG` for unknown `key_flags` bits. With
- * `WURL_FLAG_URL_STANDARD` in `flags`, the URL is the URL Standard
- * model's (see that flag). `rules` is borrowed for
- * the call; any number of threads may use one rules handle at once.
- * Allocates nothing per call in steady state.
+ * The bulk path with a key: what `wurl_canon_into` would write for the same `base`, `input`,
+ * `charset` and `flags`, then `rules` applied (NULL: none) and, with `WURL_KEY_SURT` or
+ * `WURL_KEY_SURT_SCHEME` in `key_flags` (0: neither), the SURT form; written into `buf` and
+ * `*out_len` as `wurl_canon_into` writes, with its return values (`WURL_E_BUFFER_TOO_SMALL`
+ * gives the key's length), and `WURL_E_BAD_ARG` for unknown `key_flags` bits. `rules` is
+ * borrowed for the call. Allocates nothing per call in steady state (2012 model).
  */
 wurl_status wurl_canon_key_into(const wurl_url *base,
                                 const char *input,
@@ -520,21 +445,15 @@ wurl_status wurl_canon_key_into(const wurl_url *base,
                                 size_t *out_len);
 
 /**
- * The URL Standard model with a base given as a string: `input` parsed
- * against `base` (`base_len` 0: without a base; the empty string is no
- * URL) by the WHATWG URL Standard's parser, serialized, then `rules`
- * applied (NULL: none) and, with `WURL_KEY_SURT` or
- * `WURL_KEY_SURT_SCHEME` in `key_flags` (0: neither), the SURT form;
- * written into `buf` as `wurl_canon_into` writes. What
- * `wurl_canon_key_into` with `WURL_FLAG_URL_STANDARD` gives, except that
- * the base is read by the URL Standard itself rather than through a
- * 2012 handle (whose serialization can differ from its input: the 2012
- * parser takes `a:` for a drive letter, `file:///a:`). `charset` as for
- * `wurl_canon_into` (see `WURL_FLAG_URL_STANDARD`). Returns `WURL_OK`;
- * `WURL_INVALID_URL` when the URL, or the base, does not parse (nothing
- * written); `WURL_E_BUFFER_TOO_SMALL` (only `*out_len` written);
- * `WURL_E_NULL_ARG`, `WURL_E_TOO_LONG`, or `WURL_E_BAD_ARG` for unknown
- * `key_flags` bits. Allocates per call.
+ * The URL Standard model with a base given as a string: `input` parsed against `base`
+ * (`base_len` 0: no base; the empty string is no URL) by the URL Standard's parser and
+ * serialized, then `rules` and `key_flags` as in `wurl_canon_key_into`; written into `buf` as
+ * `wurl_canon_into` writes. Like `wurl_canon_key_into` with `WURL_FLAG_URL_STANDARD`, except that
+ * the base is not read through a 2012 handle (whose serialization can differ: `a:` is a drive
+ * letter to the 2012 parser). `charset` as for `WURL_FLAG_URL_STANDARD`. Returns `WURL_OK`;
+ * `WURL_INVALID_URL` when the URL or the base does not parse (nothing written);
+ * `WURL_E_BUFFER_TOO_SMALL` (only `*out_len` written); `WURL_E_NULL_ARG`, `WURL_E_TOO_LONG`, or
+ * `WURL_E_BAD_ARG` for unknown `key_flags` bits. Allocates per call.
  */
 wurl_status wurl_canon_standard_into(const char *base,
                                      size_t base_len,
@@ -549,19 +468,12 @@ wurl_status wurl_canon_standard_into(const char *base,
                                      size_t *out_len);
 
 /**
- * The handle path with a key: the key of `url`'s canonicalization. `url`
- * may come from `wurl_parse`, `wurl_resolve` or `wurl_canonicalize`: it
- * is canonicalized first (with the default options, as
- * `wurl_canonicalize` with no charset; a canonical handle is its own
- * canonicalization), so the key of a handle is the key of its canonical
- * URL. Then `rules` applied (NULL: none) and, with
- * `WURL_KEY_SURT` or `WURL_KEY_SURT_SCHEME` in `key_flags`, in SURT form,
- * written into `buf` as `wurl_canon_into` writes. Returns `WURL_OK`,
- * `WURL_INVALID_URL` for a URL whose canonicalization is invalid (nothing
- * written),
- * `WURL_E_BUFFER_TOO_SMALL` (only `*out_len` written),
- * `WURL_E_NULL_ARG` for a NULL `url` or `out_len`, or `WURL_E_BAD_ARG` for
- * unknown `key_flags` bits. `url` and `rules` are borrowed for the call.
+ * The handle path with a key: the key of `url`'s canonicalization with the default options (as
+ * `wurl_canonicalize` with no charset; a canonical handle is its own), then `rules` (NULL: none)
+ * and `key_flags` as in `wurl_canon_key_into`, written into `buf` as `wurl_canon_into` writes.
+ * Returns `WURL_OK`, `WURL_INVALID_URL` when the canonicalization is invalid (nothing written),
+ * `WURL_E_BUFFER_TOO_SMALL` (only `*out_len` written), `WURL_E_NULL_ARG` for a NULL `url` or
+ * `out_len`, or `WURL_E_BAD_ARG` for unknown `key_flags` bits. `url` and `rules` are borrowed.
  */
 wurl_status wurl_url_key_into(const wurl_url *url,
                               const wurl_rules *rules,

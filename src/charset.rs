@@ -1,26 +1,19 @@
-//! The query's character encoding (spec "Percent-encoding" steps 3, 5, 6
-//! and NOTES.md): labels resolve as the WHATWG Encoding Standard says
-//! (`encoding_rs`); an unknown label, UTF-16 and replacement mean UTF-8, and
-//! so does any encoding that is not ASCII-compatible — except ISO-2022-JP,
-//! which counted as ASCII-compatible in 2011 and is used as it is.
+//! The query's encoding (spec "Percent-encoding" steps 3, 5, 6; NOTES.md): labels resolve by the
+//! WHATWG Encoding Standard (`encoding_rs`); an unknown label, UTF-16, replacement and any other
+//! non-ASCII-compatible encoding mean UTF-8, except ISO-2022-JP (ASCII-compatible in 2011).
 
 use encoding_rs::{EncoderResult, Encoding, ISO_2022_JP, UTF_8};
 
 use crate::percent::{OctetSet, encode_bytes_into, encode_utf8_into};
 
-/// Whether `label` names an encoding: it is a label of the WHATWG Encoding
-/// Standard ("get an encoding": ASCII case-insensitive, surrounding ASCII
-/// whitespace ignored). The empty label names none. [`query_encoding`]
-/// reads a label that names none as UTF-8, as the 2012 algorithm does, so
-/// an interface that takes a label from its user checks it with this first:
-/// a misspelt label (`shiftjis` for `shift_jis`) would otherwise silently
-/// mean UTF-8.
+/// Whether `label` names a WHATWG encoding ("get an encoding": ASCII case-insensitive, surrounding
+/// ASCII whitespace ignored; `""` names none). [`query_encoding`] reads an unknown label as UTF-8,
+/// so check a user's label with this first (`shiftjis` would silently mean UTF-8).
 pub fn is_known_label(label: &[u8]) -> bool {
     Encoding::for_label(label).is_some()
 }
 
-/// The encoding to use for the query of a hierarchical URL, given the
-/// document's encoding label (`None` = UTF-8).
+/// The encoding for a hierarchical URL's query, from the document's label (`None`: UTF-8).
 pub fn query_encoding(label: Option<&str>) -> &'static Encoding {
     let Some(label) = label else { return UTF_8 };
     match Encoding::for_label(label.as_bytes()) {
@@ -36,13 +29,11 @@ pub fn query_encoding(label: Option<&str>) -> &'static Encoding {
     }
 }
 
-/// Encodes `s` in `enc`, writing a `?` for each character the encoding
-/// cannot represent (not encoding_rs's `&#NNNN;`), and percent-encodes the
-/// resulting octets that are in `set` or above 0x7F, appending to `out`.
+/// Encodes `s` in `enc` (an unrepresentable character as `?`, not `&#NNNN;`) and appends it to
+/// `out`, percent-encoding the octets in `set` or above 0x7F.
 pub fn encode_query_into(s: &str, enc: &'static Encoding, set: &OctetSet, out: &mut String) {
     if enc == UTF_8 || s.is_ascii() && enc != ISO_2022_JP {
-        // Every ASCII-compatible encoding other than ISO-2022-JP writes
-        // ASCII as itself.
+        // Every ASCII-compatible encoding but ISO-2022-JP writes ASCII as itself.
         encode_utf8_into(s, set, out);
         return;
     }
@@ -58,9 +49,7 @@ pub fn encode_query_into(s: &str, enc: &'static Encoding, set: &OctetSet, out: &
             EncoderResult::InputEmpty => break,
             EncoderResult::OutputFull => {}
             EncoderResult::Unmappable(_) => {
-                // Step 5: an unrepresentable character becomes `?`, which
-                // goes through the encoder so that a stateful encoding
-                // (ISO-2022-JP) first returns to ASCII.
+                // Step 5: `?` goes through the encoder: a stateful one first returns to ASCII.
                 let mut q = "?";
                 loop {
                     let (r, read, written) =

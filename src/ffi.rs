@@ -1,22 +1,8 @@
-//! The C ABI. This module holds no URL logic: it checks arguments, converts
-//! between C views and Rust values, catches panics, and calls the entry
-//! layer (`api`), which chooses between the fast exits and the stages.
-//!
-//! Conventions (repeated in the header comment, `include/wurl.h`):
-//!
-//! * Inputs are `(ptr, len)` byte ranges of UTF-8, not NUL-terminated, that
-//!   may contain NUL. `(NULL, 0)` is the empty string; `(NULL, n > 0)` is
-//!   `WURL_E_NULL_ARG`. Invalid UTF-8 is decoded with U+FFFD replacement (one
-//!   per maximal invalid subpart, the WHATWG "UTF-8 decode").
-//! * Constructors write `*out` only on `WURL_OK`. An invalid URL is still
-//!   `WURL_OK`; `wurl_is_invalid` reports it.
-//! * Handles are immutable: any number of threads may read one at once.
-//! * Every function catches panics; every pointer argument is checked.
+//! The C ABI: checks arguments, converts between C views and Rust values, catches panics and calls
+//! the entry layer (`api`); no URL logic. Its conventions are the header comment's (cbindgen.toml).
 
 #![allow(non_camel_case_types)]
-// The exported functions take raw pointers from C and check each one before
-// use; they cannot be `unsafe fn` in the C signature, so the lint does not
-// apply to them.
+// The exported functions check each raw pointer from C; they cannot be `unsafe fn` in C.
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
 use std::borrow::Cow;
@@ -32,18 +18,12 @@ use std::sync::atomic::{Ordering, fence};
 
 use crate::record::{Component, InvalidReason, Record, Url};
 
-/// A parsed, resolved or canonicalized URL. Opaque; immutable once returned.
-/// Free it with `wurl_free`. Every handle a constructor returns is freed
-/// once, on its own, even when it shares memory with another handle (a
-/// stage that changes nothing returns its input's data, not a copy); views
-/// live until their own handle is freed.
-//
-// A handle is `Arc::into_raw` of a record's reference-counted `Record`:
-// its one buffer holds the serialization and every component, each
-// followed by a NUL, so the views handed to C point into it, and a handle
-// costs at most two allocations (the `Record` and its buffer), none when a
-// stage returns its input's record (see `Url`). This type only names the
-// pointer for C; no value of it exists.
+/// A parsed, resolved or canonicalized URL. Opaque; immutable once returned. Free every handle a
+/// constructor returns once, with `wurl_free`, even when it shares memory with another (a stage
+/// that changes nothing returns its input's data); views live until their own handle is freed.
+// `Arc::into_raw` of a `Record`, whose one buffer holds the serialization and every component,
+// each followed by a NUL, for the views (at most two allocations; none when a stage returns its
+// input's record, see `Url`). No value of this type exists: it names the pointer for C.
 pub struct wurl_url {
     _opaque: [u8; 0],
 }
@@ -58,11 +38,8 @@ pub const WURL_OK: wurl_status = 0;
 /// A required pointer argument was NULL (a handle, `out`, `out_len`, or
 /// `buf` with `buf_cap > 0`), or an input was `(NULL, n > 0)`.
 pub const WURL_E_NULL_ARG: wurl_status = 1;
-/// An argument was out of range: a bit in `flags` that the function does
-/// not take (any bit for `wurl_parse` and `wurl_resolve`; any but
-/// `WURL_FLAG_NETWORK_STRICT` for `wurl_canonicalize`; any but that and
-/// `WURL_FLAG_URL_STANDARD`, and not both, for `wurl_canon_into` and
-/// `wurl_canon_key_into`).
+/// An argument was out of range: a `flags` or `key_flags` bit the function does not take (see
+/// each function), or `WURL_FLAG_NETWORK_STRICT` together with `WURL_FLAG_URL_STANDARD`.
 pub const WURL_E_BAD_ARG: wurl_status = 2;
 /// The input is longer than `WURL_MAX_INPUT_LEN` bytes.
 pub const WURL_E_TOO_LONG: wurl_status = 3;
@@ -71,13 +48,12 @@ pub const WURL_E_PANIC: wurl_status = 4;
 /// `wurl_canon_into`: the buffer is too small; `*out_len` holds the size
 /// needed (without the NUL) and nothing else was written.
 pub const WURL_E_BUFFER_TOO_SMALL: wurl_status = 5;
-/// `wurl_canon_into`: the URL is invalid. Not an error of the call: the
+/// `wurl_canon_into` and the other bulk calls: the URL is invalid. Not an error of the call: the
 /// input was read and found invalid; nothing was written to `buf`.
 pub const WURL_INVALID_URL: wurl_status = 6;
 
-/// `wurl_get`: the scheme, without its `:` (`http`; as written until
-/// canonicalization lowercases it). Absent for a reference without one
-/// (`foo`, `//a/b`).
+/// `wurl_get`: the scheme, without its `:` (as written until canonicalization lowercases it).
+/// Absent for a reference without one (`foo`, `//a/b`).
 pub const WURL_COMPONENT_SCHEME: wurl_component = 0;
 /// `wurl_get`: the user name, before `:` or `@` in the authority. Absent
 /// when there is no `@`; empty for `http://@a/` and `http://:p@a/`.
@@ -88,68 +64,48 @@ pub const WURL_COMPONENT_PASSWORD: wurl_component = 2;
 /// `wurl_get`: the host, an IPv6 address with its brackets. Absent when the
 /// URL has no authority (`mailto:x`); empty for `http:///x` and `file:///x`.
 pub const WURL_COMPONENT_HOST: wurl_component = 3;
-/// `wurl_get`: the port, without its `:`. Absent without a `:` after the
-/// host; empty for `http://a:/`. Canonicalization removes a scheme's
-/// default port (the component is then absent).
+/// `wurl_get`: the port, without its `:`. Absent without a `:` after the host; empty for
+/// `http://a:/`. Canonicalization removes a scheme's default port (then absent).
 pub const WURL_COMPONENT_PORT: wurl_component = 4;
 /// `wurl_get`: the path, with its leading `/` when it has one; empty for
 /// `http://a` before canonicalization (which writes `/`) and for `http://a?q`.
 pub const WURL_COMPONENT_PATH: wurl_component = 5;
-/// `wurl_get`: the query, without its `?`. Absent without a `?`; empty for
-/// `http://a/?`.
+/// `wurl_get`: the query, without its `?`. Absent without a `?`; empty for `http://a/?`.
 pub const WURL_COMPONENT_QUERY: wurl_component = 6;
-/// `wurl_get`: the fragment, without its `#`. Absent without a `#`; empty
-/// for `http://a/#`.
+/// `wurl_get`: the fragment, without its `#`. Absent without a `#`; empty for `http://a/#`.
 pub const WURL_COMPONENT_FRAGMENT: wurl_component = 7;
 
-/// `wurl_canonicalize` / `wurl_canon_into` flag (network-strict mode): mark
-/// the result invalid when another parser (a WHATWG URL parser, curl) would
-/// read another host from it. Applies only to a URL whose canonical scheme
-/// is `http`, `https`, `ws`, `wss` or `ftp`, and only to one that is valid
-/// without the flag; the rules are tried in this order, and the first that
-/// holds gives the `wurl_invalid_reason` shown:
+/// `wurl_canonicalize` / `wurl_canon_into` flag (network-strict mode): mark the result invalid
+/// when another parser (a WHATWG URL parser, curl) would read another host from it. Applies only
+/// to a URL whose canonical scheme is `http`, `https`, `ws`, `wss` or `ftp`, and only to one that
+/// is valid without the flag; the first rule that holds gives the `wurl_invalid_reason` shown:
 ///
 /// 1. The host is empty or absent (`http:///evil.com/x`, `http:/x`):
 ///    "network-strict: empty host".
-/// 2. The host holds `[` or `]` but is not an IPv6 literal (`http://[]/`,
-///    `http://a［b］/`): "network-strict: brackets in a non-IPv6 host".
-/// 3. The host is a domain whose last label, after one trailing dot is
-///    dropped, is a number to the WHATWG "ends in a number" check (ASCII
-///    digits, `0x` and hex digits, or `0` and octal digits: `10.0.0.1.`,
-///    `4294967296`, `256.0.0.0`, `example.123`), or whose WHATWG reading is
-///    another IPv4 address: "network-strict: domain that other parsers
-///    read as an IPv4 address".
-/// 4. The host as written, processed by UTS #46 non-transitional processing
-///    as WHATWG parsers do, succeeds but differs from the IDNA 2003 result
-///    (`faß.de`: `fass.de` here, `xn--fa-hia.de` there; `σς.gr`):
-///    "network-strict: host differs under UTS-46 processing". When UTS #46
-///    fails, the other parser refuses the URL, so it is not rejected.
+/// 2. The host holds `[` or `]` but is not an IPv6 literal (`http://[]/`, `http://a［b］/`):
+///    "network-strict: brackets in a non-IPv6 host".
+/// 3. The host is a domain whose last label, after one trailing dot is dropped, is a number to
+///    the WHATWG "ends in a number" check (ASCII digits, `0x` and hex digits, or `0` and octal
+///    digits: `10.0.0.1.`, `4294967296`, `256.0.0.0`, `example.123`), or whose WHATWG reading is
+///    another IPv4 address: "network-strict: domain that other parsers read as an IPv4 address".
+/// 4. The host as written, processed by UTS #46 non-transitional processing as WHATWG parsers
+///    do, succeeds but differs from the IDNA 2003 result (`faß.de`: `fass.de` here,
+///    `xn--fa-hia.de` there; `σς.gr`): "network-strict: host differs under UTS-46 processing".
+///    When UTS #46 fails, the other parser refuses the URL, so it is not rejected.
 ///
-/// Never rejected: IPv4 and IPv6 addresses as canonicalization writes
-/// them, and every URL of another scheme. Without the flag these hosts
-/// are kept as the 2012 algorithm gives them.
+/// Never rejected: IPv4 and IPv6 addresses as canonicalization writes them, and every URL of
+/// another scheme.
 pub const WURL_FLAG_NETWORK_STRICT: u32 = 1;
 
-/// `wurl_canon_into` / `wurl_canon_key_into` flag (URL Standard model):
-/// resolve, canonicalize and serialize as the WHATWG URL Standard does
-/// ("basic URL parser", then "URL serializer"; the `url` crate) instead of
-/// the 2012 algorithm, which stays the default. `faß.de` gives
-/// `xn--fa-hia.de` (UTS #46, not IDNA 2003's `fass.de`), `\` is `/` in
-/// special URLs, and so on. The base is the serialization of the `base`
-/// handle (for a `wurl_parse` result, the preprocessed input), parsed by
-/// the same model; an invalid base, or a handle the URL Standard does not
-/// parse, makes every result `WURL_INVALID_URL`; to give the base as a
-/// string, read by the URL Standard itself, use `wurl_canon_standard_into`.
-/// `charset` is the query's
-/// encoding for special URLs, as the standard's "encoding" argument (its
-/// output encoding; unknown labels mean UTF-8). A URL the standard's
-/// parser rejects is `WURL_INVALID_URL`. The rules and the key flags of
-/// `wurl_canon_key_into` apply to the result as to a 2012 one. Unlike
-/// the 2012 bulk call, this model allocates per call (the parser builds a
-/// new string).
-/// Not with `WURL_FLAG_NETWORK_STRICT` (which tests the 2012 result:
-/// together they are `WURL_E_BAD_ARG`), and not taken by
-/// `wurl_canonicalize` (`WURL_E_BAD_ARG`): a handle is a 2012 record.
+/// `wurl_canon_into` / `wurl_canon_key_into` flag (URL Standard model): resolve, canonicalize
+/// and serialize as the WHATWG URL Standard does ("basic URL parser", then "URL serializer"; the
+/// `url` crate) instead of the 2012 algorithm: `faß.de` gives `xn--fa-hia.de`, `\` is `/` in
+/// special URLs, and so on. The base is the `base` handle's serialization (for a `wurl_parse`
+/// result, the preprocessed input) parsed by the same model: if that fails, or the URL does not
+/// parse, the result is `WURL_INVALID_URL` (`wurl_canon_standard_into` takes the base as a
+/// string). `charset`: the standard's "encoding" of a special URL's query (unknown labels: UTF-8).
+/// Rules and key flags apply as to a 2012 result. Allocates per call. `WURL_E_BAD_ARG` together
+/// with `WURL_FLAG_NETWORK_STRICT` (which tests the 2012 result) and in `wurl_canonicalize`.
 pub const WURL_FLAG_URL_STANDARD: u32 = 2;
 
 /// `wurl_host_kind`: the URL has no host component.
@@ -163,8 +119,7 @@ pub const WURL_HOST_IPV4: u32 = 3;
 /// `wurl_host_kind`: a bracketed IPv6 address.
 pub const WURL_HOST_IPV6: u32 = 4;
 
-/// Inputs (URLs, charset labels) longer than this many bytes are refused
-/// with `WURL_E_TOO_LONG` before they are read.
+/// Inputs (URLs, charset labels) longer than this many bytes give `WURL_E_TOO_LONG`, unread.
 pub const WURL_MAX_INPUT_LEN: usize = 16 * 1024 * 1024;
 
 /// Major version of the header (the `MAJOR` of `WURL_VERSION`). Programs
@@ -175,8 +130,7 @@ pub const WURL_VERSION_MINOR: u32 = 1;
 /// Patch version of the header (the `PATCH` of `WURL_VERSION`).
 pub const WURL_VERSION_PATCH: u32 = 0;
 
-/// Parses a decimal version number at compile time (used only by the
-/// assertion below, which rustc 1.88 reports as unused in test builds).
+/// A decimal version number at compile time (for the assertion below only).
 #[allow(dead_code)]
 const fn version_number(s: &str) -> u32 {
     let b = s.as_bytes();
@@ -203,16 +157,13 @@ const CANON_FLAGS: u32 = WURL_FLAG_NETWORK_STRICT;
 /// The flags of the bulk calls (`wurl_canon_into`, `wurl_canon_key_into`).
 const BULK_FLAGS: u32 = WURL_FLAG_NETWORK_STRICT | WURL_FLAG_URL_STANDARD;
 
-/// Reads a `(ptr, len)` input as text: borrowed when it is valid UTF-8,
-/// else decoded with U+FFFD replacement. `Err` carries the status to return.
+/// Reads a `(ptr, len)` input as text (see [`decode_utf8`]); `Err` carries the status to return.
 fn input_str<'a>(ptr: *const c_char, len: usize) -> Result<Cow<'a, str>, wurl_status> {
     input_bytes(ptr, len).map(decode_utf8)
 }
 
-/// UTF-8 decoding as the header documents it (U+FFFD for each maximal
-/// invalid subpart). Valid input, the common case, is borrowed after one
-/// validation pass (far cheaper than building `from_utf8_lossy`'s chunk
-/// iterator); only invalid input pays for the lossy decoder.
+/// UTF-8 decoding as the header documents it (U+FFFD for each maximal invalid subpart): valid
+/// input is borrowed after one validation pass (ARCHITECTURE.md, speed mechanisms, row 12).
 #[inline]
 fn decode_utf8(bytes: &[u8]) -> Cow<'_, str> {
     match ascii_str(bytes) {
@@ -221,10 +172,7 @@ fn decode_utf8(bytes: &[u8]) -> Cow<'_, str> {
     }
 }
 
-/// `bytes` as text when every octet is ASCII. Most URLs are, which
-/// `scan::is_ascii` checks a word at a time with less fixed cost than any
-/// general validator (on strings as short as URLs, the fixed cost is most
-/// of it).
+/// `bytes` as text when every octet is ASCII (`scan::is_ascii`, row 14).
 #[inline(always)]
 fn ascii_str(bytes: &[u8]) -> Option<&str> {
     if crate::scan::is_ascii(bytes) {
@@ -235,22 +183,18 @@ fn ascii_str(bytes: &[u8]) -> Option<&str> {
     }
 }
 
-/// [`decode_utf8`] of input that is not all ASCII: the branch-free
-/// automaton of `utf8`, and the lossy decoder only for invalid input.
+/// [`decode_utf8`] of input that is not all ASCII: `utf8`'s automaton, then the lossy decoder.
 #[inline(never)]
 fn decode_non_ascii(bytes: &[u8]) -> Cow<'_, str> {
     if crate::utf8::is_valid(bytes) {
-        // SAFETY: `utf8::is_valid` accepted `bytes`, which it does exactly
-        // for well-formed UTF-8 (its tests compare it with `str::from_utf8`
-        // on every string of up to three octets, every four-octet string
-        // that starts a four-octet sequence, and random longer ones).
+        // SAFETY: `utf8::is_valid` accepts exactly well-formed UTF-8 (its tests compare it with
+        // `str::from_utf8` exhaustively up to three octets, and on four-octet sequences).
         return Cow::Borrowed(unsafe { std::str::from_utf8_unchecked(bytes) });
     }
     String::from_utf8_lossy(bytes)
 }
 
-/// A `(ptr, len)` input for the entry layer: bytes that the header says are
-/// UTF-8, decoded with U+FFFD replacement only when the stages need text.
+/// A `(ptr, len)` input for the entry layer, decoded only when the stages need text.
 #[derive(Clone, Copy)]
 struct CInput<'a>(&'a [u8]);
 
@@ -277,12 +221,10 @@ impl<'a> api::Input<'a> for CInput<'a> {
     }
 }
 
-/// The bytes of a `(ptr, len)` input, not yet decoded. `Err` carries the
-/// status to return.
+/// The bytes of a `(ptr, len)` input, not yet decoded; `Err` carries the status to return.
 fn input_bytes<'a>(ptr: *const c_char, len: usize) -> Result<&'a [u8], wurl_status> {
     if len == 0 {
-        // `(NULL, 0)` and `(p, 0)` are both the empty string; never build a
-        // slice from a NULL pointer.
+        // `(NULL, 0)` and `(p, 0)` are the empty string: no slice from a NULL pointer.
         return Ok(&[]);
     }
     if ptr.is_null() {
@@ -291,10 +233,8 @@ fn input_bytes<'a>(ptr: *const c_char, len: usize) -> Result<&'a [u8], wurl_stat
     if len > WURL_MAX_INPUT_LEN {
         return Err(WURL_E_TOO_LONG);
     }
-    // SAFETY: `ptr` is non-NULL and the caller promises `len` readable bytes
-    // there (the documented contract); `len` is at most WURL_MAX_INPUT_LEN,
-    // far below isize::MAX. The bytes are only read for the lifetime of the
-    // call, during which the caller keeps them alive.
+    // SAFETY: `ptr` is non-NULL and the caller promises `len` readable bytes there for the call
+    // (the documented contract); `len` <= WURL_MAX_INPUT_LEN, far below isize::MAX.
     Ok(unsafe { std::slice::from_raw_parts(ptr.cast::<u8>(), len) })
 }
 
@@ -309,7 +249,6 @@ fn charset_label<'a>(ptr: *const c_char, len: usize) -> Result<Option<Cow<'a, st
 
 /// Writes a view of span `i` of `h`, or `(NULL, 0)`; returns presence.
 fn write_view(h: Option<&Url>, i: usize, out_ptr: *mut *const c_char, out_len: *mut usize) -> bool {
-    // The view with its NUL: the pointer and the length without the NUL.
     let span = h
         .and_then(|h| {
             if i == 8 {
@@ -321,8 +260,7 @@ fn write_view(h: Option<&Url>, i: usize, out_ptr: *mut *const c_char, out_len: *
         .map(|v| (v.as_ptr(), v.len() - 1));
     let (p, l) = span.unwrap_or((std::ptr::null(), 0));
     if !out_ptr.is_null() {
-        // SAFETY: non-NULL, and the caller passes a pointer to writable
-        // storage for one `const char *`.
+        // SAFETY: non-NULL, and the caller passes writable storage for one `const char *`.
         unsafe { out_ptr.write(p.cast::<c_char>()) };
     }
     if !out_len.is_null() {
@@ -332,19 +270,14 @@ fn write_view(h: Option<&Url>, i: usize, out_ptr: *mut *const c_char, out_len: *
     span.is_some()
 }
 
-/// Borrows a handle from C as a [`Url`], or `None` for NULL. The
-/// `ManuallyDrop` keeps the caller's reference: borrowing never changes the
-/// count.
+/// Borrows a handle from C as a [`Url`], or `None` for NULL; `ManuallyDrop` keeps the count.
 fn handle(url: *const wurl_url) -> Option<ManuallyDrop<Url>> {
     if url.is_null() {
         return None;
     }
-    // SAFETY: a non-NULL `url` was returned by a wurl constructor (it is
-    // `Arc::into_raw` of an `Arc<Record>`, see `emit`) and not yet freed
-    // (the documented contract). `from_raw` takes over one reference
-    // count; `ManuallyDrop` never gives it back, so the count is unchanged
-    // and the caller's handle stays valid. Records are never mutated, so
-    // sharing one between threads is sound.
+    // SAFETY: a non-NULL `url` is `Arc::into_raw` of an `Arc<Record>` (see `emit`), not yet freed
+    // (the documented contract). `from_raw` takes one count, which `ManuallyDrop` never gives
+    // back, so the caller's handle stays valid; records are never mutated, so sharing is sound.
     let arc = unsafe { Arc::from_raw(url.cast::<Record>()) };
     Some(ManuallyDrop::new(Url::from_arc(arc)))
 }
@@ -356,18 +289,15 @@ fn guard<T>(on_panic: T, f: impl FnOnce() -> T) -> T {
 /// Stores a new handle in `*out`.
 fn emit(out: *mut *mut wurl_url, url: Url) -> wurl_status {
     let h = Arc::into_raw(url.into_arc()).cast_mut().cast::<wurl_url>();
-    // SAFETY: `out` was checked non-NULL by the caller of `emit`, and points
-    // to writable storage for one pointer.
+    // SAFETY: the caller of `emit` checked `out` non-NULL; it points to storage for one pointer.
     unsafe { out.write(h) };
     WURL_OK
 }
 
-/// Parses `input` ("steps to parse a URL"), without resolution or
-/// canonicalization. `flags` must be 0. On `WURL_OK`, `*out` is a new handle
-/// that the caller owns and frees with `wurl_free`; otherwise `*out` is
-/// untouched and there is nothing to free. `input` is read only during the
-/// call and stays the caller's. Input without a scheme (`foo`) is not an
-/// error: it gives `WURL_OK` and an invalid URL.
+/// Parses `input` ("steps to parse a URL"), without resolution or canonicalization. `flags` must
+/// be 0. On `WURL_OK`, `*out` is a new handle the caller frees with `wurl_free`; otherwise `*out`
+/// is untouched. `input` is read only during the call. Input without a scheme (`foo`) gives
+/// `WURL_OK` and an invalid URL.
 #[unsafe(no_mangle)]
 pub extern "C" fn wurl_parse(
     input: *const c_char,
@@ -391,12 +321,10 @@ pub extern "C" fn wurl_parse(
     })
 }
 
-/// Resolves `input` against `base` ("steps to resolve a URL"), without
-/// canonicalization. `flags` must be 0. On `WURL_OK`, `*out` is a new handle
-/// that the caller owns and frees with `wurl_free`; otherwise `*out` is
-/// untouched. `base` is only read: it stays the caller's, and may be freed
-/// before or after the result (they may share memory, reference counted).
-/// An invalid base gives an invalid result.
+/// Resolves `input` against `base` ("steps to resolve a URL"), without canonicalization. `flags`
+/// must be 0. On `WURL_OK`, `*out` is a new handle the caller frees with `wurl_free`; otherwise
+/// `*out` is untouched. `base` is only read, and may be freed before or after the result (they
+/// may share memory, reference counted). An invalid base gives an invalid result.
 #[unsafe(no_mangle)]
 pub extern "C" fn wurl_resolve(
     base: *const wurl_url,
@@ -423,16 +351,12 @@ pub extern "C" fn wurl_resolve(
     })
 }
 
-/// Canonicalizes `url` ("steps to canonicalize a URL") into a new handle;
-/// `url` is untouched. `charset` is the encoding label for the query (the
-/// document's encoding); `(NULL, 0)` means UTF-8, and an unknown label,
-/// UTF-16 or replacement mean UTF-8 (`wurl_charset_known` tells an unknown
-/// label, for a caller that refuses one). `flags` is 0 or
-/// `WURL_FLAG_NETWORK_STRICT`. On `WURL_OK`, `*out` is a new handle that the
-/// caller owns and frees with `wurl_free`; otherwise `*out` is untouched.
-/// `url` stays the caller's and may be freed before or after the result.
-/// An invalid result is `WURL_OK` with `wurl_is_invalid` true; its
-/// components are those of `url`.
+/// Canonicalizes `url` ("steps to canonicalize a URL") into a new handle; `url` is untouched and
+/// may be freed before or after the result. `charset` is the query's encoding label (the
+/// document's); `(NULL, 0)`, an unknown label, UTF-16 and replacement mean UTF-8
+/// (`wurl_charset_known` tells an unknown label). `flags` is 0 or `WURL_FLAG_NETWORK_STRICT`. On
+/// `WURL_OK`, `*out` is a new handle the caller frees with `wurl_free`; otherwise `*out` is
+/// untouched. An invalid result is `WURL_OK` with `wurl_is_invalid` true and `url`'s components.
 #[unsafe(no_mangle)]
 pub extern "C" fn wurl_canonicalize(
     url: *const wurl_url,
@@ -460,20 +384,14 @@ pub extern "C" fn wurl_canonicalize(
     })
 }
 
-/// Canonicalizes `url` as `wurl_canonicalize` does with no charset, with two
-/// of its inputs given by the caller (what the 2012 module's Perl drop-in
-/// needs: the module read them from a hash its caller may have edited, and
-/// encoded the query with Perl's Encode):
+/// `wurl_canonicalize` with no charset, with two of its inputs given by the caller (for the 2012
+/// module's Perl drop-in, which read them from a hash its caller may have edited):
 ///
-/// - `hierarchical`: negative for the handle's own /hierarchical/ flag, 0
-///   to canonicalize as not hierarchical, positive as hierarchical (the
-///   result has that flag);
-/// - `query`/`query_len`: NULL for the query in UTF-8, as
-///   `wurl_canonicalize`; otherwise the octets of the query's characters
-///   already in the document's encoding, which are percent-encoded as the
-///   query's octets are (`query_len` 0: no octets). They are used only
-///   when the URL is hierarchical and has a query; any other query is
-///   UTF-8 and `query` is not read.
+/// - `hierarchical`: negative for the handle's own /hierarchical/ flag, 0 to canonicalize as not
+///   hierarchical, positive as hierarchical (the result has that flag);
+/// - `query`/`query_len`: NULL for the query in UTF-8; otherwise the query's characters already
+///   encoded in the document's encoding, percent-encoded as the query's octets are (`query_len`
+///   0: none). Read only when the URL is hierarchical and has a query.
 ///
 /// `flags` and `*out` as for `wurl_canonicalize`.
 #[unsafe(no_mangle)]
@@ -512,18 +430,14 @@ pub extern "C" fn wurl_canonicalize_as(
     })
 }
 
-/// Writes a bulk result and its NUL into `buf` when they fit, its length
-/// into `*out_len` always.
+/// Writes a bulk result and its NUL into `buf` when they fit, its length into `*out_len` always.
 fn deliver(bytes: &[u8], buf: *mut c_char, buf_cap: usize, out_len: *mut usize) -> wurl_status {
     deliver_raw(&[], bytes.as_ptr(), bytes.len(), buf, buf_cap, out_len)
 }
 
-/// [`deliver`] of `prefix` (wurl's memory) followed by the `len` bytes at
-/// `src`, which may be the caller's own input (see `api`): a
-/// raw pointer rather than a reference, and `memmove`, so that an input
-/// that overlaps `buf` (a caller canonicalizing in place) is copied
-/// exactly. `src` is copied first, to its place after the prefix, so that
-/// writing the prefix cannot overwrite input not yet read.
+/// [`deliver`] of `prefix` (wurl's memory) then the `len` bytes at `src`, perhaps the caller's
+/// input: a raw pointer and `memmove`, so an input overlapping `buf` (canonicalizing in place) is
+/// copied exactly; `src` goes first, so writing the prefix cannot overwrite unread input.
 fn deliver_raw(
     prefix: &[u8],
     src: *const u8,
@@ -534,18 +448,14 @@ fn deliver_raw(
 ) -> wurl_status {
     // No overflow: both are lengths of objects in memory.
     let total = prefix.len() + len;
-    // SAFETY: `out_len` was checked non-NULL by the caller and points to a
-    // `size_t`.
+    // SAFETY: the caller checked `out_len` non-NULL; it points to a `size_t`.
     unsafe { out_len.write(total) };
     if total >= buf_cap {
         return WURL_E_BUFFER_TOO_SMALL;
     }
-    // SAFETY: `src` points to `len` readable bytes (the caller's input or
-    // wurl's buffer); `buf` is non-NULL (buf_cap > total >= 0) and the
-    // caller promises `buf_cap` writable bytes; we write `total + 1 <=
-    // buf_cap`. `copy` allows `src` to overlap `buf`; `prefix` is wurl's
-    // own memory (a record's buffer), which a caller's buffer cannot
-    // overlap, and is written after `src` was read.
+    // SAFETY: `src` has `len` readable bytes; `buf` is non-NULL (buf_cap > total) with `buf_cap`
+    // writable bytes, of which we write `total + 1`. `copy` allows `src` to overlap `buf`;
+    // `prefix` (a record's buffer) cannot overlap the caller's `buf`, and is written after `src`.
     unsafe {
         let dst = buf.cast::<u8>();
         std::ptr::copy(src, dst.add(prefix.len()), len);
@@ -555,9 +465,7 @@ fn deliver_raw(
     WURL_OK
 }
 
-/// The arguments of the bulk call after `base`: the input's bytes and the
-/// charset label, checked in this order, then `flags`. `Err` carries the
-/// status to return.
+/// The bulk call's input and charset label, checked in this order, then `flags`; `Err`: status.
 #[inline(always)]
 fn canon_args<'a>(
     input: *const c_char,
@@ -583,8 +491,7 @@ fn canon_options(charset: Option<&str>, flags: u32) -> CanonOptions<'_> {
     }
 }
 
-/// The bulk call's sink: the result written into the caller's `buf`, its
-/// length into `*out_len` (see [`deliver_raw`]).
+/// The bulk call's sink: the caller's `buf` and `*out_len` (see [`deliver_raw`]).
 struct Deliver {
     buf: *mut c_char,
     buf_cap: usize,
@@ -618,21 +525,15 @@ impl api::Sink<CInput<'_>> for Deliver {
     }
 }
 
-/// The bulk path: resolves `input` against `base` (or, when `base` is NULL,
-/// against `input` itself), canonicalizes with `charset` and `flags`, and
-/// writes the serialization and a NUL into `buf`, its length (without the
-/// NUL) into `*out_len`. `flags` is 0, `WURL_FLAG_NETWORK_STRICT` or
-/// `WURL_FLAG_URL_STANDARD` (the URL Standard model instead of the 2012
-/// algorithm; see that flag). Returns `WURL_OK`; `WURL_INVALID_URL` for an invalid
-/// URL (not an error of the call; nothing is written to `buf` or
-/// `*out_len`); `WURL_E_BUFFER_TOO_SMALL` when `buf_cap` cannot hold the
-/// result and its NUL (then only `*out_len`, the length needed without the
-/// NUL, is written, and `buf` is untouched). `buf` is written only when the
-/// call returns `WURL_OK`. `buf` may be NULL when `buf_cap` is 0. Makes no
-/// handle: `buf` and `base` stay the caller's and there is nothing to free.
-/// Allocates nothing per call in steady state for URLs of up to 64 KiB
-/// (valid UTF-8). The result is exactly `wurl_resolve` +
-/// `wurl_canonicalize` + `wurl_serialize`.
+/// The bulk path: resolves `input` against `base` (or, when `base` is NULL, against itself),
+/// canonicalizes with `charset` and `flags`, and writes the serialization and a NUL into `buf`,
+/// its length (without the NUL) into `*out_len`. `flags` is 0, `WURL_FLAG_NETWORK_STRICT` or
+/// `WURL_FLAG_URL_STANDARD` (see that flag). Returns `WURL_OK`; `WURL_INVALID_URL` for an invalid
+/// URL (nothing written to `buf` or `*out_len`); `WURL_E_BUFFER_TOO_SMALL` when `buf_cap` cannot
+/// hold the result and its NUL (only `*out_len`, the length needed without the NUL, is written).
+/// `buf` may be NULL when `buf_cap` is 0. Makes no handle: nothing to free. Allocates nothing
+/// per call in steady state for URLs of up to 64 KiB (valid UTF-8). The result is exactly
+/// `wurl_resolve` + `wurl_canonicalize` + `wurl_serialize`.
 #[unsafe(no_mangle)]
 pub extern "C" fn wurl_canon_into(
     base: *const wurl_url,
@@ -654,9 +555,7 @@ pub extern "C" fn wurl_canon_into(
             buf_cap,
             out_len,
         };
-        // The common calls, with the default options (an input on its
-        // own, or against a base): straight to their roads, the checks
-        // and readings of a charset label and flags out of their way.
+        // Default options: straight to their roads (ARCHITECTURE.md, speed mechanisms, row 15).
         if charset_len == 0
             && flags == 0
             && let Ok(bytes) = input_bytes(input, input_len)
@@ -672,11 +571,8 @@ pub extern "C" fn wurl_canon_into(
     })
 }
 
-/// [`wurl_canon_into`] with every argument checked and read: a charset
-/// label, flags, or an input that is refused. A call with the default
-/// options is not one of these (its input, the only argument left, is
-/// refused here before it is read), so this road has none of
-/// [`api::canon_own`]'s.
+/// [`wurl_canon_into`] with a charset label, flags, or an input that is refused (so this road
+/// needs none of [`api::canon_own`]'s).
 #[cold]
 #[inline(never)]
 fn canon_general(
@@ -710,8 +606,7 @@ fn canon_general(
     api::canon_other(base.as_deref(), CInput(bytes), &opts, sink)
 }
 
-/// The base of the URL Standard model: the handle's serialization (`None`
-/// without a handle), or why there is none (an invalid handle).
+/// The URL Standard model's base: the handle's serialization, or why there is none.
 fn standard_base(base: Option<&Url>) -> Result<Option<&str>, crate::standard::Invalid> {
     match base {
         None => Ok(None),
@@ -722,12 +617,10 @@ fn standard_base(base: Option<&Url>) -> Result<Option<&str>, crate::standard::In
     }
 }
 
-/// Serializes `url` ("steps to serialize a parsed URL"): true and a view for
-/// a valid URL; false and `(NULL, 0)` for an invalid URL (which cannot be
-/// serialized) or a NULL handle. The view lives until `wurl_free(url)` and is
-/// followed by a NUL byte not counted in `*out_len`; it belongs to the
-/// handle and is never freed by the caller. Either out pointer may be NULL
-/// when its value is not wanted.
+/// Serializes `url` ("steps to serialize a parsed URL"): true and a view for a valid URL; false
+/// and `(NULL, 0)` for an invalid URL (which cannot be serialized) or a NULL handle. The view
+/// belongs to the handle, lives until `wurl_free(url)` and is followed by a NUL not counted in
+/// `*out_len`. Either out pointer may be NULL when its value is not wanted.
 #[unsafe(no_mangle)]
 pub extern "C" fn wurl_serialize(
     url: *const wurl_url,
@@ -739,15 +632,11 @@ pub extern "C" fn wurl_serialize(
     })
 }
 
-/// Reads one component: true and a view for a present component (length 0
-/// when present and empty); false and `(NULL, 0)` for an absent component, a
-/// NULL handle or an unknown `which` (one of the `WURL_COMPONENT_*`
-/// values). Views belong to the handle (never freed by the caller), live
-/// until `wurl_free(url)` and are followed by a NUL byte not counted in
-/// `*out_len`. Either out pointer
-/// may be NULL when its value is not wanted. The first call on a valid
-/// handle may allocate the handle's NUL-terminated copies of its
-/// components, once; any number of threads may call it on one handle.
+/// Reads one component (`which`: a `WURL_COMPONENT_*` value): true and a view for a present
+/// component (length 0 when empty); false and `(NULL, 0)` for an absent one, a NULL handle or an
+/// unknown `which`. The view belongs to the handle, lives until `wurl_free(url)` and is followed by
+/// a NUL not counted in `*out_len`. Either out pointer may be NULL. The first call on a handle may
+/// allocate its NUL-terminated component copies, once; any number of threads may call it at once.
 #[unsafe(no_mangle)]
 pub extern "C" fn wurl_get(
     url: *const wurl_url,
@@ -771,10 +660,9 @@ pub extern "C" fn wurl_is_invalid(url: *const wurl_url) -> bool {
     guard(false, || handle(url).is_some_and(|h| h.is_invalid()))
 }
 
-/// Why `url` is invalid: NULL for a valid URL (or a NULL handle), otherwise a
-/// static NUL-terminated English string naming the rule that failed ("port
-/// out of range", "network-strict: empty host", ...). Never freed; valid
-/// for the life of the process.
+/// Why `url` is invalid: NULL for a valid URL (or a NULL handle), otherwise a static
+/// NUL-terminated English string naming the rule that failed ("port out of range", ...). Never
+/// freed.
 #[unsafe(no_mangle)]
 pub extern "C" fn wurl_invalid_reason(url: *const wurl_url) -> *const c_char {
     guard(std::ptr::null(), || {
@@ -785,10 +673,8 @@ pub extern "C" fn wurl_invalid_reason(url: *const wurl_url) -> *const c_char {
     })
 }
 
-/// What the host of `url` is: `WURL_HOST_NONE`, `WURL_HOST_EMPTY`,
-/// `WURL_HOST_DOMAIN`, `WURL_HOST_IPV4` or `WURL_HOST_IPV6` (NONE for a
-/// NULL handle). Meant for canonicalized URLs, whose IPv4 hosts are in
-/// dotted-decimal form; on a raw parsed URL, `0x7f.1` is a domain.
+/// What the host of `url` is: a `WURL_HOST_*` value (NONE for a NULL handle). Meant for
+/// canonicalized URLs, whose IPv4 hosts are dotted-decimal; parsed, `0x7f.1` is a domain.
 #[unsafe(no_mangle)]
 pub extern "C" fn wurl_host_kind(url: *const wurl_url) -> u32 {
     guard(WURL_HOST_NONE, || {
@@ -802,39 +688,25 @@ pub extern "C" fn wurl_host_kind(url: *const wurl_url) -> u32 {
     })
 }
 
-/// Frees a handle that a constructor returned. `wurl_free(NULL)` does
-/// nothing. Free each handle exactly once, even when it shares memory with
-/// another; afterwards the handle and every view from it are invalid, and
-/// other handles are unaffected.
+/// Frees a handle that a constructor returned; `wurl_free(NULL)` does nothing. Free each handle
+/// exactly once, even when it shares memory with another; afterwards it and its views are invalid.
 #[unsafe(no_mangle)]
 pub extern "C" fn wurl_free(url: *mut wurl_url) {
     if url.is_null() {
         return;
     }
     let ptr = url.cast::<Record>();
-    // SAFETY: a non-NULL `url` came from `Arc::into_raw` in a constructor
-    // (`emit`) and the caller frees it once (the documented contract): this
-    // gives back that handle's reference count.
+    // SAFETY: a non-NULL `url` is `emit`'s `Arc::into_raw`, freed once (the documented contract).
     let arc = unsafe { Arc::from_raw(ptr.cast_const()) };
     let _ = catch_unwind(AssertUnwindSafe(move || {
-        // The last handle of a record (most frees) keeps it for reuse
-        // without `Arc::get_mut`, whose locked compare-and-exchange, paid
-        // on every such free, guards against a `Weak` being made or
-        // upgraded at the same time: the crate makes no `Weak`, and with
-        // no other `Arc` no other thread can reach the record. Plain loads
-        // of the counts then decide; the acquire fence orders this
-        // thread's use of the record after the release decrements of the
-        // handles freed before it (what `Arc`'s own drop does).
+        // The last handle keeps its record for reuse (ARCHITECTURE.md, speed mechanisms, row 9),
+        // without `Arc::get_mut`'s locked exchange: plain loads, then `Arc` drop's acquire fence.
         if Arc::strong_count(&arc) == 1 && Arc::weak_count(&arc) == 0 {
             fence(Ordering::Acquire);
-            // SAFETY: the crate never makes a `Weak` of a record (see
-            // `Url`), and `arc` is the only `Arc` of this one (strong
-            // count 1, read after every other handle's release decrement,
-            // which the fence orders before this borrow): no other thread
-            // can reach the record, nor make a reference to it, so nothing
-            // else reads or writes it. `ptr`, the pointer `Arc::into_raw`
-            // gave, may then be borrowed mutably until `arc` is used again
-            // (what `Arc::get_mut` gives, without its lock).
+            // SAFETY: the crate never makes a `Weak` of a record (see `Url`), and `arc` is its
+            // only `Arc` (strong count 1, read after every other handle's release decrement,
+            // ordered by the fence): no other thread can reach the record, so `ptr` may be
+            // borrowed mutably until `arc` is used again (what `Arc::get_mut` gives).
             let r = unsafe { &mut *ptr };
             if Url::empty_spare(r) {
                 Url::keep_spare(arc);
@@ -871,15 +743,11 @@ pub extern "C" fn wurl_version() -> *const c_char {
     V.as_ptr().cast::<c_char>()
 }
 
-/// Whether the `(label, label_len)` bytes are a charset label that names an
-/// encoding: a label of the WHATWG Encoding Standard, ASCII
-/// case-insensitive, surrounding ASCII whitespace ignored (`"shift_jis"`,
-/// `"Windows-1252"`, `"latin1"`). The functions that take a charset read a
-/// label that names no encoding as UTF-8, as the 2012 algorithm does;
-/// bindings call this first to refuse a misspelt one (`"shiftjis"`). False
-/// for the empty label (`(NULL, 0)` included: a label that was not given is
-/// for the caller to handle), for `(NULL, n > 0)` and for a label longer
-/// than `WURL_MAX_INPUT_LEN`. Never fails otherwise; thread-safe.
+/// Whether `(label, label_len)` names an encoding: a WHATWG Encoding Standard label, ASCII
+/// case-insensitive, surrounding ASCII whitespace ignored (`"shift_jis"`, `"latin1"`). The
+/// functions that take a charset read an unknown label as UTF-8; call this first to refuse a
+/// misspelt one (`"shiftjis"`). False for the empty label (`(NULL, 0)` too), `(NULL, n > 0)` and
+/// a label longer than `WURL_MAX_INPUT_LEN`. Thread-safe.
 #[unsafe(no_mangle)]
 pub extern "C" fn wurl_charset_known(label: *const c_char, label_len: usize) -> bool {
     guard(false, || {
@@ -887,16 +755,11 @@ pub extern "C" fn wurl_charset_known(label: *const c_char, label_len: usize) -> 
     })
 }
 
-// ---------------------------------------------------------------------------
-// Keys: opt-in rules and SURT on top of the canonical URL, which they read
-// as a string (see `key`).
+// Keys: opt-in rules and SURT on the canonical URL, read as a string (see `key`).
 
-/// A compiled rules specification (see `wurl_rules_compile`). Opaque and
-/// immutable: any number of threads may use one at once. Free it with
-/// `wurl_rules_free`.
-//
-// A pointer to it is `Box::into_raw` of a `rules::Rules`; this type only
-// names the pointer for C.
+/// A compiled rules specification (see `wurl_rules_compile`). Opaque and immutable: any number
+/// of threads may use one at once. Free it with `wurl_rules_free`.
+// `Box::into_raw` of a `rules::Rules`; this type only names the pointer for C.
 pub struct wurl_rules {
     _opaque: [u8; 0],
 }
@@ -905,9 +768,8 @@ pub struct wurl_rules {
 /// buffer says which part of it is wrong, and `*out` is untouched.
 pub const WURL_E_BAD_RULES: wurl_status = 7;
 
-/// Key flag of `wurl_canon_key_into` / `wurl_url_key_into`: write the SURT
-/// form of the (ruled) canonical URL, without its scheme
-/// (`com,example,www)/a?q`).
+/// Key flag of `wurl_canon_key_into` / `wurl_url_key_into`: write the SURT form of the (ruled)
+/// canonical URL, without its scheme (`com,example,www)/a?q`).
 pub const WURL_KEY_SURT: u32 = 1;
 /// Key flag: write the SURT form keeping the scheme
 /// (`http://(com,example,www)/a?q`); implies `WURL_KEY_SURT`.
@@ -922,10 +784,8 @@ thread_local! {
 
 /// Borrows a rules handle from C, or `None` for NULL.
 fn rules_ref<'a>(rules: *const wurl_rules) -> Option<&'a crate::rules::Rules> {
-    // SAFETY: a non-NULL `rules` came from `Box::into_raw` in
-    // `wurl_rules_compile` and is not yet freed (the documented contract);
-    // `Rules` is never mutated, so shared references from any number of
-    // threads are sound, and the borrow ends with the call.
+    // SAFETY: a non-NULL `rules` is `Box::into_raw` from `wurl_rules_compile`, not yet freed (the
+    // documented contract); `Rules` is never mutated, so shared borrows for the call are sound.
     (!rules.is_null()).then(|| unsafe { &*rules.cast::<crate::rules::Rules>() })
 }
 
@@ -961,18 +821,13 @@ fn deliver_key(
     })
 }
 
-/// Compiles a rules specification: a comma-separated list of the rules
-/// `drop-fragment`, `strip-www`, `sort-query`, `drop-params=GLOB|GLOB...`,
-/// `strip-session-ids`, `drop-userinfo` and `normalize-escapes`, each at
-/// most once (the empty
-/// string is no rule; see docs/keys.md for exactly what each does). On
-/// `WURL_OK`, `*out` is a new rules handle, which the caller owns and frees
-/// with `wurl_rules_free`. On `WURL_E_BAD_RULES`, `*out` is untouched and,
-/// when `msg_cap > 0`, `msg` receives a NUL-terminated English message that
-/// quotes the bad part, or its start when it is long (cut to fit
-/// `msg_cap`, at a character boundary).
-/// `msg` may be NULL when `msg_cap` is 0; it is written only on
-/// `WURL_E_BAD_RULES`. `spec` is a `(ptr, len)` input like every other.
+/// Compiles a rules specification: a comma-separated list of the rules `drop-fragment`,
+/// `strip-www`, `sort-query`, `drop-params=GLOB|GLOB...`, `strip-session-ids`, `drop-userinfo`
+/// and `normalize-escapes`, each at most once (`""`: no rule; docs/keys.md says what each does).
+/// On `WURL_OK`, `*out` is a new rules handle the caller frees with `wurl_rules_free`. On
+/// `WURL_E_BAD_RULES`, `*out` is untouched and, when `msg_cap > 0`, `msg` receives a
+/// NUL-terminated English message quoting the bad part (cut to fit `msg_cap`, at a character
+/// boundary); `msg` is written only then, and may be NULL when `msg_cap` is 0.
 #[unsafe(no_mangle)]
 pub extern "C" fn wurl_rules_compile(
     spec: *const c_char,
@@ -992,8 +847,7 @@ pub extern "C" fn wurl_rules_compile(
         match crate::rules::Rules::parse(&spec) {
             Ok(r) => {
                 let p = Box::into_raw(Box::new(r)).cast::<wurl_rules>();
-                // SAFETY: `out` is non-NULL (checked above) and points to
-                // writable storage for one pointer.
+                // SAFETY: `out` is non-NULL (checked above) and points to storage for a pointer.
                 unsafe { out.write(p) };
                 WURL_OK
             }
@@ -1004,10 +858,8 @@ pub extern "C" fn wurl_rules_compile(
                     while !m.is_char_boundary(n) {
                         n -= 1;
                     }
-                    // SAFETY: `msg` is non-NULL (msg_cap > 0, checked
-                    // above) and the caller promises `msg_cap` writable
-                    // bytes; we write `n + 1 <= msg_cap`. The message is
-                    // wurl's own memory, which cannot overlap `msg`.
+                    // SAFETY: `msg` is non-NULL (msg_cap > 0) with `msg_cap` writable bytes; we
+                    // write `n + 1 <= msg_cap` from wurl's own memory, which cannot overlap `msg`.
                     unsafe {
                         std::ptr::copy_nonoverlapping(m.as_ptr(), msg.cast::<u8>(), n);
                         msg.add(n).write(0);
@@ -1025,25 +877,17 @@ pub extern "C" fn wurl_rules_free(rules: *mut wurl_rules) {
     if rules.is_null() {
         return;
     }
-    // SAFETY: a non-NULL `rules` came from `Box::into_raw` in
-    // `wurl_rules_compile` and the caller frees it once (the documented
-    // contract).
+    // SAFETY: a non-NULL `rules` is `wurl_rules_compile`'s `Box::into_raw`, freed once (contract).
     let b = unsafe { Box::from_raw(rules.cast::<crate::rules::Rules>()) };
     let _ = catch_unwind(AssertUnwindSafe(move || drop(b)));
 }
 
-/// The bulk path with a key: exactly what `wurl_canon_into` would write for
-/// the same `base`, `input`, `charset` and `flags`, then `rules` applied
-/// (NULL: none) and, with `WURL_KEY_SURT` or `WURL_KEY_SURT_SCHEME` in
-/// `key_flags` (0: neither), the SURT form; written with a NUL into `buf`
-/// and its length (without the NUL) into `*out_len`, as `wurl_canon_into`
-/// writes. Returns what `wurl_canon_into` returns (`WURL_INVALID_URL`,
-/// `WURL_E_BUFFER_TOO_SMALL` with the key's length, ...), and
-/// `WURL_E_BAD_ARG` for unknown `key_flags` bits. With
-/// `WURL_FLAG_URL_STANDARD` in `flags`, the URL is the URL Standard
-/// model's (see that flag). `rules` is borrowed for
-/// the call; any number of threads may use one rules handle at once.
-/// Allocates nothing per call in steady state.
+/// The bulk path with a key: what `wurl_canon_into` would write for the same `base`, `input`,
+/// `charset` and `flags`, then `rules` applied (NULL: none) and, with `WURL_KEY_SURT` or
+/// `WURL_KEY_SURT_SCHEME` in `key_flags` (0: neither), the SURT form; written into `buf` and
+/// `*out_len` as `wurl_canon_into` writes, with its return values (`WURL_E_BUFFER_TOO_SMALL`
+/// gives the key's length), and `WURL_E_BAD_ARG` for unknown `key_flags` bits. `rules` is
+/// borrowed for the call. Allocates nothing per call in steady state (2012 model).
 #[unsafe(no_mangle)]
 pub extern "C" fn wurl_canon_key_into(
     base: *const wurl_url,
@@ -1098,21 +942,15 @@ pub extern "C" fn wurl_canon_key_into(
     })
 }
 
-/// The URL Standard model with a base given as a string: `input` parsed
-/// against `base` (`base_len` 0: without a base; the empty string is no
-/// URL) by the WHATWG URL Standard's parser, serialized, then `rules`
-/// applied (NULL: none) and, with `WURL_KEY_SURT` or
-/// `WURL_KEY_SURT_SCHEME` in `key_flags` (0: neither), the SURT form;
-/// written into `buf` as `wurl_canon_into` writes. What
-/// `wurl_canon_key_into` with `WURL_FLAG_URL_STANDARD` gives, except that
-/// the base is read by the URL Standard itself rather than through a
-/// 2012 handle (whose serialization can differ from its input: the 2012
-/// parser takes `a:` for a drive letter, `file:///a:`). `charset` as for
-/// `wurl_canon_into` (see `WURL_FLAG_URL_STANDARD`). Returns `WURL_OK`;
-/// `WURL_INVALID_URL` when the URL, or the base, does not parse (nothing
-/// written); `WURL_E_BUFFER_TOO_SMALL` (only `*out_len` written);
-/// `WURL_E_NULL_ARG`, `WURL_E_TOO_LONG`, or `WURL_E_BAD_ARG` for unknown
-/// `key_flags` bits. Allocates per call.
+/// The URL Standard model with a base given as a string: `input` parsed against `base`
+/// (`base_len` 0: no base; the empty string is no URL) by the URL Standard's parser and
+/// serialized, then `rules` and `key_flags` as in `wurl_canon_key_into`; written into `buf` as
+/// `wurl_canon_into` writes. Like `wurl_canon_key_into` with `WURL_FLAG_URL_STANDARD`, except that
+/// the base is not read through a 2012 handle (whose serialization can differ: `a:` is a drive
+/// letter to the 2012 parser). `charset` as for `WURL_FLAG_URL_STANDARD`. Returns `WURL_OK`;
+/// `WURL_INVALID_URL` when the URL or the base does not parse (nothing written);
+/// `WURL_E_BUFFER_TOO_SMALL` (only `*out_len` written); `WURL_E_NULL_ARG`, `WURL_E_TOO_LONG`, or
+/// `WURL_E_BAD_ARG` for unknown `key_flags` bits. Allocates per call.
 #[unsafe(no_mangle)]
 pub extern "C" fn wurl_canon_standard_into(
     base: *const c_char,
@@ -1163,19 +1001,12 @@ pub extern "C" fn wurl_canon_standard_into(
     })
 }
 
-/// The handle path with a key: the key of `url`'s canonicalization. `url`
-/// may come from `wurl_parse`, `wurl_resolve` or `wurl_canonicalize`: it
-/// is canonicalized first (with the default options, as
-/// `wurl_canonicalize` with no charset; a canonical handle is its own
-/// canonicalization), so the key of a handle is the key of its canonical
-/// URL. Then `rules` applied (NULL: none) and, with
-/// `WURL_KEY_SURT` or `WURL_KEY_SURT_SCHEME` in `key_flags`, in SURT form,
-/// written into `buf` as `wurl_canon_into` writes. Returns `WURL_OK`,
-/// `WURL_INVALID_URL` for a URL whose canonicalization is invalid (nothing
-/// written),
-/// `WURL_E_BUFFER_TOO_SMALL` (only `*out_len` written),
-/// `WURL_E_NULL_ARG` for a NULL `url` or `out_len`, or `WURL_E_BAD_ARG` for
-/// unknown `key_flags` bits. `url` and `rules` are borrowed for the call.
+/// The handle path with a key: the key of `url`'s canonicalization with the default options (as
+/// `wurl_canonicalize` with no charset; a canonical handle is its own), then `rules` (NULL: none)
+/// and `key_flags` as in `wurl_canon_key_into`, written into `buf` as `wurl_canon_into` writes.
+/// Returns `WURL_OK`, `WURL_INVALID_URL` when the canonicalization is invalid (nothing written),
+/// `WURL_E_BUFFER_TOO_SMALL` (only `*out_len` written), `WURL_E_NULL_ARG` for a NULL `url` or
+/// `out_len`, or `WURL_E_BAD_ARG` for unknown `key_flags` bits. `url` and `rules` are borrowed.
 #[unsafe(no_mangle)]
 pub extern "C" fn wurl_url_key_into(
     url: *const wurl_url,

@@ -1,44 +1,7 @@
-//! wurl — URL parsing, resolution, canonicalization and serialization as
-//! specified by the 2012 Web::URL::Canonicalize algorithm
-//! (`docs/url-canon-spec.txt`), with a C ABI.
-//!
-//! The stages of the algorithm each live in a module named after them:
-//!
-//! * [`preprocess`] — "steps to preprocess a string";
-//! * [`parse`](mod@parse) — "steps to parse a URL" (drive, `file:`, UNC, `mailto:`,
-//!   hierarchical and non-hierarchical URLs);
-//! * [`resolve`](mod@resolve) — "steps to resolve a URL", "merge path", "remove
-//!   dot-segments";
-//! * [`canonicalize`](mod@canonicalize) — "steps to canonicalize a URL", with [`host`]
-//!   (CanonicalizeHost), [`ipv4`], [`ipv6`], [`nameprep`] and [`percent`];
-//! * [`serialize`] — "steps to serialize a parsed URL";
-//!
-//! Every caller enters through [`api`], which chooses between the fast
-//! exits (`fast`: the recognizer of canonical input, the merge of a page's
-//! links, the resume road, known to `api` alone) and the stages; the
-//! functions below ([`parse()`], [`resolve()`], [`canonicalize()`], ...)
-//! are `api`'s. The C ABI is in [`ffi`] and holds no URL logic.
-//! A second model, the WHATWG URL Standard's (opt-in, in [`standard`]), is
-//! reached through the same layer and shares nothing with the stages.
-//!
-//! Absent and empty components are different everywhere: every component is
-//! an `Option<&str>` where `None` is absent and `Some("")` present-and-empty.
-//!
+//! wurl: the 2012 Web::URL::Canonicalize algorithm (`docs/url-canon-spec.txt`), a module per stage,
+//! all entered through [`api`]; C ABI in [`ffi`]. Absent is `None`, present-and-empty `Some("")`.
 //! ```
-//! let base = wurl::parse("http://EXAMPLE.com:80/x/y");
-//! let url = wurl::canonicalize(&wurl::resolve(&base, "../a/./b"), None);
-//! assert_eq!(url.serialize().as_deref(), Some("http://example.com/a/b"));
-//! assert_eq!(url.query(), None);
-//!
-//! // The bulk path, for crawler loops: the same stages, writing into
-//! // `out` and per-thread buffers (no allocation per call once warm).
-//! let mut out = String::new();
-//! wurl::canon_into(Some(&base), "?q", &wurl::CanonOptions::default(), &mut out).unwrap();
-//! assert_eq!(out, "http://example.com/x/y?q");
-//!
-//! // Invalid is a state, with a reason.
-//! let bad = wurl::canonicalize(&wurl::parse("http://a:99999/"), None);
-//! assert_eq!(bad.invalid_reason().map(|r| r.as_str()), Some("port out of range"));
+//! assert_eq!(wurl::url_to_canon_url("HTTP://A.com/x/../b", None, None).unwrap(), "http://a.com/b");
 //! ```
 
 #![forbid(unsafe_op_in_unsafe_fn)]
@@ -77,15 +40,11 @@ pub use api::{
 pub use canonicalize::CanonOptions;
 pub use record::{Component, InvalidReason, Url};
 
-/// The recognizer of canonical input, as earlier versions exported it
-/// (`fast`, reached through `api`).
+/// The recognizer of canonical input (`fast`, through `api`), as earlier versions exported it.
 pub mod canonical_form {
     #[cfg(feature = "differential")]
     pub use crate::api::set_fast_exits;
-    /// Whether `s` is a URL that the stages (with the default options:
-    /// UTF-8 query, not network-strict) give back unchanged,
-    /// preprocessing, parsing, resolution against its own parse and
-    /// canonicalization. `false` means only that one pass could not tell.
+    /// Whether the stages (default options) give `s` back unchanged; `false` may mean "can't tell".
     pub fn is_canonical(s: &[u8]) -> bool {
         crate::api::is_canonical(s)
     }
@@ -94,18 +53,14 @@ pub mod canonical_form {
 /// The library version, as in `Cargo.toml`.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
-/// The one-call API of the original module, `url_to_canon_url(input, base,
-/// charset)`: parse the base (or, without one, the input itself), resolve the
-/// input against it, canonicalize with `charset` (`None` means UTF-8) and
-/// serialize. `None` when the result is invalid.
+/// The original module's `url_to_canon_url`: `input` resolved against `base` (or itself),
+/// canonicalized with `charset` (`None`: UTF-8) and serialized; `None` when invalid.
 pub fn url_to_canon_url(input: &str, base: Option<&str>, charset: Option<&str>) -> Option<String> {
     let base = parse(base.unwrap_or(input));
     let resolved = resolve(&base, input);
     canonicalize(&resolved, charset).serialize()
 }
 
-// Keys for crawlers and web archives: opt-in rules and SURT on
-// the canonical serialization, which they read as a string (`split`).
 pub mod key;
 pub mod rules;
 mod split;

@@ -1,7 +1,5 @@
-//! Per-thread buffers the stages write into, reused between calls so that
-//! a call allocates nothing in steady state. A stage never
-//! keeps a buffer beyond a call: the records it returns are built by
-//! copying out of them (`serialize::build`).
+//! Per-thread buffers the stages write into, reused between calls (ARCHITECTURE.md, speed
+//! mechanisms, row 8). No stage keeps one beyond a call: records copy out (`serialize::build`).
 
 use std::cell::RefCell;
 
@@ -19,12 +17,10 @@ pub(crate) struct Scratch {
     pub(crate) canon: String,
     /// The bulk path's output for the C ABI.
     pub(crate) out: String,
-    /// Canonicalization's working buffers.
     pub(crate) work: Work,
 }
 
-/// Canonicalization's working buffers: the `file:` HOSTPATH loop's host and
-/// path, and two for the full path steps (the rare slow path).
+/// Canonicalization's: the `file:` HOSTPATH loop's host and path; `a`, `b`: the full path steps.
 #[derive(Default)]
 pub(crate) struct Work {
     pub(crate) host: String,
@@ -39,15 +35,10 @@ impl Work {
     }
 }
 
-/// Buffers that grew beyond this are freed after the call, so that one
-/// huge URL does not pin its memory in every thread that saw it.
+/// Buffers grown past this are freed after the call: one huge URL must not pin memory per thread.
 pub(crate) const KEEP: usize = 64 * 1024;
 
-/// Which of a [`Scratch`]'s buffers a call may write, hence which its trim
-/// looks at: checking all ten capacities after every call would be paid
-/// up to three times per URL on the handle path (parse, resolve,
-/// canonicalize), each of which writes only a few of them. A
-/// constant at each call site, so the trim of the others compiles away.
+/// Which [`Scratch`] buffers a call may write, so its trim looks at those only (constant per site).
 #[derive(Clone, Copy)]
 pub(crate) struct Used(u16);
 
@@ -58,22 +49,15 @@ impl Used {
     const PATH2: u16 = 1 << 3;
     const CANON: u16 = 1 << 4;
     const OUT: u16 = 1 << 5;
-    /// The `file:` HOSTPATH loop's buffers (`Work::host`, `Work::path`).
     const WORK_FILE: u16 = 1 << 6;
-    /// The full path steps' buffers (`Work::a`, `Work::b`).
     const WORK_STEPS: u16 = 1 << 7;
     /// Parsing: the preprocessed input and a path it writes.
     pub(crate) const PARSE: Used = Used(Used::PRE | Used::SIDE);
-    /// Resolution: parsing's, and the merged path and its dot-segment
-    /// removal (the first of which also fills a base's host cache).
+    /// Resolution: parsing's, the merged path and its dot-segment removal.
     pub(crate) const RESOLVE: Used = Used(Used::PRE | Used::SIDE | Used::PATH | Used::PATH2);
-    /// Canonicalization of a record: the serialization it writes and its
-    /// working buffers.
+    /// Canonicalization of a record: the serialization and its working buffers.
     pub(crate) const CANONICALIZE: Used = Used(Used::CANON | Used::WORK_FILE | Used::WORK_STEPS);
-    /// The bulk path's resume road (src/fast/resume.rs, `canon_from`, when
-    /// the stages do not run): its output, and the full path steps for a
-    /// path the one pass cannot write. Three buffers to trim where the
-    /// stages need all of them.
+    /// The bulk path's resume road (`fast::resume`): its output and the full path steps.
     pub(crate) const RESUME: Used = Used(Used::OUT | Used::WORK_STEPS);
     /// The bulk path: every stage, and its output.
     pub(crate) const ALL: Used = Used(u16::MAX);
@@ -84,8 +68,7 @@ impl Used {
 }
 
 impl Scratch {
-    /// Empties the buffers `used` says a call may have written, and frees
-    /// those that grew past [`KEEP`].
+    /// Empties the buffers `used` names and frees those grown past [`KEEP`].
     #[inline(always)]
     fn trim(&mut self, used: Used) {
         let [a, b, c, d] = self.work.bufs();
@@ -107,15 +90,9 @@ impl Scratch {
                     *s = String::new();
                 }
             }
-            // A call that wrote a buffer it did not declare would leave it
-            // unchecked (and, if it grew, its memory pinned): the tests
-            // run in debug builds, where this catches it. (A call whose
-            // stage panicked skipped its trim; what it wrote is emptied,
-            // and freed if large, by the next call that uses the buffer,
-            // every stage clearing a buffer before writing it. A drop
-            // guard that trims while unwinding would put landing pads on
-            // every URL's path, and a "call running" flag a store on every
-            // call, for a case that is a bug already.)
+            // An undeclared write would leave a buffer unchecked: debug builds (the tests) catch
+            // it. A panicking call skips its trim; the next user clears the buffer (every stage
+            // clears before writing), so no unwinding guard costs every call.
             debug_assert!(s.is_empty(), "a scratch buffer outside `Used`");
         }
     }
@@ -125,17 +102,15 @@ thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
 
-/// Runs `f` with this thread's buffers, or with fresh ones when they are
-/// in use (a call made from inside `f`) or the thread is exiting. `f`
-/// writes only the buffers `used` names.
+/// Runs `f` with this thread's buffers, or fresh ones when they are in use (a call from inside
+/// `f`) or the thread is exiting. `f` writes only the buffers `used` names.
 #[inline(always)]
 pub(crate) fn with<R>(used: Used, f: impl FnOnce(&mut Scratch) -> R) -> R {
     with_either(used, used, |sc| (f(sc), true))
 }
 
-/// [`with`] for a call that writes either the buffers `narrow` names or
-/// those `wide` names: `f` returns its result and whether it kept to
-/// `narrow`, and the trim looks at those buffers only.
+/// [`with`] for a call that writes the buffers `narrow` names or those `wide` names: `f` returns
+/// its result and whether it kept to `narrow`, and the trim looks at those only.
 #[inline(always)]
 pub(crate) fn with_either<R>(
     narrow: Used,
@@ -161,11 +136,8 @@ pub(crate) fn with_either<R>(
     }
 }
 
-/// Runs `f` with the per-thread buffer in `cell`, or with a fresh one when
-/// it is in use (a call made from inside `f`) or the thread is exiting;
-/// afterwards frees it when `size` says it grew past [`KEEP`]. For buffers
-/// kept apart from [`Scratch`] by callers that run a whole [`with`] call
-/// in between (the keys: canonicalization, then the rules).
+/// [`with`] for one buffer `cell` kept apart from [`Scratch`] (the keys run a [`with`] call while
+/// holding it), freed afterwards when `size` says it grew past [`KEEP`].
 pub(crate) fn with_local<T: Default + 'static, R>(
     cell: &'static std::thread::LocalKey<RefCell<T>>,
     size: impl Fn(&T) -> usize,

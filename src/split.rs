@@ -1,24 +1,12 @@
-//! Where each component lies in a canonical serialization: the one piece
-//! of URL knowledge that [`rules`](crate::rules) and [`surt`](crate::surt)
-//! share. They work on the string that canonicalization wrote (a string
-//! in, a string out), so they find its components again here, with the
-//! rules by which "steps to parse a URL" splits (`parse.rs`), restricted to
-//! what a canonical serialization can hold:
-//!
-//! * the scheme ends at the first `:`;
-//! * `about:`, `data:`, `javascript:` and `vbscript:` URLs are all path
-//!   (they keep `?` and `#` in it); `mailto:` URLs are a path and, after
-//!   the first `?`, a query (a `#` stays where it is);
-//! * otherwise `//` after the scheme starts an authority, which ends at the
-//!   first `/`, `?` or `#`; in it, the user-info ends at the last `@`, and
-//!   the port starts after the last `:` that is not inside a bracketed
-//!   (IPv6) literal — except in a `file:` URL, whose host is its whole
-//!   authority;
-//! * then the path runs to the first `?` or `#`, the query to the first
-//!   `#`, and the fragment to the end.
-//!
-//! The unit tests check these ranges against the components of the
-//! canonicalized record itself on every conformance input.
+//! Where each component lies in a canonical serialization: the one piece of URL knowledge that
+//! [`rules`](crate::rules) and [`surt`](crate::surt) share (they read the string canonicalization
+//! wrote). The rules are those of "steps to parse a URL" (`parse.rs`) restricted to a canonical
+//! serialization: the scheme ends at the first `:`; an all-path scheme (`about:`, `data:`,
+//! `javascript:`, `vbscript:`) is all path, and `mailto:` a path and, after the first `?`, a query;
+//! otherwise `//` starts an authority, up to the first `/`, `?` or `#` (user-info to the last `@`,
+//! port after the last `:` outside brackets; a `file:` URL's is all host); then the path runs to
+//! the first `?` or `#`, the query to the first `#`. The unit tests check the ranges against the
+//! record's components on every conformance input.
 
 use std::ops::Range;
 
@@ -31,17 +19,13 @@ use crate::scheme::{Scheme, SchemeKind};
 pub(crate) struct Split {
     /// The scheme (without its `:`).
     pub scheme: Range<usize>,
-    /// The authority, when the URL has one.
     pub authority: Option<Authority>,
-    /// The path (possibly empty).
     pub path: Range<usize>,
     /// The query, without its `?`.
     pub query: Option<Range<usize>>,
     /// The fragment, without its `#`.
     pub fragment: Option<Range<usize>>,
-    /// Whether the scheme is one whose URLs are all path, or `mailto:`
-    /// (no authority, no fragment, and a path that is not a path of
-    /// segments).
+    /// An all-path scheme or `mailto:` (no authority or fragment, no path of segments).
     pub opaque: bool,
 }
 
@@ -93,7 +77,6 @@ pub(crate) fn split(s: &str) -> Split {
         let start = rest + 2;
         let end = memchr3(b'/', b'?', b'#', &b[start..]).map_or(b.len(), |i| start + i);
         out.authority = Some(if kind == SchemeKind::File {
-            // A `file:` URL's host is its whole authority.
             Authority {
                 all: start..end,
                 userinfo: None,
@@ -119,13 +102,11 @@ pub(crate) fn split(s: &str) -> Split {
     out
 }
 
-/// Splits the authority `all` of `b` as `parse.rs`'s `split_authority`
-/// does: user-info up to the last `@`, port after the last `:` outside
-/// brackets. (SURT splits a `file:` URL's authority so too.)
+/// Splits the authority `all` of `b` as `parse.rs`'s `split_authority` does (SURT uses it for a
+/// `file:` URL's authority too).
 pub(crate) fn authority(b: &[u8], all: Range<usize>) -> Authority {
     let a = &b[all.clone()];
-    // One backward search: the last `@`, and the last `:` and `]` after it
-    // (most authorities have none of them: one call).
+    // One backward search for the last `@` and the last `:` and `]` after it.
     let (mut at, mut colon, mut close) = (None, None, None);
     let mut end = a.len();
     while let Some(i) = memrchr3(b'@', b':', b']', &a[..end]) {

@@ -1,44 +1,12 @@
-//! `WURL_FLAG_NETWORK_STRICT`: hosts that other parsers read differently.
-//!
-//! The spec mandates results that a WHATWG URL parser (browsers, ada,
-//! rust-url) or curl reads as a *different host*. A crawler that validates
-//! with wurl and fetches with another stack must not act on those. With
-//! `CanonOptions::network_strict` (C: `WURL_FLAG_NETWORK_STRICT`), a
-//! canonicalized URL whose scheme is `http`, `https`, `ws`, `wss` or `ftp` is
-//! made invalid when one of these rules holds (checked in this order; other
-//! schemes are never affected, and a URL that is invalid anyway keeps its
-//! own reason):
-//!
-//! 1. **`StrictEmptyHost`** — the host is empty or missing:
-//!    `http:///evil.com/x`, `ftp:///f`, `http:/x`, `http:x`. WHATWG parsers
-//!    skip the extra slashes and read `evil.com` (or `x`) as the host; curl
-//!    accepts one to three slashes.
-//! 2. **`StrictBracketHost`** — the host contains `[` or `]` but is not an
-//!    IPv6 literal: `http://[]/`, `http://[foo;bar=a]/`, `http://[::1.2.3.]/`,
-//!    `http://a［b］/` (→ `a[b]`). WHATWG parsers reject these.
-//! 3. **`StrictIpv4Ambiguous`** — the host is a domain (wurl did not read
-//!    it as an IPv4 address) whose last label, after dropping one trailing
-//!    dot, is a number by the WHATWG "ends in a number" check: all ASCII
-//!    digits, or `0x`/`0X` plus hex digits, or `0` plus octal digits.
-//!    Examples: `10.0.0.1.` (WHATWG and curl connect to 10.0.0.1),
-//!    `0x100000000`, `4294967296`, `256.0.0.0`, `1.2.3.4.5`, `1.2.3.08`,
-//!    `example.123` (WHATWG fails on all of those). Also when the WHATWG
-//!    reading of the host (rule 4's processing) is an IPv4 address other than
-//!    wurl's.
-//! 4. **`StrictUts46Mismatch`** — the host as written in the input,
-//!    percent-decoded and processed by UTS #46 non-transitional processing
-//!    with the WHATWG settings (the WHATWG "domain to ASCII", `idna` crate's
-//!    `domain_to_ascii_cow` with `AsciiDenyList::URL`), succeeds but gives
-//!    another host than wurl's IDNA 2003 result (compared ASCII
-//!    case-insensitively with wurl's host percent-decoded). Examples:
-//!    `faß.de` (wurl `fass.de`, UTS #46 `xn--fa-hia.de`), final sigma
-//!    `σς.gr`. When UTS #46 *fails* (ZWJ/ZWNJ, `xn--abc-.com`, forbidden code
-//!    points) the URL is not rejected: another parser then refuses the URL
-//!    rather than reading another host.
-//!
-//! Not rejected: IPv4 and IPv6 addresses as wurl writes them, ASCII labels
-//! longer than 63 characters (D7: DNS fails, no host swap), and hosts with
-//! percent-encoded characters that WHATWG parsers reject.
+//! Network-strict mode (`CanonOptions::network_strict`, C `WURL_FLAG_NETWORK_STRICT`): the spec
+//! mandates hosts that a WHATWG URL parser (browsers, ada, rust-url) or curl reads as a *different
+//! host*; a crawler that validates with wurl and fetches with another stack must not act on them.
+//! The rules, tried in order on a canonical `http`, `https`, `ws`, `wss` or `ftp` URL, are
+//! documented once, at [`WURL_FLAG_NETWORK_STRICT`](crate::ffi::WURL_FLAG_NETWORK_STRICT):
+//! (1) an empty host, (2) brackets in a non-IPv6 host, (3) a domain that "ends in a number" or
+//! whose WHATWG reading is another IPv4 address, (4) another host under UTS #46 (WHATWG "domain to
+//! ASCII"). Not rejected: ASCII labels longer than 63 characters (D7: DNS fails, no host swap) and
+//! hosts with percent-encoded characters that WHATWG parsers reject.
 use std::borrow::Cow;
 
 use crate::host::{HostKind, host_kind};
@@ -47,8 +15,7 @@ use crate::record::{InvalidReason, Url};
 /// The schemes network-strict mode applies to.
 const NETWORK_SCHEMES: [&str; 5] = ["http", "https", "ws", "wss", "ftp"];
 
-/// Why `u` (canonicalized) would be read differently by a WHATWG parser or
-/// curl, or `None`. See the module documentation for the rules.
+/// Why `u` (canonicalized) would be read as another host by a WHATWG parser or curl, or `None`.
 pub fn check(u: &Url) -> Option<InvalidReason> {
     let scheme = u.scheme()?;
     if !NETWORK_SCHEMES.contains(&scheme) {
@@ -59,8 +26,7 @@ pub fn check(u: &Url) -> Option<InvalidReason> {
         Some(h) => h,
     };
     if host.contains(['[', ']']) {
-        // Only a real literal (which canonicalization has written in
-        // RFC 5952 form) passes.
+        // Rule 2: only a real literal (which canonicalization wrote in RFC 5952 form) passes.
         let literal = host
             .strip_prefix('[')
             .and_then(|h| h.strip_suffix(']'))
@@ -96,8 +62,8 @@ fn uts46_check(u: &Url, host: &str, kind: HostKind) -> Option<InvalidReason> {
     (!ours.eq_ignore_ascii_case(whatwg.as_bytes())).then_some(InvalidReason::StrictUts46Mismatch)
 }
 
-/// The host as the input wrote it: the host part of the raw |authority|
-/// (which canonicalization leaves untouched).
+/// The host as the input wrote it: the host part of the raw |authority| (which canonicalization
+/// leaves untouched).
 fn raw_host(u: &Url) -> Option<&str> {
     let authority = u.authority()?;
     let mut tmp = crate::record::Parts::default();
@@ -123,8 +89,8 @@ fn percent_decode(b: &[u8]) -> Cow<'_, [u8]> {
     Cow::Owned(out)
 }
 
-/// The WHATWG IPv4 number parser (`None` = failure); saturates, so any
-/// number of digits is one pass.
+/// The WHATWG IPv4 number parser (`None` = failure); saturates, so any number of digits is one
+/// pass.
 fn ipv4_number(s: &str) -> Option<u64> {
     if s.is_empty() {
         return None;

@@ -1,31 +1,18 @@
-//! UTF-8 validation of the C ABI's inputs (which the header says are
-//! UTF-8, with U+FFFD for invalid sequences): a deterministic automaton
-//! over the well-formed byte sequences of the Unicode Standard, Table 3-7.
-//!
-//! Why not `str::from_utf8`: on the short, mostly non-ASCII strings an IDN
-//! crawler passes, its per-character branches on the sequence length,
-//! which such text makes unpredictable, cost more than this automaton,
-//! whose step is a table load, a shift and a mask, with no branch on the
-//! data. Words of eight ASCII octets between characters are skipped with
-//! one test (a branch per word, not per octet). Invalid input is not this
-//! module's business: the caller falls back to the lossy decoder.
+//! UTF-8 validation of the C ABI's inputs: a shift-based automaton over Unicode Table 3-7's
+//! well-formed sequences, a table load and a shift per octet with no branch on the data (faster
+//! than `str::from_utf8`'s per-length branches on short IDN text). Invalid input: lossy decoder.
 
-// The automaton's states are bit offsets into a 64-bit row per octet:
-// `TABLE[b] >> s & 63` is the state after `b` in state `s` (a "shift-based"
-// automaton: nine states of six bits fit one word).
+// States are bit offsets into a 64-bit row per octet: `TABLE[b] >> s & 63` is the state after `b`
+// in state `s` (nine six-bit states fit one word).
 /// Between characters (the only accepting state).
 const ACCEPT: u32 = 0;
 /// One, two or three continuation octets (`80..BF`) still to come.
 const CONT1: u32 = 6;
 const CONT2: u32 = 12;
 const CONT3: u32 = 18;
-/// After `E0`: `A0..BF` (no overlong three-octet form).
 const AFTER_E0: u32 = 24;
-/// After `ED`: `80..9F` (no surrogate).
 const AFTER_ED: u32 = 30;
-/// After `F0`: `90..BF` (no overlong four-octet form).
 const AFTER_F0: u32 = 36;
-/// After `F4`: `80..8F` (nothing above U+10FFFF).
 const AFTER_F4: u32 = 42;
 /// Not UTF-8, whatever follows.
 const ERROR: u32 = 48;
@@ -34,8 +21,7 @@ const STATES: [u32; 9] = [
     ACCEPT, CONT1, CONT2, CONT3, AFTER_E0, AFTER_ED, AFTER_F0, AFTER_F4, ERROR,
 ];
 
-/// The transition function, from Table 3-7 ("Well-Formed UTF-8 Byte
-/// Sequences").
+/// The transition function, from Table 3-7 ("Well-Formed UTF-8 Byte Sequences").
 const fn next(state: u32, b: u8) -> u32 {
     let cont = matches!(b, 0x80..=0xBF);
     let (ok, to) = match state {
@@ -54,6 +40,7 @@ const fn next(state: u32, b: u8) -> u32 {
         CONT1 => (cont, ACCEPT),
         CONT2 => (cont, CONT1),
         CONT3 => (cont, CONT2),
+        // No overlong form (E0, F0), no surrogate (ED), nothing above U+10FFFF (F4).
         AFTER_E0 => (matches!(b, 0xA0..=0xBF), CONT1),
         AFTER_ED => (matches!(b, 0x80..=0x9F), CONT1),
         AFTER_F0 => (matches!(b, 0x90..=0xBF), CONT2),
@@ -80,30 +67,21 @@ const fn table() -> [u64; 256] {
 
 static TABLE: [u64; 256] = table();
 
-/// Whether `bytes` is well-formed UTF-8 (exactly when `str::from_utf8`
-/// accepts it; the tests compare the two on every string of up to three
-/// octets and every four-octet one that starts a four-octet sequence).
+/// Whether `bytes` is well-formed UTF-8, exactly as `str::from_utf8` says (the tests compare the
+/// two on every string of up to three octets and every four-octet one starting F0..F4).
 pub(crate) fn is_valid(bytes: &[u8]) -> bool {
     let word = |i: usize| {
         let w = &bytes[i..i + 8];
         u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]])
     };
     let n = bytes.len();
-    // The ASCII words before the first octet outside ASCII, eight octets
-    // to a test: the automaton stays at ACCEPT over them.
+    // Skip the leading ASCII words, eight octets to a test (the state stays ACCEPT).
     let mut i = 0;
     while i + 8 <= n && word(i) & 0x8080_8080_8080_8080 == 0 {
         i += 8;
     }
-    // From there on, every octet, eight to a step of the loop and with no
-    // branch on the data: a URL has its characters outside ASCII here and
-    // there (a host, a path segment), and a branch per word on whether it
-    // is ASCII, or per octet on the end, is mispredicted from one URL to
-    // the next. The state is the low six bits of `state`; the bits above
-    // are left over from the row it was shifted out of. A 64-bit shift
-    // uses only the low six bits of its count (`wrapping_shr`), so no mask
-    // is needed between steps: one shift per octet on the chain from one
-    // octet to the next (the row's load does not depend on the state).
+    // Then every octet, with no branch on the data (it would mispredict from one URL to the next).
+    // The bits above the low six are left over: a 64-bit shift uses its count's low six bits only.
     let mut state = u64::from(ACCEPT);
     let mut step = |w: u64| {
         for k in 0..8 {
@@ -116,10 +94,8 @@ pub(crate) fn is_valid(bytes: &[u8]) -> bool {
         i += 8;
     }
     if n >= 8 {
-        // The last `n - i` octets, from the last word of the input shifted
-        // down, padded with NUL: an ASCII octet keeps ACCEPT and takes
-        // every other state to ERROR, so the padded input ends in ACCEPT
-        // exactly when the input does.
+        // The last octets: the last word shifted down, NUL-padded. NUL keeps ACCEPT and takes every
+        // other state to ERROR, so the padded input ends in ACCEPT exactly when the input does.
         step(
             word(n - 8)
                 .checked_shr(8 * (8 - (n - i)) as u32)
