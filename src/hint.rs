@@ -46,3 +46,35 @@ impl Stop {
         port_dropped: false,
     };
 }
+
+/// The one hint a record keeps: what the recognizer verified of its
+/// serialization, for canonicalization to skip (`Url::canonical_prefix`,
+/// `Url::is_known_canonical`). Not part of the URL's value.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Verified {
+    /// The serialization is its own canonical form (default options).
+    pub(crate) canonical: bool,
+    /// `ser[..prefix]` (0: none) is a hierarchical scheme other than
+    /// `file:`, `://` and a host, which canonicalization copies, or
+    /// ASCII-lowercases when `lower`.
+    pub(crate) prefix: usize,
+    pub(crate) lower: bool,
+    /// With a prefix: where the path octets the path rules copy end (0:
+    /// not known).
+    pub(crate) path_ok: usize,
+}
+
+impl Verified {
+    /// Nothing verified.
+    pub(crate) const NONE: Verified = Verified {
+        canonical: false,
+        prefix: 0,
+        lower: false,
+        path_ok: 0,
+    };
+    /// The whole serialization is canonical.
+    pub(crate) const CANONICAL: Verified = Verified {
+        canonical: true,
+        ..Verified::NONE
+    };
+}

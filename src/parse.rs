@@ -10,7 +10,7 @@
 
 use memchr::{memrchr, memrchr2};
 
-use crate::hint::Stop;
+use crate::hint::{Stop, Verified};
 use crate::preprocess::{as_is, preprocess_into};
 use crate::record::{Authority, Component, InvalidReason, Parts, Span, Url};
 use crate::scan::{find1, find2, find4};
@@ -119,7 +119,13 @@ fn parse_resumed(s: &str, input: &str, stop: &Stop, lower: bool) -> Url {
         }
         _ => 0,
     };
-    let url = Url::finish_source(s, &at, authority, true, (stop.host_end, lower, path_ok));
+    let verified = Verified {
+        canonical: false,
+        prefix: stop.host_end,
+        lower,
+        path_ok,
+    };
+    let url = Url::finish_source(s, &at, authority, true, verified);
     #[cfg(debug_assertions)]
     debug_assert_is_the_steps(s, &url.parts());
     url

@@ -7,6 +7,7 @@
 //! and /hierarchical/, and the raw |authority| component, which resolution
 //! needs (a `file:` URL's host is its whole authority).
 
+use crate::hint::Verified;
 use std::cell::RefCell;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
@@ -147,29 +148,8 @@ pub(crate) struct Record {
     /// that string against this record then needs no second parse (see
     /// [`Url::parse_source`]). Not part of the URL's value.
     parse_of_serialization: bool,
-    /// Whether this record is its own canonical form under the default
-    /// options (UTF-8 query, not network-strict): set by `parse` for input
-    /// that the recognizer (`fast`) accepts, so that canonicalizing the
-    /// record returns it without running the steps. Not part of the URL's
-    /// value.
-    canonical: bool,
-    /// Where the part of the serialization that is the start of its
-    /// canonical form under the default options ends (0: none known): a
-    /// scheme of a hierarchical kind other than `file:`, `://` and a host
-    /// CanonicalizeHost copies as it is, which canonicalization then
-    /// copies as they are, or lowercased when `prefix_lower` (see
-    /// [`Url::canonical_prefix`]). Set by `parse` for input whose scheme
-    /// and host the recognizer (`fast`) accepts. Not part of the URL's
-    /// value.
-    canonical_prefix: usize,
-    /// Whether the canonical prefix may have ASCII uppercase letters
-    /// (in the scheme or the host), which canonicalization lowercases.
-    prefix_lower: bool,
-    /// With a canonical prefix: where the part of the path that the path
-    /// rules copy as it is ends in the serialization (0: none known), as
-    /// the recognizer of canonical input found it before it stopped. Not
-    /// part of the URL's value.
-    path_ok: usize,
+    /// What the recognizer verified of the serialization (`hint::Verified`).
+    verified: Verified,
 }
 
 /// A record's flags and notes, as [`Url::build_with`] takes them.
@@ -178,10 +158,20 @@ struct Flags {
     hierarchical: bool,
     known_host_err: Option<InvalidReason>,
     parse_of_serialization: bool,
-    canonical: bool,
-    canonical_prefix: usize,
-    prefix_lower: bool,
-    path_ok: usize,
+    verified: Verified,
+}
+
+impl Flags {
+    /// A valid record's flags.
+    const fn valid(hierarchical: bool, parse_of_serialization: bool, verified: Verified) -> Flags {
+        Flags {
+            invalid: None,
+            hierarchical,
+            known_host_err: None,
+            parse_of_serialization,
+            verified,
+        }
+    }
 }
 
 /// The raw authority of a record built from its serialization
@@ -593,10 +583,7 @@ impl Url {
             r.hierarchical = f.hierarchical;
             r.known_host_err = f.known_host_err;
             r.parse_of_serialization = f.parse_of_serialization;
-            r.canonical = f.canonical;
-            r.canonical_prefix = f.canonical_prefix;
-            r.prefix_lower = f.prefix_lower;
-            r.path_ok = f.path_ok;
+            r.verified = f.verified;
             let url = Url(a);
             debug_assert_eq!(url.validate(), Ok(()));
             return url;
@@ -613,10 +600,7 @@ impl Url {
             host_cache: OnceLock::new(),
             c_views: OnceLock::new(),
             parse_of_serialization: f.parse_of_serialization,
-            canonical: f.canonical,
-            canonical_prefix: f.canonical_prefix,
-            prefix_lower: f.prefix_lower,
-            path_ok: f.path_ok,
+            verified: f.verified,
         }));
         debug_assert_eq!(url.validate(), Ok(()));
         url
@@ -646,8 +630,7 @@ impl Url {
         }
         if r.invalid.is_some() {
             // Its spans are NUL-terminated copies of the input's components.
-            if r.canonical || r.parse_of_serialization || r.canonical_prefix != 0 || r.path_ok != 0
-            {
+            if r.parse_of_serialization || r.verified != Verified::NONE {
                 return Err("notes on an invalid record".into());
             }
             return Ok(());
@@ -680,11 +663,9 @@ impl Url {
                 return Err(format!("{c:?} at {range:?} without its delimiter"));
             }
         }
-        if r.canonical_prefix > ser.end || r.path_ok > ser.end {
-            return Err(format!(
-                "canonical prefix {} or path_ok {} beyond the serialization {ser:?}",
-                r.canonical_prefix, r.path_ok
-            ));
+        let v = r.verified;
+        if v.prefix > ser.end || v.path_ok > ser.end {
+            return Err(format!("{v:?} beyond the serialization {ser:?}"));
         }
         Ok(())
     }
@@ -770,16 +751,7 @@ impl Url {
         let authority =
             (port != Span::NONE).then(|| Span::new(at[Component::Host].start, port.end));
         let extra = authority.map_or(0, |a| a.end - a.start + 1);
-        let flags = Flags {
-            invalid: None,
-            hierarchical: true,
-            known_host_err: None,
-            parse_of_serialization: true,
-            canonical: true,
-            canonical_prefix: 0,
-            prefix_lower: false,
-            path_ok: 0,
-        };
+        let flags = Flags::valid(true, true, Verified::CANONICAL);
         Url::build_with(Err(len + 1 + extra), flags, |buf, spans| {
             buf.push_str(prefix);
             if !rest.is_empty() {
@@ -827,18 +799,13 @@ impl Url {
         }
         let (ps, pe) = (old.start, old.end);
         let (before, after) = (r.buf.get(..ps)?, r.buf.get(pe..)?);
-        let flags = Flags {
-            invalid: None,
-            hierarchical: r.hierarchical,
-            known_host_err: None,
-            parse_of_serialization: false,
-            canonical: false,
-            // The octets before the path are copied as they are.
-            canonical_prefix: r.canonical_prefix,
-            prefix_lower: r.prefix_lower,
-            // The path changed.
-            path_ok: 0,
+        // The octets before the path are copied as they are; the path changed.
+        let verified = Verified {
+            prefix: r.verified.prefix,
+            lower: r.verified.lower,
+            ..Verified::NONE
         };
+        let flags = Flags::valid(r.hierarchical, false, verified);
         let len = before.len() + path.len() + after.len();
         Some(Url::build_with(Err(len), flags, |buf, spans| {
             buf.push_str(before);
@@ -872,7 +839,7 @@ impl Url {
     /// (src/fast/recognize.rs).
     pub(crate) fn canonical_base(&self) -> Option<(&str, &[Span; 8])> {
         let r = &*self.0;
-        if !r.canonical {
+        if !r.verified.canonical {
             return None;
         }
         let ser = self.as_str()?;
@@ -889,17 +856,13 @@ impl Url {
     /// `None` when not known.
     pub(crate) fn canonical_prefix(&self) -> Option<(&str, &[Span; 8], bool, usize)> {
         let r = &*self.0;
-        if r.canonical_prefix == 0 {
+        let v = r.verified;
+        if v.prefix == 0 {
             return None;
         }
         let at = r.spans.first_chunk::<8>()?;
-        let path_ok = r.path_ok.saturating_sub(at[Component::Path].start);
-        Some((
-            r.buf.get(..r.canonical_prefix)?,
-            at,
-            r.prefix_lower,
-            path_ok,
-        ))
+        let path_ok = v.path_ok.saturating_sub(at[Component::Path].start);
+        Some((r.buf.get(..v.prefix)?, at, v.lower, path_ok))
     }
 
     /// The parts canonicalization reads after a canonical prefix (see
@@ -923,7 +886,7 @@ impl Url {
     /// Whether this record is known to be its own canonical form under the
     /// default options (see [`Url::build_canonical`]).
     pub(crate) fn is_known_canonical(&self) -> bool {
-        self.0.canonical
+        self.0.verified.canonical
     }
 
     /// The string this record is the parse of, when that is its own
@@ -959,16 +922,7 @@ impl Url {
                 at[Component::Port] == Span::NONE && at[Component::Host].get(ser).is_some(),
             Authority::Raw(_) => true,
         });
-        let flags = Flags {
-            invalid: None,
-            hierarchical,
-            known_host_err: None,
-            parse_of_serialization: false,
-            canonical: false,
-            canonical_prefix: 0,
-            prefix_lower: false,
-            path_ok: 0,
-        };
+        let flags = Flags::valid(hierarchical, false, Verified::NONE);
         let extra = authority.copied_len() + 1;
         if ser.capacity() > crate::scratch::KEEP {
             // Shrink first: growing may move the buffer, and the old block
@@ -1083,18 +1037,13 @@ impl Url {
 
     /// [`Url::finish_sized`] for the parse of `source`, which is its
     /// serialization (the components of `p` at `at` in it): the record
-    /// notes so as it is built (see [`Url::parse_source`]), and notes
-    /// that `source[..canonical_prefix]` starts its canonical form, once
-    /// ASCII-lowercased when `prefix_lower` (see [`Url::canonical_prefix`];
-    /// 0: not known), and that the path rules copy its path up to
-    /// `path_ok` as it is (0: not known).
+    /// notes so as it is built (see [`Url::parse_source`]) and keeps what
+    /// the recognizer verified of it (see [`Url::canonical_prefix`]).
     pub(crate) fn finish_parsed(
         p: &Parts,
         source: &str,
         at: &[Span; 8],
-        canonical_prefix: usize,
-        prefix_lower: bool,
-        path_ok: usize,
+        verified: Verified,
     ) -> Url {
         // What `finish` gives for a valid record whose parts know nothing
         // of their host (a parse never does), written directly: the raw
@@ -1106,31 +1055,21 @@ impl Url {
         } else {
             Authority::Raw(p.authority)
         };
-        let prefix = (canonical_prefix, prefix_lower, path_ok);
-        Url::finish_source(source, at, authority, p.hierarchical, prefix)
+        Url::finish_source(source, at, authority, p.hierarchical, verified)
     }
 
     /// [`Url::finish_parsed`] of a valid parse given by the places of its
     /// components in `source` (`at`), its raw `authority` and flag, and
-    /// its `(canonical_prefix, prefix_lower, path_ok)`.
+    /// what the recognizer verified of it.
     pub(crate) fn finish_source(
         source: &str,
         at: &[Span; 8],
         authority: Authority,
         hierarchical: bool,
-        (canonical_prefix, prefix_lower, path_ok): (usize, bool, usize),
+        verified: Verified,
     ) -> Url {
         let len = source.len() + 1 + authority.copied_len();
-        let f = Flags {
-            invalid: None,
-            hierarchical,
-            known_host_err: None,
-            parse_of_serialization: true,
-            canonical: false,
-            canonical_prefix,
-            prefix_lower,
-            path_ok,
-        };
+        let f = Flags::valid(hierarchical, true, verified);
         Url::build_with(Err(len), f, |buf, spans| {
             buf.push_str(source);
             Url::fill_serialized(buf, spans, at, authority);
@@ -1144,10 +1083,7 @@ impl Url {
             hierarchical: p.hierarchical,
             known_host_err: p.known.err,
             parse_of_serialization: false,
-            canonical: false,
-            canonical_prefix: 0,
-            prefix_lower: false,
-            path_ok: 0,
+            verified: Verified::NONE,
         }
     }
 
@@ -1466,10 +1402,10 @@ mod tests {
             hierarchical: true,
             known_host_err: None,
             parse_of_serialization: false,
-            canonical,
-            canonical_prefix: 0,
-            prefix_lower: false,
-            path_ok: 0,
+            verified: Verified {
+                canonical,
+                ..Verified::NONE
+            },
         };
         let bad_query = |buf: &mut String, spans: &mut [Span; 11]| {
             buf.push_str("a:bq\0");
@@ -1536,10 +1472,7 @@ mod tests {
                 host_cache: OnceLock::new(),
                 c_views: OnceLock::new(),
                 parse_of_serialization: again.0.parse_of_serialization,
-                canonical: again.0.canonical,
-                canonical_prefix: again.0.canonical_prefix,
-                prefix_lower: again.0.prefix_lower,
-                path_ok: again.0.path_ok,
+                verified: again.0.verified,
             }));
             assert_eq!(again, fresh, "{input:?}");
             assert!(again.0.host_cache.get().is_none() && again.0.c_views.get().is_none());

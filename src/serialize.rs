@@ -4,6 +4,7 @@
 //! written once when the record is built (by `serialize_parts`); the public
 //! functions here read it.
 
+use crate::hint::Verified;
 use crate::record::{Component, Parts, Span, Url};
 
 /// One piece at a time of the serialization [`walk`] lays out: a delimiter
@@ -138,7 +139,11 @@ pub(crate) fn build_parsed(p: &Parts, source: &str, host_end: usize) -> Url {
         } else {
             0
         };
-        return Url::finish_parsed(p, source, &at, prefix, false, 0);
+        let verified = Verified {
+            prefix,
+            ..Verified::NONE
+        };
+        return Url::finish_parsed(p, source, &at, verified);
     }
     let mut url = build(p);
     if url.as_str() == Some(source) {
