@@ -386,12 +386,7 @@ pub(crate) fn parse_text(input: &str) -> Url {
     match fast::layout_or_stop(input.as_bytes()) {
         Ok(at) => Url::build_canonical(input, "", &at),
         Err(stop) => {
-            // Every octet preprocessing trims is at most a space: one
-            // comparison at each end rules most URLs out.
-            if let [f, .., l] = input.as_bytes()
-                && (*f <= b' ') | (*l <= b' ')
-                && let Some(s) = crate::preprocess::only_trimmed(input)
-            {
+            if let Some(Some(s)) = crate::preprocess::trim_ends(input) {
                 return parse_trimmed(s);
             }
             parse_after_stop(input, &stop)

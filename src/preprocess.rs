@@ -35,6 +35,16 @@ pub(crate) fn only_trimmed(s: &str) -> Option<&str> {
     (!needs_work(s.as_bytes())).then(|| trim(s))
 }
 
+/// Step 3's trim as a prefilter, for input with white space at an end
+/// (`None` otherwise, most input, after one look at each end): `Some(t)`
+/// when trimming is all preprocessing does to it (`t`, trimmed), else
+/// `Some(None)` (it removes or replaces more: a buffer is needed).
+pub(crate) fn trim_ends(s: &str) -> Option<Option<&str>> {
+    let b = s.as_bytes();
+    let white = |c: Option<&u8>| c.is_some_and(|&c| is_trimmed(c));
+    (white(b.first()) || white(b.last())).then(|| only_trimmed(s))
+}
+
 /// Applies the steps to preprocess a string. Borrows when nothing changes,
 /// which is the common case: one scan of the bytes for ASCII input.
 pub fn preprocess(s: &str) -> Cow<'_, str> {

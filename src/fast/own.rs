@@ -40,11 +40,7 @@ pub(crate) fn resolve(base: &Url, input: &str) -> Option<Url> {
 /// preprocess and parse it again).
 #[inline]
 fn trims_to(input: &str, src: &str) -> bool {
-    let b = input.as_bytes();
-    b.len() > src.len()
-        && (b.first().is_some_and(|&c| crate::preprocess::is_trimmed(c))
-            || b.last().is_some_and(|&c| crate::preprocess::is_trimmed(c)))
-        && crate::preprocess::only_trimmed(input) == Some(src)
+    input.len() > src.len() && crate::preprocess::trim_ends(input) == Some(Some(src))
 }
 
 /// The resolution of the string `u` is the parse of against `u`, for a

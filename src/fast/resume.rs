@@ -66,10 +66,8 @@ fn resume_into(s: &str, stop: &Stop, out: &mut String, work: &mut Work) -> bool 
     // nothing else), and the recognizer reads the rest again. (White
     // space at the start stops the recognizer there; at the end only, it
     // stops wherever the canonical prefix ends.)
-    if b.last().is_some_and(|&c| crate::preprocess::is_trimmed(c))
-        || (stop.scheme_end == 0 && b.first().is_some_and(|&c| crate::preprocess::is_trimmed(c)))
-    {
-        let Some(t) = crate::preprocess::only_trimmed(s).filter(|t| !t.is_empty()) else {
+    if let Some(t) = crate::preprocess::trim_ends(s) {
+        let Some(t) = t.filter(|t| !t.is_empty()) else {
             return false;
         };
         // The recognizer accepts ASCII only, and stops at the first octet
