@@ -19,13 +19,36 @@ Prints each module's level (0: imports no other module; n: one more than
 the highest module it imports), lowest first, and exits 1 with the modules
 left on a cycle when there is one, or with the modules that import `fast`.
 
-usage: python3 scripts/check-layers.py [SRC_DIR]
+With --self-test, checks the check itself: on a copy of SRC_DIR where
+`parse` imports `fast`, it must fail and name `parse` (CI runs it, so its
+output shows the failure once).
+
+usage: python3 scripts/check-layers.py [--self-test] [SRC_DIR]
 """
 import pathlib
 import re
+import shutil
+import subprocess
 import sys
+import tempfile
 
-src = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "src")
+args = [a for a in sys.argv[1:] if a != "--self-test"]
+if len(args) < len(sys.argv) - 1:
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = pathlib.Path(tmp) / "src"
+        shutil.copytree(args[0] if args else "src", copy)
+        parse = copy / "parse.rs"
+        parse.write_text("use crate::fast::on as _;\n" + parse.read_text(encoding="utf-8"))
+        r = subprocess.run([sys.executable, __file__, str(copy)], capture_output=True, text=True)
+        print("self-test: `use crate::fast::on` added to parse.rs; the check says:")
+        print("  " + r.stderr.strip().replace("\n", "\n  "))
+        if r.returncode != 1 or "imported by: parse" not in r.stderr:
+            print("self-test FAILED: the check did not refuse the import", file=sys.stderr)
+            sys.exit(1)
+        print("self-test: refused (exit 1), as it must be")
+    sys.exit(0)
+
+src = pathlib.Path(args[0] if args else "src")
 names = sorted(p.stem for p in src.glob("*.rs") if p.stem not in ("lib", "main"))
 folders = sorted(p.name for p in src.iterdir() if (p / "mod.rs").is_file())
 names = sorted(names + folders)
