@@ -590,7 +590,7 @@ fn canon_general(
     };
     let base = handle(base);
     if flags & WURL_FLAG_URL_STANDARD != 0 {
-        return crate::scratch::with_local(&KEY_OUT, String::capacity, |out| {
+        return crate::scratch::with_side(crate::scratch::Side::FfiOut, |out| {
             out.clear();
             let res = match standard_base(base.as_deref()) {
                 Ok(b) => api::canon_standard(b, CInput(bytes), label.as_deref(), out),
@@ -777,11 +777,6 @@ pub const WURL_KEY_SURT_SCHEME: u32 = 2;
 
 const KEY_FLAGS: u32 = WURL_KEY_SURT | WURL_KEY_SURT_SCHEME;
 
-thread_local! {
-    /// The key, before it is copied to the caller's buffer.
-    static KEY_OUT: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
-}
-
 /// Borrows a rules handle from C, or `None` for NULL.
 fn rules_ref<'a>(rules: *const wurl_rules) -> Option<&'a crate::rules::Rules> {
     // SAFETY: a non-NULL `rules` is `Box::into_raw` from `wurl_rules_compile`, not yet freed (the
@@ -814,7 +809,7 @@ fn deliver_key(
     buf_cap: usize,
     out_len: *mut usize,
 ) -> wurl_status {
-    crate::scratch::with_local(&KEY_OUT, String::capacity, |out| {
+    crate::scratch::with_side(crate::scratch::Side::FfiOut, |out| {
         out.clear();
         crate::key::key_of_into(canonical, key, out);
         deliver(out.as_bytes(), buf, buf_cap, out_len)
@@ -916,7 +911,7 @@ pub extern "C" fn wurl_canon_key_into(
         };
         let opts = canon_options(label.as_deref(), flags);
         let base = handle(base);
-        crate::scratch::with_local(&KEY_OUT, String::capacity, |out| {
+        crate::scratch::with_side(crate::scratch::Side::FfiOut, |out| {
             out.clear();
             let res = if flags & WURL_FLAG_URL_STANDARD != 0 {
                 standard_base(base.as_deref())
@@ -984,7 +979,7 @@ pub extern "C" fn wurl_canon_standard_into(
             Ok(a) => a,
             Err(e) => return e,
         };
-        crate::scratch::with_local(&KEY_OUT, String::capacity, |out| {
+        crate::scratch::with_side(crate::scratch::Side::FfiOut, |out| {
             out.clear();
             let res = crate::key::key_standard_input_into(
                 base.as_deref(),

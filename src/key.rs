@@ -1,7 +1,7 @@
 //! Keys: the canonical serialization with the opt-in [`Rules`] applied and, optionally, in
 //! [SURT](crate::surt) form. Once the thread is warm, no call allocates beyond `out`'s growth.
 
-use std::cell::RefCell;
+use crate::scratch::{Side, with_side};
 
 use crate::api::Input;
 use crate::canonicalize::CanonOptions;
@@ -18,29 +18,13 @@ pub struct KeyOptions<'a> {
     pub surt: Option<SurtOptions>,
 }
 
-thread_local! {
-    static CANON: RefCell<String> = const { RefCell::new(String::new()) };
-    static RULED: RefCell<String> = const { RefCell::new(String::new()) };
-}
-
-/// Runs `f` with an empty per-thread buffer (see [`with_local`](crate::scratch::with_local)).
-fn with_buf<R>(
-    cell: &'static std::thread::LocalKey<RefCell<String>>,
-    f: impl FnOnce(&mut String) -> R,
-) -> R {
-    crate::scratch::with_local(cell, String::capacity, |b| {
-        b.clear();
-        f(b)
-    })
-}
-
 /// Appends the key of `canonical` (a wurl canonical serialization) to `out`: rules, then SURT.
 pub fn key_of_into(canonical: &str, key: &KeyOptions, out: &mut String) {
     match (key.rules.filter(|r| !r.is_empty()), &key.surt) {
         (None, None) => out.push_str(canonical),
         (Some(r), None) => r.apply_into(canonical, out),
         (None, Some(s)) => surt_into(canonical, s, out),
-        (Some(r), Some(s)) => with_buf(&RULED, |ruled| {
+        (Some(r), Some(s)) => with_side(Side::KeyRuled, |ruled| {
             r.apply_into(canonical, ruled);
             surt_into(ruled, s, out);
         }),
@@ -76,7 +60,7 @@ pub(crate) fn key_input_into<'a, I: Input<'a>>(
     if key.rules.is_none_or(Rules::is_empty) && key.surt.is_none() {
         return crate::api::canon(base, input, opts, out);
     }
-    with_buf(&CANON, |canon| {
+    with_side(Side::KeyCanon, |canon| {
         crate::api::canon(base, input, opts, &mut *canon)?;
         key_of_into(canon, key, out);
         Ok(())
@@ -118,7 +102,7 @@ pub(crate) fn key_standard_input_into<'a, I: Input<'a>>(
     if key.rules.is_none_or(Rules::is_empty) && key.surt.is_none() {
         return crate::api::canon_standard(base, input, charset, out);
     }
-    with_buf(&CANON, |canon| {
+    with_side(Side::KeyCanon, |canon| {
         crate::api::canon_standard(base, input, charset, &mut *canon)?;
         key_of_into(canon, key, out);
         Ok(())

@@ -56,7 +56,6 @@
 //! [`Rules::apply_into`] is canonical and a fixed point of the same rules
 //! (`tests/key_properties.rs` and the `rules` fuzz target check both).
 
-use std::cell::RefCell;
 use std::fmt;
 use std::ops::Range;
 
@@ -399,7 +398,7 @@ impl Rules {
     /// before a `?` or `#`).
     fn apply_once(&self, s: &str, out: &mut String) -> bool {
         if self.normalize_escapes && s.contains('%') {
-            return with_norm(|n| {
+            return crate::scratch::with_side(crate::scratch::Side::RulesNorm, |n| {
                 let decoded = normalize_escapes_into(s, n);
                 self.apply_parts(n, out) || decoded
             });
@@ -493,7 +492,7 @@ impl Rules {
             }
             return !first;
         }
-        with_scratch(|spans, tmp| {
+        crate::scratch::with_sort(|spans, tmp| {
             spans.clear();
             spans.extend(params(q).filter(|p| self.keeps(&b[p.clone()], cf)));
             merge_sort(spans, tmp, |x, y| {
@@ -508,29 +507,13 @@ impl Rules {
     }
 }
 
-thread_local! {
-    /// The URL with its escapes normalized, before the other rules.
-    static NORM: RefCell<String> = const { RefCell::new(String::new()) };
-    /// The canonicalization of a ruled URL that is being checked.
-    static CHECK: RefCell<String> = const { RefCell::new(String::new()) };
-}
-
-/// Runs `f` with an empty per-thread buffer for the normalized URL.
-fn with_norm<R>(f: impl FnOnce(&mut String) -> R) -> R {
-    crate::scratch::with_local(&NORM, String::capacity, |b| {
-        b.clear();
-        f(b)
-    })
-}
-
 /// Whether the 2012 canonicalization (default options) gives `s` back
 /// unchanged: the one-pass recognizer, or else the stages.
 fn is_canonical(s: &str) -> bool {
     if crate::api::is_canonical(s.as_bytes()) {
         return true;
     }
-    crate::scratch::with_local(&CHECK, String::capacity, |b| {
-        b.clear();
+    crate::scratch::with_side(crate::scratch::Side::RulesCheck, |b| {
         crate::api::canon_into(None, s, &crate::CanonOptions::default(), b).is_ok() && b == s
     })
 }
@@ -642,37 +625,6 @@ fn param_key(p: &[u8]) -> (&[u8], &[u8]) {
 fn param_order(p: &[u8]) -> (&[u8], &[u8], bool) {
     let (name, value) = param_key(p);
     (name, value, name.len() < p.len())
-}
-
-type Spans = Vec<Range<usize>>;
-
-thread_local! {
-    /// The parameter ranges of `sort-query` and the merge sort's second
-    /// buffer, kept per thread so that a warm thread sorts without
-    /// allocating.
-    static SCRATCH: RefCell<(Spans, Spans)> = const { RefCell::new((Vec::new(), Vec::new())) };
-}
-
-/// Runs `f` with the per-thread scratch buffers (fresh ones if they are in
-/// use or gone, as during thread exit).
-fn with_scratch<R>(f: impl FnOnce(&mut Spans, &mut Spans) -> R) -> R {
-    let mut f = Some(f);
-    let r = SCRATCH.try_with(|s| {
-        s.try_borrow_mut().ok().map(|mut s| {
-            let (a, b) = &mut *s;
-            let r = (f.take().expect("called once"))(a, b);
-            // A huge query's buffers are not kept (see `scratch::KEEP`).
-            if (a.capacity() + b.capacity()) * size_of::<Range<usize>>() > crate::scratch::KEEP {
-                *s = (Vec::new(), Vec::new());
-            }
-            r
-        })
-    });
-    match (r, f) {
-        (Ok(Some(r)), _) => r,
-        (_, Some(f)) => f(&mut Vec::new(), &mut Vec::new()),
-        (_, None) => unreachable!("f ran but gave no result"),
-    }
 }
 
 /// A stable bottom-up merge sort of `v` by `le` (a `<=`), with `tmp` as the

@@ -136,9 +136,65 @@ pub(crate) fn with_either<R>(
     }
 }
 
-/// [`with`] for one buffer `cell` kept apart from [`Scratch`] (the keys run a [`with`] call while
-/// holding it), freed afterwards when `size` says it grew past [`KEEP`].
-pub(crate) fn with_local<T: Default + 'static, R>(
+/// The text buffers kept apart from [`Scratch`], one per use: a key or a rule holds one while it
+/// runs a [`with`] call (canonicalization) or another of them.
+#[derive(Clone, Copy)]
+pub(crate) enum Side {
+    /// The canonical URL a key is made of.
+    KeyCanon,
+    /// The URL after the rules, before SURT.
+    KeyRuled,
+    /// A key or URL Standard result before the C ABI copies it out.
+    FfiOut,
+    /// A rule's normalized URL.
+    RulesNorm,
+    /// The canonical form a rule's result is checked against.
+    RulesCheck,
+}
+
+thread_local! {
+    static SIDE: [RefCell<String>; 5] = const { [const { RefCell::new(String::new()) }; 5] };
+}
+
+/// Runs `f` with this thread's empty `which` buffer (a fresh one when it is in use or the thread
+/// is exiting), freed afterwards when it grew past [`KEEP`].
+pub(crate) fn with_side<R>(which: Side, f: impl FnOnce(&mut String) -> R) -> R {
+    let mut f = Some(f);
+    let r = SIDE.try_with(|cells| {
+        cells[which as usize].try_borrow_mut().ok().map(|mut b| {
+            b.clear();
+            let r = (f.take().expect("called once"))(&mut b);
+            if b.capacity() > KEEP {
+                *b = String::new();
+            }
+            r
+        })
+    });
+    match (r, f) {
+        (Ok(Some(r)), _) => r,
+        (_, Some(f)) => f(&mut String::new()),
+        (_, None) => unreachable!("f ran but gave no result"),
+    }
+}
+
+type Ranges = Vec<std::ops::Range<usize>>;
+
+thread_local! {
+    static SORT: RefCell<(Ranges, Ranges)> = const { RefCell::new((Vec::new(), Vec::new())) };
+}
+
+/// Runs `f` with this thread's two range buffers (`sort-query`'s parameters and its merge sort's
+/// second buffer), freed afterwards when they grew past [`KEEP`].
+pub(crate) fn with_sort<R>(f: impl FnOnce(&mut Ranges, &mut Ranges) -> R) -> R {
+    let size = |(a, b): &(Ranges, Ranges)| {
+        (a.capacity() + b.capacity()) * size_of::<std::ops::Range<usize>>()
+    };
+    with_local(&SORT, size, |(a, b)| f(a, b))
+}
+
+/// Runs `f` with the buffer `cell` (a fresh one when it is in use or the thread is exiting), freed
+/// afterwards when `size` says it grew past [`KEEP`].
+fn with_local<T: Default + 'static, R>(
     cell: &'static std::thread::LocalKey<RefCell<T>>,
     size: impl Fn(&T) -> usize,
     f: impl FnOnce(&mut T) -> R,
