@@ -26,7 +26,7 @@ dir=${CALLGRIND_DIR:-$(mktemp -d)}
 
 command -v valgrind >/dev/null || { echo "callgrind.sh: valgrind is not installed" >&2; exit 1; }
 cargo build --release -q -p wurl-bench
-profile=target/release/wurl-profile
+profile=${CARGO_TARGET_DIR:-target}/release/wurl-profile
 
 # The runner function of a row: `url` is rust-url's.
 runner() {
