@@ -91,7 +91,7 @@ pub fn canonicalize_with(url: &Url, opts: &CanonOptions) -> Url {
             } else {
                 Authority::Raw(p.authority)
             };
-            return Url::build_serialized(canon, &at, authority, p.hierarchical);
+            return Url::build_serialized(canon, &at, authority, p.class, p.hierarchical);
         }
         let p = url.parts();
         if let Err(why) = canonicalize_into(&p, opts, canon, &mut at, work) {
@@ -105,7 +105,13 @@ pub fn canonicalize_with(url: &Url, opts: &CanonOptions) -> Url {
         if url.same_serialized(&at, canon) {
             return url.clone();
         }
-        Url::build_serialized(canon, &at, Authority::Raw(p.authority), p.hierarchical)
+        Url::build_serialized(
+            canon,
+            &at,
+            Authority::Raw(p.authority),
+            p.class,
+            p.hierarchical,
+        )
     })
 }
 
@@ -161,7 +167,13 @@ pub fn canonicalize_as(
         if q.hierarchical == p.hierarchical && url.same_serialized(&at, canon) {
             return url.clone();
         }
-        Url::build_serialized(canon, &at, Authority::Raw(p.authority), q.hierarchical)
+        Url::build_serialized(
+            canon,
+            &at,
+            Authority::Raw(p.authority),
+            p.class,
+            q.hierarchical,
+        )
     })
 }
 
@@ -213,6 +225,7 @@ fn canonical_parts<'o>(u: &Parts<'o>, out: &'o str, at: &[Span; 8]) -> Parts<'o>
     let g = |i: usize| at[i].get(out);
     Parts {
         scheme: g(0),
+        class: u.class,
         user: g(1),
         password: g(2),
         host: g(3),
@@ -258,21 +271,14 @@ fn canonical_after_prefix(
     }
     at[Component::Scheme] = spans[Component::Scheme];
     at[Component::Host] = spans[Component::Host];
-    // The scheme as written (lowercase), which `Scheme::of` reads fastest.
-    let info = Scheme::of(
-        at[Component::Scheme]
-            .range()
-            .and_then(|r| out.as_bytes().get(r))
-            .unwrap_or_default(),
-    );
-    let Ok(port) = canonical_port(u.port, info.default_port) else {
+    let Ok(port) = canonical_port(u.port, u.class.default_port) else {
         return false;
     };
     let port = Ok(port);
     let kept = kept_parts(u, &port, None);
     let mut w = CanonWrite {
         u,
-        info,
+        info: u.class,
         file: false,
         port,
         opts: &CanonOptions::default(),
@@ -299,9 +305,7 @@ fn write_canonical(
     at: &mut [Span; 8],
     work: &mut Work,
 ) -> Result<(), InvalidReason> {
-    // The scheme's kind and default port (`Scheme::of` compares ASCII
-    // case-insensitively: the same as of the lowercased scheme written).
-    let info = Scheme::of(u.scheme.unwrap_or_default().as_bytes());
+    let info = u.class;
     let port = canonical_port(u.port, info.default_port);
     // HOSTPATH for `file:` URLs runs first, into `work.host` and
     // `work.path`: it may move a host into the path and back.
@@ -349,6 +353,7 @@ fn kept_parts<'a>(
     };
     Parts {
         scheme: u.scheme,
+        class: u.class,
         user: u.user.filter(|s| !s.is_empty() || password.is_some()),
         password,
         host,

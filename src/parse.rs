@@ -88,6 +88,7 @@ fn preprocessed<R>(input: &str, f: impl FnOnce(&str) -> R) -> R {
 fn parse_after_scheme<'a>(s: &'a str, n: usize, url: &mut Parts<'a>) {
     debug_assert_eq!(Some(n), find_scheme(s));
     url.scheme = Some(&s[..n]);
+    url.class = Scheme::of(&s.as_bytes()[..n]);
     url.hierarchical = true;
     let rest = parse_authority(&s[n + 3..], url);
     path_query_fragment(rest, url);
@@ -125,7 +126,8 @@ fn parse_resumed(s: &str, input: &str, stop: &Stop, lower: bool) -> Url {
         lower,
         path_ok,
     };
-    let url = Url::finish_source(s, &at, authority, true, verified);
+    let class = Scheme::of(&s.as_bytes()[..stop.scheme_end]);
+    let url = Url::finish_source(s, &at, authority, class, true, verified);
     #[cfg(debug_assertions)]
     debug_assert_is_the_steps(s, &url.parts());
     url
@@ -209,6 +211,7 @@ pub(crate) fn parse_parts_into<'a>(s: &'a str, side: &'a mut String, url: &mut P
     let rest = match find_scheme(s) {
         Some(n) => {
             url.scheme = Some(&s[..n]);
+            url.class = Scheme::of(&s.as_bytes()[..n]);
             &s[n + 1..]
         }
         None => {
@@ -217,8 +220,7 @@ pub(crate) fn parse_parts_into<'a>(s: &'a str, side: &'a mut String, url: &mut P
             s
         }
     };
-    let scheme = url.scheme.unwrap_or("");
-    let kind = Scheme::of(scheme.as_bytes()).kind;
+    let kind = url.class.kind;
     if kind == SchemeKind::Drive {
         parse_drive(rest, url, side);
     } else if kind == SchemeKind::File {
@@ -297,6 +299,7 @@ fn parse_drive<'a>(s: &'a str, url: &mut Parts<'a>, side: &'a mut String) {
     let side: &'a String = side;
     url.path = Some(side);
     url.scheme = Some("file");
+    url.class = Scheme::FILE;
     // The empty host is the whole (empty) authority, so that resolution
     // against a `file:` base with a host does not bring that host in.
     url.authority = Some("");
@@ -346,6 +349,7 @@ fn parse_unc<'a>(s: &'a str, url: &mut Parts<'a>) {
     url.fragment = fragment;
     let h = slash_or_end(s);
     url.scheme = Some("file");
+    url.class = Scheme::FILE;
     url.authority = Some(&s[..h]);
     url.host = Some(&s[..h]);
     url.path = Some(&s[h..]);

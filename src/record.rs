@@ -8,6 +8,7 @@
 //! needs (a `file:` URL's host is its whole authority).
 
 use crate::hint::Verified;
+use crate::scheme::Scheme;
 use std::cell::RefCell;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
@@ -124,6 +125,7 @@ pub(crate) struct Record {
     spans: [Span; 11],
     invalid: Option<InvalidReason>,
     hierarchical: bool,
+    class: Scheme,
     /// The failure of CanonicalizeHost on the host, when a base's cache
     /// says it fails (the success case is the `KNOWN_HOST` span).
     known_host_err: Option<InvalidReason>,
@@ -156,6 +158,7 @@ pub(crate) struct Record {
 struct Flags {
     invalid: Option<InvalidReason>,
     hierarchical: bool,
+    class: Scheme,
     known_host_err: Option<InvalidReason>,
     parse_of_serialization: bool,
     verified: Verified,
@@ -163,10 +166,16 @@ struct Flags {
 
 impl Flags {
     /// A valid record's flags.
-    const fn valid(hierarchical: bool, parse_of_serialization: bool, verified: Verified) -> Flags {
+    const fn valid(
+        class: Scheme,
+        hierarchical: bool,
+        parse_of_serialization: bool,
+        verified: Verified,
+    ) -> Flags {
         Flags {
             invalid: None,
             hierarchical,
+            class,
             known_host_err: None,
             parse_of_serialization,
             verified,
@@ -252,6 +261,9 @@ pub(crate) struct Known<'a> {
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Parts<'a> {
     pub(crate) scheme: Option<&'a str>,
+    /// The scheme's class (kind, default port), classified once, when the
+    /// scheme is set (`Scheme::of` of `scheme`, or `Scheme::NONE`).
+    pub(crate) class: Scheme,
     pub(crate) authority: Option<&'a str>,
     pub(crate) user: Option<&'a str>,
     pub(crate) password: Option<&'a str>,
@@ -581,6 +593,7 @@ impl Url {
             fill(&mut r.buf, &mut r.spans);
             r.invalid = f.invalid;
             r.hierarchical = f.hierarchical;
+            r.class = f.class;
             r.known_host_err = f.known_host_err;
             r.parse_of_serialization = f.parse_of_serialization;
             r.verified = f.verified;
@@ -596,6 +609,7 @@ impl Url {
             spans,
             invalid: f.invalid,
             hierarchical: f.hierarchical,
+            class: f.class,
             known_host_err: f.known_host_err,
             host_cache: OnceLock::new(),
             c_views: OnceLock::new(),
@@ -627,6 +641,13 @@ impl Url {
                     "span {i} {range:?} outside the buffer or a character"
                 ));
             }
+        }
+        let scheme = r.spans[Component::Scheme].get(&r.buf).unwrap_or("");
+        if r.class != Scheme::of(scheme.as_bytes()) {
+            return Err(format!(
+                "class {:?} is not that of the scheme {scheme:?}",
+                r.class
+            ));
         }
         if r.invalid.is_some() {
             // Its spans are NUL-terminated copies of the input's components.
@@ -751,7 +772,17 @@ impl Url {
         let authority =
             (port != Span::NONE).then(|| Span::new(at[Component::Host].start, port.end));
         let extra = authority.map_or(0, |a| a.end - a.start + 1);
-        let flags = Flags::valid(true, true, Verified::CANONICAL);
+        // The scheme lies in one of the two pieces (each ends between components).
+        let n = prefix.len();
+        let class = at[Component::Scheme].range().map_or(Scheme::NONE, |r| {
+            let b = if r.end <= n {
+                &prefix.as_bytes()[r]
+            } else {
+                &rest.as_bytes()[r.start - n..r.end - n]
+            };
+            Scheme::of(b)
+        });
+        let flags = Flags::valid(class, true, true, Verified::CANONICAL);
         Url::build_with(Err(len + 1 + extra), flags, |buf, spans| {
             buf.push_str(prefix);
             if !rest.is_empty() {
@@ -805,7 +836,7 @@ impl Url {
             lower: r.verified.lower,
             ..Verified::NONE
         };
-        let flags = Flags::valid(r.hierarchical, false, verified);
+        let flags = Flags::valid(r.class, r.hierarchical, false, verified);
         let len = before.len() + path.len() + after.len();
         Some(Url::build_with(Err(len), flags, |buf, spans| {
             buf.push_str(before);
@@ -878,9 +909,15 @@ impl Url {
             query: g(Component::Query as usize),
             fragment: g(Component::Fragment as usize),
             authority: g(AUTHORITY),
+            class: r.class,
             hierarchical: r.hierarchical,
             ..Parts::default()
         }
+    }
+
+    /// The scheme's class (kind, default port), classified when the record was built.
+    pub(crate) fn scheme_class(&self) -> Scheme {
+        self.0.class
     }
 
     /// Whether this record is known to be its own canonical form under the
@@ -911,6 +948,7 @@ impl Url {
         ser: &mut String,
         at: &[Span; 8],
         authority: Authority,
+        class: Scheme,
         hierarchical: bool,
     ) -> Url {
         // What `finish` gives for the parts of a valid record with only
@@ -922,7 +960,7 @@ impl Url {
                 at[Component::Port] == Span::NONE && at[Component::Host].get(ser).is_some(),
             Authority::Raw(_) => true,
         });
-        let flags = Flags::valid(hierarchical, false, Verified::NONE);
+        let flags = Flags::valid(class, hierarchical, false, Verified::NONE);
         let extra = authority.copied_len() + 1;
         if ser.capacity() > crate::scratch::KEEP {
             // Shrink first: growing may move the buffer, and the old block
@@ -1055,7 +1093,7 @@ impl Url {
         } else {
             Authority::Raw(p.authority)
         };
-        Url::finish_source(source, at, authority, p.hierarchical, verified)
+        Url::finish_source(source, at, authority, p.class, p.hierarchical, verified)
     }
 
     /// [`Url::finish_parsed`] of a valid parse given by the places of its
@@ -1065,11 +1103,12 @@ impl Url {
         source: &str,
         at: &[Span; 8],
         authority: Authority,
+        class: Scheme,
         hierarchical: bool,
         verified: Verified,
     ) -> Url {
         let len = source.len() + 1 + authority.copied_len();
-        let f = Flags::valid(hierarchical, true, verified);
+        let f = Flags::valid(class, hierarchical, true, verified);
         Url::build_with(Err(len), f, |buf, spans| {
             buf.push_str(source);
             Url::fill_serialized(buf, spans, at, authority);
@@ -1081,6 +1120,7 @@ impl Url {
         Flags {
             invalid: p.invalid,
             hierarchical: p.hierarchical,
+            class: p.class,
             known_host_err: p.known.err,
             parse_of_serialization: false,
             verified: Verified::NONE,
@@ -1198,6 +1238,7 @@ impl Url {
         };
         Parts {
             scheme: g(Component::Scheme),
+            class: r.class,
             user: g(Component::User),
             password: g(Component::Password),
             host,
@@ -1392,7 +1433,8 @@ mod tests {
     use super::*;
 
     /// `validate` finds a broken record: a query without its `?`, a span
-    /// outside the buffer, notes on an invalid record; and passes a good one.
+    /// outside the buffer, a class that is not its scheme's, notes on an
+    /// invalid record; and passes a good one.
     #[test]
     fn validate_finds_broken_records() {
         let good = crate::parse::parse_stages("http://h:8080/p?q#f");
@@ -1400,6 +1442,7 @@ mod tests {
         let f = |invalid: Option<InvalidReason>, canonical: bool| Flags {
             invalid,
             hierarchical: true,
+            class: Scheme::NONE,
             known_host_err: None,
             parse_of_serialization: false,
             verified: Verified {
@@ -1407,12 +1450,20 @@ mod tests {
                 ..Verified::NONE
             },
         };
+        // (A scheme of class `Scheme::NONE`: `f` gives that class.)
         let bad_query = |buf: &mut String, spans: &mut [Span; 11]| {
-            buf.push_str("a:bq\0");
+            buf.push_str("ab:bq\0");
             *spans = [Span::NONE; 11];
-            spans[SERIAL] = Span::new(0, 4);
-            spans[Component::Scheme] = Span::new(0, 1);
-            spans[Component::Query] = Span::new(3, 4);
+            spans[SERIAL] = Span::new(0, 5);
+            spans[Component::Scheme] = Span::new(0, 2);
+            spans[Component::Query] = Span::new(4, 5);
+        };
+        let wrong_class = |buf: &mut String, spans: &mut [Span; 11]| {
+            buf.push_str("file:b\0");
+            *spans = [Span::NONE; 11];
+            spans[SERIAL] = Span::new(0, 6);
+            spans[Component::Scheme] = Span::new(0, 4);
+            spans[Component::Path] = Span::new(5, 6);
         };
         let outside = |buf: &mut String, spans: &mut [Span; 11]| {
             buf.push_str("a:b\0");
@@ -1423,8 +1474,9 @@ mod tests {
         let noted = |_: &mut String, spans: &mut [Span; 11]| *spans = [Span::NONE; 11];
         // In a debug build, building them fails the check at once.
         type Fill<'a> = &'a dyn Fn(&mut String, &mut [Span; 11]);
-        let cases: [(Option<InvalidReason>, bool, Fill); 3] = [
+        let cases: [(Option<InvalidReason>, bool, Fill); 4] = [
             (None, false, &bad_query),
+            (None, false, &wrong_class),
             (None, false, &outside),
             (Some(InvalidReason::InvalidBase), true, &noted),
         ];
@@ -1468,6 +1520,7 @@ mod tests {
                 spans: again.0.spans,
                 invalid: again.0.invalid,
                 hierarchical: again.0.hierarchical,
+                class: again.0.class,
                 known_host_err: again.0.known_host_err,
                 host_cache: OnceLock::new(),
                 c_views: OnceLock::new(),
@@ -1558,6 +1611,7 @@ mod tests {
             assert_eq!(c.authority(), u.authority(), "{input:?}");
             let p = Parts {
                 scheme: c.scheme(),
+                class: c.scheme_class(),
                 user: c.user(),
                 password: c.password(),
                 host: c.host(),

@@ -179,7 +179,7 @@ pub(crate) fn resolve_own<'a>(own: &mut Parts<'a>, bufs: (&'a mut String, &'a mu
 }
 
 fn is_file(u: &Parts) -> bool {
-    u.scheme.is_some_and(crate::scheme::is_file)
+    u.class.is_file()
 }
 
 /// How resolution treats paths (see [`resolve_parts`]).
@@ -271,7 +271,7 @@ pub(crate) fn normalize_path<'a>(
 /// can tell (see [`Parts::canonical_host`]): never for `file:`, whose host
 /// the HOSTPATH loop may change first.
 fn known_host<'a>(base: &Parts<'a>, work: &mut String) -> Known<'a> {
-    if base.scheme.is_none_or(crate::scheme::is_file) {
+    if base.scheme.is_none() || base.class.is_file() {
         return Known::default();
     }
     base.canonical_host(work, |h, out| crate::host::host_into(h, false, out))
@@ -307,6 +307,7 @@ fn resolve_relative<'a>(
     r.invalid = None;
     r.hierarchical = true;
     r.scheme = base.scheme;
+    r.class = base.class;
     let file = is_file(r);
     let kind = ref_kind(
         r.authority.is_some(),

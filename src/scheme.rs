@@ -49,7 +49,25 @@ pub(crate) struct Scheme {
     pub(crate) default_port: Option<u32>,
 }
 
+impl Default for Scheme {
+    /// The class of no scheme (`Scheme::of(b"")`).
+    fn default() -> Scheme {
+        Scheme::NONE
+    }
+}
+
 impl Scheme {
+    /// No scheme, or one with no rule of its own.
+    pub(crate) const NONE: Scheme = Scheme {
+        kind: SchemeKind::Other,
+        default_port: None,
+    };
+    /// `file`.
+    pub(crate) const FILE: Scheme = Scheme {
+        kind: SchemeKind::File,
+        default_port: None,
+    };
+
     /// The scheme `b`, compared ASCII case-insensitively: one match on its
     /// length, then a comparison with each name of that length.
     #[inline(always)]

@@ -59,7 +59,7 @@ fn own_resolution(u: &Url) -> Option<Url> {
     let Some(p) = u.path() else {
         return Some(u.clone());
     };
-    if u.scheme().is_some_and(crate::scheme::is_file) {
+    if u.scheme_class().is_file() {
         return (!file_path_changes(p.as_bytes())).then(|| u.clone());
     }
     // A path the prefilter of dot-segment removal rules out is one

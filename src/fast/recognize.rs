@@ -495,8 +495,7 @@ pub(crate) fn merge_with<'b>(base: &'b crate::record::Url, r: &[u8]) -> Option<(
 #[inline]
 fn merge_base(base: &crate::record::Url) -> Option<(&str, &[Span; 8])> {
     let (ser, at) = base.canonical_base()?;
-    let scheme = at[Component::Scheme].get(ser)?;
-    (!Scheme::of(scheme.as_bytes()).is_file()).then_some((ser, at))
+    (!base.scheme_class().is_file()).then_some((ser, at))
 }
 
 impl Merge {
