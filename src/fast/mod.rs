@@ -44,7 +44,7 @@ pub fn set_fast_exits(on: bool) -> bool {
     switch::set(on)
 }
 
-/// Whether the fast exits may answer on this thread (see [`set_fast_exits`]).
+/// Whether the fast exits may answer on this thread (see `set_fast_exits`).
 #[inline(always)]
 pub(crate) fn on() -> bool {
     switch::on()
