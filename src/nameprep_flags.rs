@@ -1,10 +1,7 @@
-// The Nameprep flags of one code point, from the stringprep and
-// unicode-normalization crates. Shared by build.rs (which tabulates it for
-// the BMP) and src/nameprep.rs (which uses it outside the BMP and in the
-// test that compares the table with it), with `include!`.
+// The Nameprep flags of one code point, from the stringprep and unicode-normalization crates;
+// `include!`d by build.rs (the BMP table) and src/nameprep.rs (outside the BMP, and its tests).
 
-/// NFKC quick check "yes" and canonical combining class 0: a string of such
-/// code points is in NFKC.
+/// NFKC quick check "yes" and combining class 0: a string of such code points is in NFKC.
 const INERT: u8 = 1;
 /// B.1 or B.2 maps the code point to something else.
 const MAPS: u8 = 2;
@@ -31,7 +28,6 @@ fn is_prohibited_by_tables(c: char) -> bool {
         || t::tagging_character(c)
 }
 
-/// The flags of `c`, computed from the crates' functions.
 fn compute_flags(c: char) -> u8 {
     use stringprep::tables as t;
     use unicode_normalization::char::canonical_combining_class;

@@ -1,12 +1,8 @@
-//! "Steps to parse a URL" (spec section "Parsing"), with the amended steps of
-//! [url-spec] for the authority, user-info, host and port.
-//!
-//! Parsing splits; it never canonicalizes. Components keep the characters of
-//! the input (after preprocessing), and the scheme keeps its case. The
-//! components are slices of the input (`Parts`): parsing writes offsets,
-//! not strings. Only the two rules that make a path the input does not hold
-//! (a drive URL's `/c:` prefix, a `file:\\\x` path's leading `/`) write it
-//! into a side buffer.
+//! "Steps to parse a URL" (spec section "Parsing"), with the amended steps of [url-spec] for the
+//! authority, user-info, host and port. Parsing splits, never canonicalizes: components are spans
+//! of the preprocessed input (ARCHITECTURE.md, speed mechanisms, row 10) and the scheme keeps its
+//! case. Only a drive URL's `/c:` prefix and a `file:\\\x` path's leading `/` are written, into a
+//! side buffer.
 
 use memchr::{memrchr, memrchr2};
 
@@ -20,33 +16,26 @@ fn is_slash(b: u8) -> bool {
     b == b'/' || b == b'\\'
 }
 
-/// Parses `input` into a [`Url`] with raw, uncanonicalized components:
-/// the stages alone. (`wurl::parse`, through `api`, tries the fast exits
-/// first and gives the same value.)
+/// Parses `input` into a [`Url`] with raw, uncanonicalized components: the stages alone
+/// (`wurl::parse` tries the fast exits first and gives the same value).
 pub fn parse(input: &str) -> Url {
     parse_stages(input)
 }
 
-/// [`parse`]: the stages themselves, which the tests and fuzz targets
-/// compare the fast exits with.
+/// [`parse`]: the stages, which the tests and fuzz targets compare the fast exits with.
 #[doc(hidden)]
 pub fn parse_stages(input: &str) -> Url {
     parse_stages_from(input, &Stop::NONE)
 }
 
-/// The stages on `input`, whose scheme and authority the recognizer of
-/// canonical input read whatever the case of their letters, up to the path
-/// (`st`, its hint): the record built from the places it found
-/// ([`resumed_layout`]), noting that its scheme and host start its
-/// canonical form, lowercased when `lower`.
+/// The stages on `input`, whose scheme and authority the recognizer read in any case up to the path
+/// (`st`): built from its places ([`resumed_layout`]), scheme and host lowercased if `lower`.
 pub(crate) fn parse_resumed_at(input: &str, st: &Stop, lower: bool) -> Url {
     preprocessed(input, |s| parse_resumed(s, input, st, lower))
 }
 
-/// The stages on `input`, which the recognizer of canonical input read as
-/// far as `stop` says: when that is up to the path (`Stop::path_start`),
-/// the scheme and the authority are where it found them (see
-/// [`resumed_layout`]).
+/// The stages on `input`, which the recognizer read as far as `stop` says; up to the path, the
+/// scheme and authority are where it found them ([`resumed_layout`]).
 #[inline(always)]
 pub(crate) fn parse_stages_from(input: &str, stop: &Stop) -> Url {
     if stop.path_start != 0 {
@@ -65,9 +54,7 @@ pub(crate) fn parse_stages_from(input: &str, stop: &Stop) -> Url {
     })
 }
 
-/// `f` of the preprocessed `input`: of `input` itself when preprocessing
-/// leaves it as it is without a buffer to borrow ([`as_is`]), else of
-/// what it writes in this thread's buffer.
+/// `f` of the preprocessed `input`: `input` itself when [`as_is`], else this thread's buffer.
 #[inline(always)]
 fn preprocessed<R>(input: &str, f: impl FnOnce(&str) -> R) -> R {
     match as_is(input) {
@@ -78,13 +65,9 @@ fn preprocessed<R>(input: &str, f: impl FnOnce(&str) -> R) -> R {
     }
 }
 
-/// [`parse_parts_into`] of the preprocessed `s` when the recognizer of
-/// canonical input found, in the input, a lowercase scheme `s[..n]` of a
-/// hierarchical kind other than `file:` followed by `://`, and `s` has
-/// no slash after those two. Preprocessing leaves that prefix as it is
-/// (see [`resumed_layout`]), and the steps read it as follows: the
-/// scheme is `s[..n]`, a slash follows it and the scheme is hierarchical,
-/// and exactly two slashes start the authority ([`parse_hierarchical`]).
+/// [`parse_parts_into`] of `s` when the recognizer found a lowercase hierarchical scheme `s[..n]`
+/// (not `file:`), then `://` and no third slash: the steps read the scheme, a slash, and an
+/// authority after exactly two slashes ([`parse_hierarchical`]).
 fn parse_after_scheme<'a>(s: &'a str, n: usize, url: &mut Parts<'a>) {
     debug_assert_eq!(Some(n), find_scheme(s));
     url.scheme = Some(&s[..n]);
@@ -95,25 +78,19 @@ fn parse_after_scheme<'a>(s: &'a str, n: usize, url: &mut Parts<'a>) {
     debug_assert_is_the_steps(s, url);
 }
 
-/// The record of `s`, the preprocessed `input`, which the recognizer of
-/// canonical input read up to its path; `lower`: whether it read the
-/// scheme and host whatever their case. What the steps make of `s` is
-/// known from where the recognizer found the scheme, host, port and path
-/// ([`resumed_layout`]): the record is built from those places directly.
+/// The record of `s` (the preprocessed `input`), which the recognizer read up to its path, built
+/// from the places it found ([`resumed_layout`]); `lower`: it read scheme and host in any case.
 fn parse_resumed(s: &str, input: &str, stop: &Stop, lower: bool) -> Url {
     let at = resumed_layout(s, stop);
-    // The raw authority is the host when there is no port, else the host,
-    // `:` and the port.
+    // The raw authority: the host, or the host, `:` and the port.
     let authority = if stop.host_end == stop.path_start {
         Authority::Host
     } else {
         Authority::Raw(s.get(stop.scheme_end + 3..stop.path_start))
     };
-    // The scheme and host the recognizer read are canonical as they are
-    // (or once lowercased): the start of the canonical form. So is the
-    // path up to where it stopped, if it stopped in the path and `s` is
-    // the input: an octet preprocessing removes can make an escape of a
-    // `%` it read (`%\t2E`).
+    // The scheme and host read start the canonical form (once lowercased); so does the path up to
+    // where it stopped, if `s` is the input (an octet preprocessing removes can make an escape of a
+    // `%` it read: `%\t2E`).
     let path_ok = match at[Component::Path].range() {
         Some(r) if stop.path_ok > r.start && !r.is_empty() && std::ptr::eq(s, input) => {
             stop.path_ok.min(r.end)
@@ -133,22 +110,13 @@ fn parse_resumed(s: &str, input: &str, stop: &Stop, lower: bool) -> Url {
     url
 }
 
-/// The places in the preprocessed `s` of the components the steps find
-/// when the recognizer of canonical input found, in the input, a scheme
-/// of a hierarchical kind other than `file:` (up to `stop.scheme_end`),
-/// `://`, a host of octets CanonicalizeHost's fast path copies or
-/// lowercases (up to `stop.host_end`), optionally `:` and digits, and at
-/// `stop.path_start` a `/`, `?`, `#` or the end.
-/// Preprocessing leaves that prefix as it is (it starts with a scheme
-/// octet and holds no octet preprocessing removes; the `/` after it is not
-/// trimmed), so it is the prefix of `s` too, and the steps read it as
-/// follows: the scheme is `s[..n]` (`find_scheme` stops at its `:`), two
-/// slashes exactly start the authority (a host octet is no slash), the
-/// authority ends at `path_start` (neither host octets, `:` nor digits
-/// terminate it), and it has no `@` and at most one `:`, which starts the
-/// port (`split_authority`; a host octet is no `[`). The path, query and
-/// fragment from `path_start` on are split as [`parse_hierarchical`]
-/// splits them ([`path_ends`]).
+/// The places in the preprocessed `s` of the components the steps find when the recognizer found a
+/// hierarchical non-`file:` scheme (to `stop.scheme_end`), `://`, a host of octets
+/// CanonicalizeHost's fast path copies or lowercases (to `stop.host_end`), maybe `:` and digits,
+/// and at `stop.path_start` a `/`, `?`, `#` or the end. Preprocessing leaves that prefix as it is,
+/// and the steps read it so: the scheme ends at its `:`, exactly two slashes start the authority,
+/// which ends at `path_start` with no `@` or `[` and at most one `:` (the port's). The rest splits
+/// as in [`parse_hierarchical`] ([`path_ends`]).
 fn resumed_layout(s: &str, stop: &Stop) -> [Span; 8] {
     let (n, host_end, ps) = (stop.scheme_end, stop.host_end, stop.path_start);
     debug_assert_eq!(Some(n), find_scheme(s));
@@ -170,9 +138,7 @@ fn resumed_layout(s: &str, stop: &Stop) -> [Span; 8] {
     at
 }
 
-/// In debug builds: `url`, which a resumed parse made of `s`, is what
-/// [`parse_parts_into`] makes of it (hierarchical, not `file:`: it writes
-/// no side path, so `side` stays empty and allocates nothing).
+/// Debug builds: `url`, a resumed parse of `s`, is what [`parse_parts_into`] makes of it.
 #[inline(always)]
 fn debug_assert_is_the_steps(s: &str, url: &Parts) {
     #[cfg(debug_assertions)]
@@ -194,13 +160,8 @@ pub(crate) fn parse_parts<'a>(s: &'a str, side: &'a mut String) -> Parts<'a> {
     url
 }
 
-/// Parses the preprocessed `s` into `url`, which it overwrites. The parts
-/// are slices of `s`, or of `side` for a path parsing had to write.
-///
-/// The parts are written where the caller keeps them rather than returned:
-/// `Parts` is 184 bytes, and returning it (or passing it on by value) costs
-/// a `memcpy` of the struct just written field by field, which stalls on
-/// store forwarding.
+/// Parses the preprocessed `s` into `url`, which it overwrites. The parts are slices of `s`, or of
+/// `side` for a path parsing had to write.
 pub(crate) fn parse_parts_into<'a>(s: &'a str, side: &'a mut String, url: &mut Parts<'a>) {
     *url = Parts::default();
     // "If /s/ begins with two or more U+005C REVERSE SOLIDUS characters".
@@ -253,13 +214,10 @@ fn find_scheme(s: &str) -> Option<usize> {
     scheme_len(s.as_bytes())
 }
 
-/// Splits off the fragment (after the first `#`) and then the query (after
-/// the first `?` of what remains), as the drive, `file:`, UNC and
-/// non-hierarchical steps do.
+/// Splits off the fragment (after the first `#`), then the query (after the first `?` before it),
+/// as the drive, `file:`, UNC and non-hierarchical steps do.
 fn split_query_fragment(s: &str) -> (&str, Option<&str>, Option<&str>) {
-    // One search for the first `?` or `#`: a `#` first leaves no query (a
-    // later `?` is the fragment's); a `?` first is the query's, which ends
-    // at the first `#` after it.
+    // A `#` first leaves no query; a `?` first starts the query, up to the next `#`.
     let Some(i) = find2(s.as_bytes(), b'?', b'#') else {
         return (s, None, None);
     };
@@ -307,9 +265,8 @@ fn parse_drive<'a>(s: &'a str, url: &mut Parts<'a>, side: &'a mut String) {
     url.hierarchical = true;
 }
 
-/// "Parsing a `file:` URL". A `file:` URL is always hierarchical. The host
-/// found after two or more slashes is also the |authority|, which resolution
-/// uses ("the host of `file:` URLs is always the entire authority").
+/// "Parsing a `file:` URL": always hierarchical; the host after two or more slashes is also the
+/// |authority| ("the host of `file:` URLs is always the entire authority").
 fn parse_file<'a>(s: &'a str, url: &mut Parts<'a>, side: &'a mut String) {
     url.hierarchical = true;
     let (s, query, fragment) = split_query_fragment(s);
@@ -319,8 +276,7 @@ fn parse_file<'a>(s: &'a str, url: &mut Parts<'a>, side: &'a mut String) {
     if n == 3 {
         url.authority = Some("");
         url.host = Some("");
-        // The path is `/` and what follows the three slashes: the third
-        // slash itself when it is a `/`.
+        // The path is `/` and what follows the three slashes.
         url.path = Some(if s.as_bytes()[2] == b'/' {
             &s[2..]
         } else {
@@ -368,10 +324,9 @@ fn parse_mailto<'a>(s: &'a str, url: &mut Parts<'a>) {
     }
 }
 
-/// [url-spec] 3.2 "finding the authority, path, query, and fragment" as the
-/// spec amends it: exactly three slashes give an empty host and authority;
-/// two or more give an authority up to the first authority terminating
-/// character; fewer give none.
+/// [url-spec] 3.2 "finding the authority, path, query, and fragment" as the spec amends it: exactly
+/// three slashes give an empty host and authority; two or more an authority up to the first
+/// authority terminating character; fewer none.
 fn parse_hierarchical<'a>(s: &'a str, url: &mut Parts<'a>) {
     let n = leading_slashes(s);
     let rest = if n == 3 {
@@ -390,12 +345,10 @@ fn parse_hierarchical<'a>(s: &'a str, url: &mut Parts<'a>) {
 /// two or more slashes before it; returns what follows the authority.
 #[inline(always)]
 fn parse_authority<'a>(rest: &'a str, url: &mut Parts<'a>) -> &'a str {
-    // The first authority terminating character: `/`, `\`, `?`, `#`
-    // (not `;`).
+    // The first authority terminating character: `/`, `\`, `?`, `#` (not `;`).
     let end = find4(rest.as_bytes(), [b'/', b'\\', b'?', b'#']).unwrap_or(rest.len());
     let authority = &rest[..end];
     url.authority = Some(authority);
-    // Most authorities are a bare host: one search tells.
     if find2(authority.as_bytes(), b'@', b':').is_some() {
         split_authority(authority, url);
     } else {
@@ -404,10 +357,8 @@ fn parse_authority<'a>(rest: &'a str, url: &mut Parts<'a>) -> &'a str {
     &rest[end..]
 }
 
-/// The path (up to the first `?` or `#`), the query (after a `?`, up to
-/// the next `#`) and the fragment (after the `#`) of a hierarchical URL,
-/// from `rest`, which follows its authority (or its scheme, when it has
-/// none).
+/// The path (to the first `?` or `#`), query (after a `?`, to the next `#`) and fragment of a
+/// hierarchical URL, from `rest`, which follows its authority (or its scheme, when it has none).
 #[inline(always)]
 fn path_query_fragment<'a>(rest: &'a str, url: &mut Parts<'a>) {
     let (p, hash) = path_ends(rest.as_bytes());
@@ -422,9 +373,8 @@ fn path_query_fragment<'a>(rest: &'a str, url: &mut Parts<'a>) {
     }
 }
 
-/// Where the path of `rest` (what follows a hierarchical URL's authority)
-/// ends, at its first `?` or `#` or the end, and where the `#` that starts
-/// its fragment is: the first `#` (a `?` after it is the fragment's).
+/// Where the path of `rest` (after a hierarchical URL's authority) ends, and the first `#`, which
+/// starts the fragment (a `?` after it is the fragment's).
 #[inline(always)]
 fn path_ends(rest: &[u8]) -> (usize, Option<usize>) {
     let Some(p) = find2(rest, b'?', b'#') else {
@@ -441,9 +391,8 @@ fn path_ends(rest: &[u8]) -> (usize, Option<usize>) {
 /// the password starts after the first `:` of the user-info, and the port
 /// after the last `:` unless that `:` is inside `[...]`.
 pub(crate) fn split_authority<'a>(authority: &'a str, url: &mut Parts<'a>) {
-    // One backward search for the last `@` or `:`: most authorities have
-    // neither. A `:` found first is the port's (or a literal's) and the
-    // user-info, if any, ends before it.
+    // One backward search for the last `@` or `:`; a `:` found first is the port's (or a
+    // literal's), and the user-info, if any, ends before it.
     let b = authority.as_bytes();
     let (at, colon) = match memrchr2(b'@', b':', b) {
         None => (None, None),

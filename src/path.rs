@@ -1,22 +1,16 @@
-//! Path rules that several stages share: the octets a path copies, "remove
-//! dot-segments" (RFC 3986 5.2.4) as the spec amends it (`\\` reads as `/`,
-//! `%2E` as `.`), drive specifications, and the `file:` decoding of `%2F` and
-//! `%5C` into separators (spec "steps to resolve a relative URL" 3 and 6.5).
-//! Resolution and canonicalization use them, and the fast exits for
-//! canonical input test their octets with the same table.
+//! Path rules several stages share: the octets a path copies, "remove dot-segments" (RFC 3986
+//! 5.2.4) as the spec amends it (`\` reads as `/`, `%2E` as `.`), drive specifications, and the
+//! `file:` decoding of `%2F` and `%5C` into separators (spec "steps to resolve a relative URL" 3
+//! and 6.5). The recognizer of canonical input tests octets with the same table.
 
 use std::borrow::Cow;
 
 use crate::percent::{PATH, escape_at};
 use crate::scan::{find1, find2};
 
-/// Octets canonicalization's one pass over a path copies without a second look: not in the path
-/// percent-encode set, and not `\`, `%` or `.`, which the path rules look
-/// at. `/` is copied too: a segment is looked at where it starts, and only
-/// when it starts with `.` or `%` can it be a dot segment. (Stopping at
-/// every `/` to look at the segment before it would be a branch taken at
-/// irregular intervals, which the processor mispredicts several times per
-/// URL.)
+/// Octets canonicalization's pass over a path copies without a second look: not in the path
+/// percent-encode set, not `\`, `%` or `.`. `/` too: a segment is looked at only when it starts
+/// with `.` or `%`, the only way it can be a dot segment.
 pub(crate) static PATH_COPY: [bool; 256] = {
     let mut t = [false; 256];
     let mut i = 0;
@@ -28,8 +22,7 @@ pub(crate) static PATH_COPY: [bool; 256] = {
     t
 };
 
-/// [`PATH_COPY`] without `?` and `#`, which end the path of a URL read
-/// with what follows its path.
+/// [`PATH_COPY`] without `?` and `#`, which end the path of a URL read with what follows it.
 pub(crate) static PATH_COPY_IN_URL: [bool; 256] = {
     let mut t = PATH_COPY;
     t[b'?' as usize] = false;
@@ -52,11 +45,8 @@ pub(crate) fn dot_segment(seg: &[u8]) -> Option<bool> {
     }
 }
 
-/// The dot segment at the start of `s` (a segment ends at `/`, at an
-/// octet `end` accepts, or at the end of `s`): its length and whether it
-/// is `..` ([`dot_segment`]), or `None` when the segment is no dot
-/// segment. Only a segment of at most six octets that starts with `.` or
-/// `%` can be one, so no more than seven octets are looked at.
+/// The dot segment at the start of `s` (ended by `/`, an octet `end` accepts or the end): its
+/// length and whether it is `..` ([`dot_segment`]). Looks at seven octets at most.
 #[inline(always)]
 pub(crate) fn dot_segment_at(s: &[u8], end: impl Fn(u8) -> bool) -> Option<(usize, bool)> {
     if !matches!(s.first(), Some(b'.' | b'%')) {
@@ -70,11 +60,9 @@ pub(crate) fn dot_segment_at(s: &[u8], end: impl Fn(u8) -> bool) -> Option<(usiz
     dot_segment(&s[..n]).map(|dot_dot| (n, dot_dot))
 }
 
-/// Rule C of "remove dot-segments" (RFC 3986 5.2.4) on a path as it is
-/// written: `out[..end]` ends with a `/`, after the path's root `/` at
-/// `root`; returns where the last segment before that `/` starts (just
-/// after the `/` before it), to cut there for a `..`. The root stays:
-/// `end` itself when nothing but the root is before it.
+/// Rule C of "remove dot-segments" (RFC 3986 5.2.4) on a written path: where the segment before the
+/// `/` ending `out[..end]` starts, to cut there for `..`; `end` itself when only the root is
+/// before.
 #[inline(always)]
 pub(crate) fn parent_start(out: &[u8], root: usize, end: usize) -> usize {
     if end <= root + 1 {
@@ -83,29 +71,23 @@ pub(crate) fn parent_start(out: &[u8], root: usize, end: usize) -> usize {
     crate::scan::rfind1(&out[root..end - 1], b'/').map_or(root + 1, |k| root + k + 1)
 }
 
-/// Which of "steps to resolve a relative URL" steps 2 to 6 (RFC 3986
-/// 5.2.2) a reference without a scheme, or one that is resolved as such
-/// (step 9), takes.
+/// Which of "steps to resolve a relative URL" steps 2 to 6 (RFC 3986 5.2.2) a reference takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum RefKind {
-    /// Step 2: it has an authority (a network-path reference, `//host`):
-    /// the base's scheme only.
+    /// Step 2: it has an authority (`//host`): the base's scheme only.
     NetworkPath,
-    /// Step 3: its path starts with a slash character: the base's scheme
-    /// and authority.
+    /// Step 3: its path starts with a slash character: the base's scheme and authority.
     AbsolutePath,
     /// Step 4: an empty path and a query: the base's path too.
     Query,
-    /// Step 5: an empty path, no query and a fragment: the base's query
-    /// too.
+    /// Step 5: an empty path, no query and a fragment: the base's query too.
     Fragment,
     /// Step 6: any other path, merged with the base's ("merge paths").
     Relative,
 }
 
-/// The [`RefKind`] of a parsed reference: whether it has an authority,
-/// the first octet of its path (`None`: an empty or absent path), whether
-/// it has a query and a fragment.
+/// The [`RefKind`] of a parsed reference: whether it has an authority, its path's first octet
+/// (`None`: empty or absent), whether it has a query and a fragment.
 #[inline(always)]
 pub(crate) fn ref_kind(
     authority: bool,
@@ -123,16 +105,14 @@ pub(crate) fn ref_kind(
     }
 }
 
-/// Whether a reference without a scheme, `r`, has an authority: parsing
-/// finds one after two or more leading slash characters.
+/// Whether a reference without a scheme has an authority: two leading slash characters.
 #[inline(always)]
 pub(crate) fn has_authority(r: &[u8]) -> bool {
     let slash = |c: Option<&u8>| matches!(c, Some(b'/' | b'\\'));
     slash(r.first()) && slash(r.get(1))
 }
 
-/// For `file:` URLs, percent-decodes `%2F` and `%5C` (ASCII
-/// case-insensitively) in the path, so that they act as separators.
+/// For `file:` URLs, decodes `%2F` and `%5C` (any case) in the path into separators.
 pub(crate) fn decode_file_slashes(path: &str) -> Cow<'_, str> {
     if !has_slash_escape(path.as_bytes()) {
         return Cow::Borrowed(path);
@@ -159,29 +139,24 @@ pub(crate) fn decode_file_slashes_into(path: &str, out: &mut String) {
     out.push_str(&path[last..]);
 }
 
-/// Whether `file:` resolution changes a path: [`needs_dot_removal`] or
-/// [`has_slash_escape`]. One prefilter scan for both (a `%` anywhere, a
-/// `\`, or a segment starting with `.`) rules out most paths, instead of
-/// a scan for each: most paths pay for one pass, not two.
+/// Whether `file:` resolution changes a path ([`needs_dot_removal`] or [`has_slash_escape`]),
+/// behind one prefilter for both.
 pub(crate) fn file_path_changes(p: &[u8]) -> bool {
     may_change::<true>(p) && (needs_dot_removal(p) || has_slash_escape(p))
 }
 
-/// Whether a path has `%2F` or `%5C` (any case), which `file:` resolution
-/// decodes into separators.
+/// Whether a path has `%2F` or `%5C` (any case), which `file:` resolution decodes.
 pub(crate) fn has_slash_escape(p: &[u8]) -> bool {
     memchr::memchr_iter(b'%', p).any(|i| matches!(escape_at(p, i), Some(b'/' | b'\\')))
 }
 
-/// Whether `s` starts with a slash character (`/` or `\`): a test of its
-/// first octet (a `char` pattern would decode a character first).
+/// Whether `s` starts with a slash character (`/` or `\`), tested on its first octet.
 pub(crate) fn starts_with_slash(s: &str) -> bool {
     matches!(s.as_bytes().first(), Some(b'/' | b'\\'))
 }
 
-/// Whether `s` begins with a "drive specification" (a drive letter and a
-/// drive suffix, each possibly percent-encoded) followed by a slash character
-/// or the end of the string.
+/// Whether `s` begins with a "drive specification" (a drive letter and a drive suffix, each
+/// possibly percent-encoded) followed by a slash character or the end of the string.
 pub(crate) fn starts_with_drive_spec(s: &str) -> bool {
     drive_spec_len(s).is_some_and(|n| s[n..].is_empty() || starts_with_slash(&s[n..]))
 }
@@ -195,10 +170,8 @@ pub(crate) fn drive_spec_len(s: &str) -> Option<usize> {
 /// [`drive_spec_len`] on bytes.
 #[inline]
 pub(crate) fn drive_spec_len_bytes(b: &[u8]) -> Option<usize> {
-    // Every `file:` host and path comes here (twice per URL in
-    // canonicalization), and almost none is a drive specification: one
-    // that is starts with `%` or has `:`, `|` or `%` second. That test is
-    // inlined into the callers; the rest is not.
+    // Almost no `file:` host or path is one: a drive spec starts with `%` or has `:`, `|` or `%`
+    // second. This test is inlined into the callers, the rest not.
     if !matches!(b, [b'%', ..] | [_, b':' | b'|' | b'%', ..]) {
         return None;
     }
@@ -208,7 +181,6 @@ pub(crate) fn drive_spec_len_bytes(b: &[u8]) -> Option<usize> {
 /// [`drive_spec_len_bytes`] past its first test.
 #[inline(never)]
 fn drive_spec_len_rest(b: &[u8]) -> Option<usize> {
-    // The escapes are looked at only after a `%`.
     let (letter, rest) = match b {
         [c, rest @ ..] if c.is_ascii_alphabetic() => (1, rest),
         [b'%', ..] if escape_at(b, 0).is_some_and(|v| v.is_ascii_alphabetic()) => (3, &b[3..]),
@@ -237,15 +209,10 @@ fn is_dot_dot(seg: &[u8]) -> bool {
     }
 }
 
-/// Whether "remove dot-segments" (as amended by the spec) would change a
-/// path: it has a `\` (read as `/`) or a `.` / `..` segment, `%2E`
-/// counting as `.`. A byte scan, so that the common path costs no
-/// allocation; a path without `.`, `%` or `\` needs no segment check.
+/// Whether "remove dot-segments" (as amended) would change a path: it has a `\` (read as `/`) or a
+/// `.` / `..` segment, `%2E` counting as `.`.
 pub(crate) fn needs_dot_removal(p: &[u8]) -> bool {
-    // A dot segment starts with `.` or `%` at the start of the path or
-    // after a `/`: one scan of the byte pairs, without early exit and with
-    // bitwise operators only, rules out most paths before any segment is
-    // looked at; it also finds a `\` anywhere.
+    // The prefilter rules out most paths and finds a `\` anywhere.
     if !may_change::<false>(p) {
         return false;
     }
@@ -264,11 +231,8 @@ pub(crate) fn needs_dot_removal(p: &[u8]) -> bool {
     is_dot_candidate(&p[seg..])
 }
 
-/// The prefilter of [`needs_dot_removal`] (and, with `PCT`, of
-/// [`file_path_changes`]): whether the path starts with `.`, `%` or `\`,
-/// or some byte pair is [`pair_scan`]'s. False rules the path out.
-/// Always inlined: left to itself the compiler makes it a call, whose
-/// overhead every path would pay for a test that is usually false.
+/// The prefilter of [`needs_dot_removal`] (with `PCT`, of [`file_path_changes`]): whether the path
+/// starts with `.`, `%` or `\`, or some byte pair is [`pair_scan`]'s. False rules the path out.
 #[inline(always)]
 pub(crate) fn may_change<const PCT: bool>(p: &[u8]) -> bool {
     let Some((&first, rest)) = p.split_first() else {
@@ -281,13 +245,9 @@ fn dot_start(c: u8) -> bool {
     (c == b'.') | (c == b'%')
 }
 
-/// Whether some pair `(p[i], rest[i])` (`rest` is `p` without its first
-/// byte) is `/` and a possible dot segment's start, or has a `\` second
-/// (or, with `PCT`, a `%` second). In blocks of 16 pairs, the last one
-/// overlapping the one before, which the compiler turns into vector
-/// compares; the pairs of a shorter path one by one. Always inlined, like
-/// `may_change`: with several callers the compiler would make it a call,
-/// whose overhead every path would pay.
+/// Whether some pair `(p[i], rest[i])` (`rest`: `p` less its first byte) is `/` then a possible dot
+/// segment's start, or has a `\` (with `PCT`, a `%`) second. In blocks of 16, the last overlapping
+/// the one before (vector compares).
 #[inline(always)]
 fn pair_scan<const PCT: bool>(p: &[u8], rest: &[u8]) -> bool {
     let hit = |x: u8, y: u8| (y == b'\\') | ((x == b'/') & dot_start(y)) | (PCT & (y == b'%'));
@@ -325,20 +285,13 @@ pub fn remove_dot_segments(path: &str) -> String {
     out
 }
 
-/// [`remove_dot_segments`], appending to `out`. Linear: each output byte
-/// is appended once and scanned at most once more when a `..` removes it.
-/// The segments between two dot segments are appended in one piece, and
-/// only a segment that starts with `.` or `%` is looked at. The searches
-/// are the word-at-a-time ones of `scan`: each runs over a segment or two
-/// of a path of a few dozen octets, where a `memchr` call's setup costs
-/// more than the search itself.
+/// [`remove_dot_segments`], appending to `out`. Linear: each output byte is appended once and
+/// scanned at most once more when a `..` removes it; runs between dot segments are appended whole.
 pub(crate) fn remove_dot_segments_into(input: &str, out: &mut String) {
     let base = out.len();
     let b = input.as_bytes();
     let n = b.len();
-    // `\` reads as `/`. Most paths have none: they search for `/` alone
-    // and append runs as they are; a path with one searches for both and
-    // writes `/` for each `\` it appends.
+    // `\` reads as `/`: a path with one searches for both and writes `/` for each.
     let backslash = find1(b, b'\\').is_some();
     let is_sep = |c: u8| c == b'/' || c == b'\\';
     let seg_end = |from: usize| {
@@ -391,8 +344,7 @@ pub(crate) fn remove_dot_segments_into(input: &str, out: &mut String) {
         // The unit "/seg" starts at `j - 1`.
         push(out, &input[run..j - 1]);
         if !dot {
-            // Rule C: drop the last output segment (what this function
-            // writes has `/` as its only separator).
+            // Rule C: drop the last output segment (its only separator is `/`).
             let cut = crate::scan::rfind1(&out.as_bytes()[base..], b'/').map_or(base, |c| base + c);
             out.truncate(cut);
         }

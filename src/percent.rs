@@ -51,9 +51,7 @@ impl OctetSet {
         .without_all(b"-._~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz");
 }
 
-/// Whether `b` is an unreserved ASCII character [RFC 3986]. A table: the
-/// ranges and characters it is made of would be a chain of branches, taken
-/// differently from one escape to the next.
+/// Whether `b` is an unreserved ASCII character [RFC 3986].
 #[inline]
 pub fn is_unreserved(b: u8) -> bool {
     UNRESERVED[usize::from(b)]
@@ -117,17 +115,13 @@ pub fn push_escape(out: &mut String, b: u8) {
     out.push(HEX[(b & 15) as usize] as char);
 }
 
-/// Percent-encodes the UTF-8 octets of `s` that are in `set`, appending to
-/// `out`. Octets not in the set are copied; since the sets used with
-/// non-ASCII text either contain all of 0x80-0xFF or none of them, the
-/// result is always valid UTF-8.
+/// Percent-encodes the UTF-8 octets of `s` that are in `set`, appending to `out`. The result is
+/// valid UTF-8: the sets hold all of 0x80-0xFF or none of it.
 pub fn encode_utf8_into(s: &str, set: &OctetSet, out: &mut String) {
     let b = s.as_bytes();
     let mut last = 0;
     for (i, &c) in b.iter().enumerate() {
         if set.contains(c) {
-            // Sets hold all of 0x80-0xFF or none of it, so `last..i` is
-            // either empty or whole characters.
             if last < i {
                 out.push_str(&s[last..i]);
             }
@@ -148,14 +142,10 @@ pub fn encode_utf8(s: &str, set: &OctetSet) -> Option<String> {
     Some(out)
 }
 
-/// Percent-encodes raw octets (already in the target encoding) with `set`.
-/// Octets 0x80-0xFF must be in `set` (they are for the query set).
-///
-/// `#` (0x23) is always encoded here: these octets come from an encoder,
-/// and a stateful encoding such as ISO-2022-JP writes 0x23 inside a
-/// character (U+3002 is `ESC $ B ! #`), which would otherwise end the query
-/// when the URL is read again. (A `#` typed in the query cannot reach this
-/// point: parsing has already split the fragment there.)
+/// Percent-encodes raw octets (already in the target encoding) with `set`, which must hold
+/// 0x80-0xFF (the query set does). `#` is always encoded: a stateful encoding such as ISO-2022-JP
+/// writes 0x23 inside a character (U+3002 is `ESC $ B ! #`), which would end the query when read
+/// again (a typed `#` already ended it at parsing).
 pub fn encode_bytes_into(bytes: &[u8], set: &OctetSet, out: &mut String) {
     for &c in bytes {
         if set.contains(c) || c >= 0x80 || c == b'#' {
@@ -173,9 +163,7 @@ pub fn hex_val(c: u8) -> Option<u8> {
     (v < 16).then_some(v)
 }
 
-/// The value of each octet as a hex digit, 0xFF for any other octet: a
-/// load, not a branch per digit class (digit, lowercase, uppercase), which
-/// varies from one escape to the next.
+/// The value of each octet as a hex digit, 0xFF for any other octet.
 static HEX_VAL: [u8; 256] = {
     let mut t = [0xFF; 256];
     let mut i = 0;
@@ -208,13 +196,10 @@ pub fn escape_at(b: &[u8], i: usize) -> Option<u8> {
     None
 }
 
-/// Percent-decodes the escapes of unreserved characters (`%41` is `A`),
-/// leaving every other escape as it is. `None` when nothing changes.
-///
-/// Decoding is repeated where it forms a new escape (`%3%35` gives `%35`,
-/// then `5`), so that canonicalization stays idempotent: a single pass
-/// would leave an escape that the next canonicalization decodes. Each
-/// decoding shortens the output, so this stays linear.
+/// Percent-decodes the escapes of unreserved characters (`%41` is `A`), leaving the others; `None`
+/// when nothing changes. Repeated where decoding forms a new escape (`%3%35` gives `%35`, then
+/// `5`), so that canonicalization is idempotent; each decoding shortens the output, so this stays
+/// linear.
 pub fn decode_unreserved(s: &str) -> Option<String> {
     let mut out = String::new();
     decode_unreserved_into(s, &mut out).then_some(out)
@@ -252,8 +237,7 @@ pub fn decode_unreserved_into(s: &str, out: &mut String) -> bool {
     changed
 }
 
-/// Writes a code point's UTF-8 octets as escapes (used for C1 controls in
-/// fragments).
+/// Writes a code point's UTF-8 octets as escapes (C1 controls in fragments).
 pub fn push_char_escaped(out: &mut String, c: char) {
     let mut buf = [0u8; 4];
     for &b in c.encode_utf8(&mut buf).as_bytes() {

@@ -33,8 +33,7 @@ pub fn resolve(base: &Url, input: &str) -> Url {
             false,
             &mut r,
         );
-        // An absolute URL resolved against its own parse, or `""` against
-        // a base without fragment, is the base: share its buffer.
+        // An absolute URL against its own parse, or `""` against a base without fragment: the base.
         if Url::same_slices(&r, &b) || Url::same_value(&r, &b) {
             return base.clone();
         }
@@ -42,12 +41,9 @@ pub fn resolve(base: &Url, input: &str) -> Url {
     })
 }
 
-/// "Steps to resolve a URL" on a base's parts, into `r` (overwritten; see
-/// [`parse_parts_into`] for why not a return value). The result borrows
-/// from `base`, `input` and the buffers (preprocessed input, parsed side
-/// path, resolved path). `base_source`: the string `base` is the parse of,
-/// when known ([`Url::parse_source`]); an input that is that string is not
-/// parsed again. With `for_canon`, see [`resolve_parts`].
+/// "Steps to resolve a URL" on a base's parts, into `r` (overwritten), borrowing from `base`,
+/// `input` and the buffers. `base_source`: the string `base` was parsed from
+/// ([`Url::parse_source`]), not parsed again as input. `for_canon`: see [`resolve_parts`].
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn resolve_str_into<'a>(
     base: &Parts<'a>,
@@ -70,10 +66,8 @@ pub(crate) fn resolve_str_into<'a>(
         *r = base_without_fragment(base, bufs.0);
         return;
     }
-    // The input the base was parsed from (an absolute URL resolved against
-    // its own parse, the handle path's `wurl_resolve(wurl_parse(s), s)`):
-    // its parse is the base's components, with nothing known yet of its
-    // host, as a fresh parse would have.
+    // The base's own source: its parse is the base's components, with nothing known of its host, as
+    // a fresh parse would have.
     if base_source == Some(s) {
         *r = *base;
         r.known = Known::default();
@@ -92,15 +86,9 @@ fn base_without_fragment<'a>(base: &Parts<'a>, work: &mut String) -> Parts<'a> {
     r
 }
 
-/// Resolution of the parsed reference `r` against `base`, in place (`r`
-/// becomes the result).
-///
-/// `for_canon`: the result goes straight to canonicalization, which brings
-/// every hierarchical path to the fixed point of this stage's path steps
-/// (`file:` separator decoding, "remove dot-segments") anyway
-/// (`canonicalize::hierarchical_path`): then paths are only merged here,
-/// and a path is scanned for dot segments once, by canonicalization
-/// (except `file:` paths, see [`Norm::path`]).
+/// Resolution of the parsed reference `r` against `base`, in place. `for_canon`: canonicalization
+/// brings every hierarchical path to the fixed point of this stage's path steps anyway
+/// (`canonicalize::hierarchical_path`), so paths are only merged here (but see [`Norm::path`]).
 pub(crate) fn resolve_parts<'a>(
     base: &Parts<'a>,
     r: &mut Parts<'a>,
@@ -115,10 +103,7 @@ pub(crate) fn resolve_parts<'a>(
         return;
     }
     let same_scheme = match (r.scheme, base.scheme) {
-        // The bulk call resolves an input against its own parse: the very
-        // same slice.
-        // Else most often the same bytes: one comparison of them is far
-        // cheaper than the case-folding one.
+        // Most often the very same slice or the same bytes, tested before case folding.
         (Some(a), Some(b)) => std::ptr::eq(a, b) || a == b || a.eq_ignore_ascii_case(b),
         _ => false,
     };
@@ -145,24 +130,17 @@ pub(crate) fn resolve_parts<'a>(
     }
 }
 
-/// Whether resolving a hierarchical URL with an authority, outside
-/// `file:`, against its own parse leaves its path `p` as it is (see
-/// [`resolve_own`]): when `p` has no `\`.
+/// Whether resolving a hierarchical non-`file:` URL with an authority against its own parse leaves
+/// its path `p` as it is ([`resolve_own`]): when `p` has no `\`.
 #[inline]
 pub(crate) fn own_path_unchanged(p: &str) -> bool {
     find1(p.as_bytes(), b'\\').is_none()
 }
 
-/// [`resolve_parts`] of a parsed URL against its own parse, for the bulk
-/// call without a base (`url_to_canon_url` resolves an input against
-/// itself). The common case needs no step run: for a URL with an
-/// authority, step 9 sends it to the relative steps, and step 2 keeps every
-/// component but the path, which merge-only resolution (`for_canon`)
-/// leaves as it is unless the URL is a `file:` URL or the path has a `\`
-/// (see [`Norm::path`]). So such a URL is its own resolution, and so
-/// is a `file:` URL whose path has no `%2F`/`%5C` to decode and no dot
-/// segment or `\` (its host is already its whole authority). In place:
-/// `own` becomes the result.
+/// [`resolve_parts`] of a URL against its own parse, merge-only, for the bulk call without a base;
+/// in place. Step 9 sends a URL with an authority to the relative steps, whose step 2 keeps every
+/// component and the path ([`Norm::path`]) unless it has a `\` or is a `file:` path with a dot
+/// segment, `\`, `%2F` or `%5C`.
 pub(crate) fn resolve_own<'a>(own: &mut Parts<'a>, bufs: (&'a mut String, &'a mut String)) {
     if own.invalid.is_none() && own.hierarchical && own.authority.is_some() {
         let unchanged = match own.path {
@@ -198,13 +176,9 @@ impl Norm {
         a: &'a mut String,
         b: &'a mut String,
     ) -> &'a str {
-        // `file:` paths are normalized here whatever the caller: the
-        // `file:` HOSTPATH steps of canonicalization look at the path
-        // before its path steps do (`///h/../x` moves `h` into the host).
-        // A path with a `\` too: "remove dot-segments" reads it as `/`,
-        // and canonicalization reads it as an octet to escape (outside
-        // `file:`, a `\` reaches it only from a base's path copied as it
-        // is).
+        // Normalized whatever the caller: `file:` paths, which canonicalization's HOSTPATH steps
+        // read before its path steps (`///h/../x` moves `h` into the host), and paths with a `\`,
+        // which "remove dot-segments" reads as `/` but canonicalization escapes.
         if !self.merge_only
             || file
             || find1(prefix.as_bytes(), b'\\').is_some()
@@ -232,10 +206,9 @@ fn merge_into<'a>(prefix: &str, p: &str, merge_slash: bool, a: &'a mut String) -
     a
 }
 
-/// A resolved path: `prefix` and `p` merged ("merge paths" writes the
-/// base's part first; `prefix` is empty when there is nothing to merge),
-/// after the `file:` separator decoding of `p`, with dot segments removed.
-/// Borrows `p` when nothing changes; otherwise the result is in `a` or `b`.
+/// A resolved path: `prefix` (the base's part, empty when nothing merges) and `p` merged, after the
+/// `file:` separator decoding of `p`, dot segments removed. Borrows `p` when nothing changes, else
+/// is in `a` or `b`.
 pub(crate) fn normalize_path<'a>(
     prefix: &str,
     p: &'a str,
@@ -253,11 +226,7 @@ pub(crate) fn normalize_path<'a>(
         Cow::Borrowed(d) if prefix.is_empty() && !merge_slash => d,
         d => merge_into(prefix, &d, merge_slash, a),
     };
-    // The prefilter alone: a path it does not rule out goes straight to
-    // the removal, which copies a path without dot segments unchanged.
-    // (Looking at every segment first, as `needs_dot_removal` does, costs
-    // more on the paths that have one than the copy saves on those that
-    // only look like they might.)
+    // The prefilter alone: the removal copies a path without dot segments unchanged.
     if !may_change::<false>(merged.as_bytes()) {
         return merged;
     }
@@ -267,9 +236,8 @@ pub(crate) fn normalize_path<'a>(
     b
 }
 
-/// CanonicalizeHost of `base`'s host, as far as it is known or its cache
-/// can tell (see [`Parts::canonical_host`]): never for `file:`, whose host
-/// the HOSTPATH loop may change first.
+/// CanonicalizeHost of `base`'s host, as far as known or cached ([`Parts::canonical_host`]); never
+/// for `file:`, whose host the HOSTPATH loop may change first.
 fn known_host<'a>(base: &Parts<'a>, work: &mut String) -> Known<'a> {
     if base.scheme.is_none() || base.class.is_file() {
         return Known::default();
@@ -283,10 +251,8 @@ fn copy_authority<'a>(r: &mut Parts<'a>, base: &Parts<'a>, work: &mut String) {
     r.password = base.password;
     r.host = base.host;
     r.port = base.port;
-    // The base's canonical host, computed on the first resolution against
-    // it and shared by every later one (`Url::host_cache`), goes with its
-    // host into the result. `file:` hosts go through the HOSTPATH loop,
-    // which may change them first, so they are not cached.
+    // The base's canonical host, cached on the first resolution against it, goes with its host
+    // (ARCHITECTURE.md, speed mechanisms, row 7).
     r.known = known_host(base, work);
 }
 
@@ -356,10 +322,8 @@ fn resolve_relative<'a>(
             b_path = "";
             base_has_authority = false;
         }
-        // RFC 3986 5.2.3 "merge paths", on slash characters (`/` and
-        // `\`): with an authority and an empty path, `/` and the
-        // reference; else the base up to its last slash character, then
-        // the reference.
+        // RFC 3986 5.2.3 "merge paths", on `/` and `\`: with an authority and an empty path, `/`
+        // and the reference; else the base up to its last slash character, then the reference.
         let (prefix, slash) = if base_has_authority && b_path.is_empty() {
             ("", true)
         } else {

@@ -1,10 +1,6 @@
-//! Word-at-a-time byte searches for the short strings URLs are made of.
-//!
-//! A search call of the `memchr` crate pays a fixed setup cost that a
-//! 20-octet path or host never earns back, and a per-octet table loop pays
-//! a load, a test and a branch for every octet. These searches test eight
-//! octets at once with integer arithmetic (no `unsafe`, no SIMD
-//! intrinsics): a few operations per word for the sets the parser looks for.
+//! Word-at-a-time byte searches for the short strings URLs are made of (ARCHITECTURE.md, speed
+//! mechanisms, row 14): eight octets at once with integer arithmetic, no `unsafe` or SIMD
+//! intrinsics, instead of `memchr`'s setup cost or a per-octet loop.
 
 const LO: u64 = 0x0101_0101_0101_0101;
 const HI: u64 = 0x8080_8080_8080_8080;
@@ -18,11 +14,9 @@ fn eq_mask(w: u64, c: u8) -> u64 {
     x.wrapping_sub(LO) & !x & HI
 }
 
-/// The high bit of each octet of `w` equal to `c`, exactly: no borrow or
-/// carry crosses octets (an octet's low seven bits plus `0x7F` stay below
-/// `0x100`), so every bit is right, the highest as well as the lowest
-/// (what a search from either end needs; [`eq_mask`] is exact only at the
-/// lowest).
+/// The high bit of each octet of `w` equal to `c`, exactly: no borrow or carry crosses octets (the
+/// low seven bits plus `0x7F` stay below `0x100`), so the highest bit is right too, unlike
+/// [`eq_mask`].
 #[inline(always)]
 pub(crate) fn eq_mask_exact(w: u64, c: u8) -> u64 {
     const LOW7: u64 = !HI;
@@ -45,8 +39,7 @@ fn load16(b: &[u8], i: usize) -> u128 {
     u128::from_le_bytes(w)
 }
 
-/// The offset of the first octet of `b` for which `mask` sets its high bit
-/// (see [`eq_mask`]).
+/// The offset of the first octet of `b` for which `mask` ([`eq_mask`]) sets its high bit.
 #[inline(always)]
 fn find_by(b: &[u8], mask: impl Fn(u64) -> u64, hit: impl Fn(u8) -> bool) -> Option<usize> {
     let n = b.len();
@@ -73,8 +66,8 @@ fn find_by(b: &[u8], mask: impl Fn(u64) -> u64, hit: impl Fn(u8) -> bool) -> Opt
     None
 }
 
-/// The offset of the last octet of `b` for which `mask` sets its high bit
-/// (exactly, as [`eq_mask_exact`] does: the highest bit is the match).
+/// The offset of the last octet of `b` for which the exact `mask` ([`eq_mask_exact`]) sets its high
+/// bit.
 #[inline(always)]
 fn rfind_by(b: &[u8], mask: impl Fn(u64) -> u64, hit: impl Fn(u8) -> bool) -> Option<usize> {
     let n = b.len();
@@ -101,8 +94,7 @@ fn rfind_by(b: &[u8], mask: impl Fn(u64) -> u64, hit: impl Fn(u8) -> bool) -> Op
     None
 }
 
-/// The last offset of `x` in `b`: what `memchr::memrchr` gives, without
-/// its setup, which a path of a few dozen octets never earns back.
+/// The last offset of `x` in `b` (`memchr::memrchr` without its setup).
 pub(crate) fn rfind1(b: &[u8], x: u8) -> Option<usize> {
     rfind_by(b, |w| eq_mask_exact(w, x), |c| c == x)
 }
@@ -116,25 +108,15 @@ pub(crate) fn rfind2(b: &[u8], x: u8, y: u8) -> Option<usize> {
     )
 }
 
-/// Whether every octet of `b` is ASCII (below `0x80`), as `<[u8]>::is_ascii`
-/// says, without its per-octet loop over the last `len % 8` octets: the C
-/// ABI checks every input with it, and that loop's branches, which vary with
-/// each URL's length, cost more than the words before them on strings as
-/// short as URLs. From 16 to 128 octets, four or eight blocks of 16 that overlap
-/// as needed; otherwise words, the tail one more word overlapping the last
-/// one; under eight octets, two overlapping halves; under four, the first, middle
-/// and last octets, which are all of them. Always inlined: with the fast
-/// path of the recognizer (src/fast/recognize.rs) as a third caller the
-/// compiler makes it a call.
+/// Whether every octet of `b` is ASCII, as `<[u8]>::is_ascii`, without its per-octet tail:
+/// overlapping 16-octet blocks from 16 to 128 octets, else words and one overlapping tail word;
+/// under eight, two overlapping halves; under four, the first, middle and last octets (all of
+/// them).
 #[inline(always)]
 pub(crate) fn is_ascii(b: &[u8]) -> bool {
     let n = b.len();
-    // Most URLs: 16-octet blocks at `min(16 k, n - 16)`, which cover the
-    // input exactly, with no loop on its length (a loop over words exits
-    // after a number of rounds that varies from URL to URL, and is
-    // mispredicted): four of them up to 64 octets, where most URLs are, so
-    // that the test between the two sizes mostly goes one way; eight up to
-    // 128.
+    // Blocks at `min(16 k, n - 16)` cover the input exactly with no loop on its length: four up to
+    // 64 octets (most URLs), eight up to 128.
     let blocks = |count: usize| {
         let mut acc = 0u128;
         for k in 0..count {
@@ -166,14 +148,9 @@ pub(crate) fn is_ascii(b: &[u8]) -> bool {
     }
 }
 
-/// Whether every octet is printable ASCII (`!` to `~`): then no step of
-/// preprocessing (`preprocess`) changes `b` (nothing to remove or replace,
-/// no space, VT or FF at either end). Eight octets at a time: a word holds an octet below
-/// `!` when subtracting `!` from each octet borrows into its top bit where
-/// the octet's own top bit was clear, and an octet of `0x80` or more (or
-/// DEL, `0x7F`, which `+ 1` carries into the top bit) sets it directly. So a
-/// typical URL costs a few instructions per eight octets instead of a
-/// per-octet loop.
+/// Whether every octet is printable ASCII (`!` to `~`): then preprocessing leaves `b` as it is. Per
+/// word: an octet below `!` borrows into its top bit when `!` is subtracted (its own top bit
+/// clear), and one of `0x80` or more, or DEL (`+ 1` carries), sets it directly.
 #[inline]
 pub(crate) fn is_printable_ascii(b: &[u8]) -> bool {
     let word_bad = |w: u64| {
@@ -190,8 +167,7 @@ pub(crate) fn is_printable_ascii(b: &[u8]) -> bool {
     }
     let rest = chunks.remainder();
     if b.len() >= 8 {
-        // The tail as the last eight octets (overlapping the last word):
-        // a fixed-size load, not a copy of variable length.
+        // The tail as the last eight octets, overlapping the last word.
         if !rest.is_empty() {
             let mut w = [0u8; 8];
             w.copy_from_slice(&b[b.len() - 8..]);
@@ -203,12 +179,8 @@ pub(crate) fn is_printable_ascii(b: &[u8]) -> bool {
     !bad
 }
 
-/// The end of the run of octets of `s` from `from` that `ok` accepts (at
-/// most `s.len()`), four octets to a bound check: a per-octet loop spends
-/// half its instructions on the index and the bound. Each octet keeps its
-/// own exit, so the end of a run is found where it is, never by going back
-/// over a block (testing a block at once and then finding the octet in it
-/// again costs more than it saves on runs of a URL's length).
+/// The end of the run of octets of `s` from `from` that `ok` accepts (at most `s.len()`), four
+/// octets to a bound check, each octet with its own exit.
 #[inline(always)]
 pub(crate) fn run_while(s: &[u8], from: usize, ok: impl Fn(u8) -> bool) -> usize {
     let mut i = from;

@@ -68,13 +68,10 @@ impl Scheme {
         default_port: None,
     };
 
-    /// The scheme `b`, compared ASCII case-insensitively: one match on its
-    /// length, then a comparison with each name of that length.
+    /// The scheme `b`, compared ASCII case-insensitively (one match on its length).
     #[inline(always)]
     pub(crate) fn of(b: &[u8]) -> Scheme {
-        // The schemes of most URLs, already lowercase: `http` and
-        // `https` told apart without a branch on the length (pages mix
-        // them, so such a branch goes either way), then `file`.
+        // First the schemes of most URLs, already lowercase: `http`, `https`, then `file`.
         if let Some(&head) = b.first_chunk::<4>()
             && head == *b"http"
         {
@@ -125,8 +122,7 @@ impl Scheme {
         self.kind == SchemeKind::Mailto
     }
 
-    /// In the non-hierarchical list (section "Hierarchicalness"), `mailto`
-    /// included.
+    /// In the non-hierarchical list (section "Hierarchicalness"), `mailto` included.
     pub(crate) fn is_non_hierarchical(self) -> bool {
         matches!(self.kind, SchemeKind::NonHierarchical | SchemeKind::Mailto)
     }

@@ -1,35 +1,26 @@
-//! "Steps to serialize a parsed URL" (spec section "Serialization").
-//!
-//! Every record keeps its serialization in its buffer (see [`Url`]),
-//! written once when the record is built (by `serialize_parts`); the public
-//! functions here read it.
+//! "Steps to serialize a parsed URL" (spec section "Serialization"). A record keeps its
+//! serialization in its buffer ([`Url`]), written once when it is built (`serialize_parts`).
 
 use crate::hint::Verified;
 use crate::record::{Component, Parts, Span, Url};
 
-/// One piece at a time of the serialization [`walk`] lays out: a delimiter
-/// the steps write, or component `i` (in `wurl_component` order). `None`
-/// stops the walk.
+/// One piece at a time of the serialization [`walk`] lays out: a delimiter the steps write, or
+/// component `i` (in `wurl_component` order). `None` stops the walk.
 pub(crate) trait Layout {
     fn lit(&mut self, l: &'static str) -> Option<()>;
     fn comp(&mut self, i: usize, c: &str) -> Option<()>;
 }
 
-/// "Steps to serialize a parsed URL" (steps 3 to 9) as a layout, the one
-/// place that says where each component of a record goes in
-/// `scheme:[//[user[:password]@]host[:port]]path[?query][#fragment]`:
-/// the pieces of `u` in order, given to `v`, until it says `None`. Its
-/// length, its writing, finding it in a string and canonicalization's
-/// writing (`canonicalize`, on the parts canonicalization keeps) are each
-/// a [`Layout`].
+/// "Steps to serialize a parsed URL" (steps 3 to 9) as a layout, the one place that says where each
+/// component goes in `scheme:[//[user[:password]@]host[:port]]path[?query][#fragment]`: the pieces
+/// of `u` in order, given to `v` until it says `None`.
 #[inline(always)]
 pub(crate) fn walk(u: &Parts, v: &mut impl Layout) -> Option<()> {
     walk_to_host(u, v)?;
     walk_after_host(u, v)
 }
 
-/// [`walk`] up to the host: the scheme, `:`, and of the authority `//`,
-/// the user information and the host.
+/// [`walk`] up to the host: the scheme, `:`, and of the authority `//`, user information, host.
 #[inline(always)]
 fn walk_to_host(u: &Parts, v: &mut impl Layout) -> Option<()> {
     if let Some(scheme) = u.scheme {
@@ -57,10 +48,8 @@ fn walk_to_host(u: &Parts, v: &mut impl Layout) -> Option<()> {
     Some(())
 }
 
-/// [`walk`] after the host: the port (the last part of the authority: a
-/// port present has opened one, step 6), the path, the query and the
-/// fragment. On its own for a serialization whose start up to the host is
-/// already written (canonicalization's prefix road).
+/// [`walk`] after the host: the port (a port present has opened the authority, step 6), path, query
+/// and fragment; alone after a prefix already written (canonicalization's prefix road).
 #[inline(always)]
 pub(crate) fn walk_after_host(u: &Parts, v: &mut impl Layout) -> Option<()> {
     if let Some(p) = u.port {
@@ -102,8 +91,7 @@ pub(crate) fn serialized_len(u: &Parts) -> usize {
     n.0
 }
 
-/// Builds a record from its parts (see [`Url`]): the buffer is allocated
-/// once, at its exact size, and holds the serialization.
+/// Builds a record from its parts ([`Url`]), its buffer allocated once at its exact size.
 pub(crate) fn build(p: &Parts) -> Url {
     let valid = p.invalid.is_none();
     let ser = if valid { serialized_len(p) } else { 0 };
@@ -114,19 +102,14 @@ pub(crate) fn build(p: &Parts) -> Url {
     })
 }
 
-/// [`build`] for the parse of `source` (the preprocessed input): the
-/// record notes whether its serialization is `source` itself. `host_end`
-/// (0: none): the recognizer of canonical input found `source[..host_end]`
-/// to be a lowercase scheme of a hierarchical kind other than `file:`,
-/// `://` and a host CanonicalizeHost copies as it is; when the parse's
-/// host is that one (no user information before it), the record notes
-/// that its serialization starts its canonical form
-/// (`Url::canonical_prefix`).
+/// [`build`] for the parse of `source` (the preprocessed input), noting whether its serialization
+/// is `source`. `host_end` (0: none): the recognizer found `source[..host_end]` canonical up to the
+/// host; if that is the parse's host (no user information), the record notes that its serialization
+/// starts its canonical form (`Url::canonical_prefix`).
 pub(crate) fn build_parsed(p: &Parts, source: &str, host_end: usize) -> Url {
     let mut at = [Span::NONE; 8];
     if layout_in(p, source, &mut at) {
-        // Most absolute URLs: the serialization is `source`, copied whole
-        // instead of written component by component.
+        // The serialization is `source`, copied whole.
         let prefix = if host_end != 0
             && at[Component::User] == Span::NONE
             && at[Component::Password] == Span::NONE
@@ -176,17 +159,10 @@ pub(crate) fn serialize_parts(u: &Parts, s: &mut String, at: &mut [Span; 8]) {
     walk(u, &mut Write { s, at });
 }
 
-/// Where [`serialize_parts`] would put each component of the valid record
-/// `u`, when what it would write is `s` itself: false as soon as a
-/// separator it writes is not the octet of `s` at that place, or a
-/// component is not the slice of `s` at that place (its bytes are then
-/// the same memory; an empty one matches anywhere). The parser's
-/// components are slices of its input, so for most absolute URLs this
-/// finds the record's serialization without writing it.
-///
-/// The spans are written into `at` (meaningful when the answer is true)
-/// rather than returned: 128 bytes returned by value are copied out with
-/// loads that stall on the stores just made (store forwarding).
+/// Where [`serialize_parts`] would put each component of the valid record `u` (into `at`), when
+/// what it would write is `s` itself: each separator the octet of `s` there, each component the
+/// slice of `s` there (the same memory; an empty one matches anywhere). Parsed components are
+/// slices of the input, so most absolute URLs' serialization is found without writing it.
 pub(crate) fn layout_in(u: &Parts, s: &str, at: &mut [Span; 8]) -> bool {
     *at = [Span::NONE; 8];
     u.invalid.is_none() && walk_layout(u, s, at).is_some()

@@ -1,34 +1,11 @@
-//! Canonicalization's fast path for a URL that is already canonical: most
-//! of a crawler's input is, and for it every stage is the identity. Parsing it
-//! finds components that serialize back to it, resolving it against its own
-//! parse gives that parse back, and canonicalizing it writes each component
-//! as it was. The stages would still do all their work to find that out:
-//! preprocess, locate the components, build the parts, copy each into the
-//! output, each with its own fixed cost, which for a short URL is much
-//! more than one pass over its octets.
-//!
-//! `layout` (behind [`is_canonical`]) finds it in one pass over the octets
-//! instead, with the tests each stage's own fast path uses to leave a
-//! component as it is: the host is one CanonicalizeHost copies
-//! (`host::is_canonical_plain`, `host::all_inet`), each path octet one the
-//! path rules copy (`path::PATH_COPY` and their rules for `.` and
-//! `%`, and for `file:` the HOSTPATH cases), the query and fragment octets
-//! outside their percent-encode sets. It accepts only the common shape
-//! `scheme://host[:port]/path[?query][#fragment]` of printable ASCII, for a
-//! scheme that is not a drive letter, `mailto:` or in the non-hierarchical
-//! list, and rejects anything it cannot decide in that pass (a segment that
-//! starts with `.`, user information, an IP address, ...): those take the
-//! stages. `merge` does the same for a reference against a base known to
-//! be canonical: the common links of a page.
-//!
-//! Rejecting is always safe; accepting must mean that the stages give the
-//! same result. Tests check that against the stages themselves on every
-//! conformance input and the canonical form of each, and on exhaustive
-//! short strings and references (the tests below); the fast-exit
-//! differential on every line of the benchmark datasets and the canonical
-//! form of each; the fuzz targets on every input, its
-//! canonical form and its base (I18 and I19 in
-//! `tests/common/invariants.rs`).
+//! The recognizer of canonical input and the merge of a page's links (ARCHITECTURE.md, speed
+//! mechanisms, rows 1 and 2). [`layout`] finds a canonical URL in one pass with the tests each
+//! stage's fast path uses to leave a component as it is (`host::is_canonical_plain`,
+//! `host::all_inet`, [`PATH_COPY`], the query and fragment sets), for
+//! `scheme://host[:port]/path?query#frag` of printable ASCII whose scheme is hierarchical, not a
+//! drive letter or `mailto:`; [`merge`] does the same for a reference against a canonical base.
+//! Rejecting is always safe; accepting is checked against the stages (the tests below, the
+//! fast-exit differential, I18, I19).
 
 use crate::hint::Stop;
 use crate::path::{PATH_COPY, RefKind, dot_segment_at, has_authority, parent_start, ref_kind};
@@ -36,25 +13,18 @@ use crate::percent::{FRAGMENT, QUERY, escape_at, is_unreserved};
 use crate::record::{Component, Span};
 use crate::scheme::{Scheme, SchemeKind, canonical_port_octets, is_scheme_char, scheme_len};
 
-/// A path octet the path rules copy wherever it is ([`PATH_COPY`]), except
-/// `?` and `#`, which end the path.
+/// Octet classes of [`CLASS`]: a path octet [`PATH_COPY`] copies (not `?`, `#`); a query octet
+/// outside its percent-encode set (not `#`); a fragment octet outside its set; a lowercase scheme
+/// octet; a host octet CanonicalizeHost's fast path copies; one it lowercases (`A-Z`).
 const PATH_OK: u8 = 1;
-/// A query octet outside the query percent-encode set, except `#`, which
-/// ends the query.
 const QUERY_OK: u8 = 2;
-/// A fragment octet outside the fragment percent-encode set.
 const FRAGMENT_OK: u8 = 4;
-/// A lowercase scheme octet (parse's scheme octets, which canonicalization
-/// lowercases).
 const SCHEME_OK: u8 = 8;
-/// A host octet CanonicalizeHost's fast path copies as it is.
 const HOST_OK: u8 = 16;
-/// A host octet CanonicalizeHost's fast path lowercases (`A-Z`).
 const HOST_UPPER: u8 = 32;
 
-/// The classes of each octet. Only printable ASCII has any (space only in a fragment):
-/// preprocessing removes or strips the others (tab, line breaks, leading
-/// and trailing controls and spaces), and the sets encode the rest.
+/// The classes of each octet: only printable ASCII has any, and space only in a fragment
+/// (preprocessing removes the controls and strips the ends' spaces, the sets encode the rest).
 static CLASS: [u8; 256] = {
     let mut t = [0u8; 256];
     let mut i = 0x21;
@@ -89,79 +59,54 @@ static CLASS: [u8; 256] = {
     t
 };
 
-/// The end of the run of octets of `class` in `s` from `from` (at most
-/// `s.len()`): one table lookup and test per octet, four to a bound check
-/// (`scan::run_while`).
+/// The end of the run of octets of `class` in `s` from `from` (`scan::run_while`).
 #[inline(always)]
 fn run(s: &[u8], from: usize, class: u8) -> usize {
     crate::scan::run_while(s, from, |c| CLASS[usize::from(c)] & class != 0)
 }
 
-/// Whether `s` is a URL that the stages (with the default options: UTF-8
-/// query, not network-strict) give back unchanged, preprocessing, parsing,
-/// resolution against its own parse and canonicalization. `false` means
-/// only that this pass could not tell.
+/// Whether the stages (default options) give `s` back unchanged: preprocessing, parsing, resolution
+/// against its own parse and canonicalization. `false`: this pass could not tell.
 #[inline(always)]
 pub fn is_canonical(s: &[u8]) -> bool {
     crate::scan::is_ascii(s) && is_canonical_ascii(s)
 }
 
-/// [`is_canonical`] of `s` known to be ASCII (the C ABI tests that anyway,
-/// to decode its input). A copy of [`layout_of_ascii`] of its own, whose
-/// component places the compiler drops: the bulk calls only need the
-/// answer, and filling the places is work on every URL for nothing.
+/// [`is_canonical`] of ASCII `s`: [`layout_of_ascii`] without the places (bulk calls need none).
 #[inline(never)]
 pub(crate) fn is_canonical_ascii(s: &[u8]) -> bool {
     layout_in::<CHECK>(s).is_ok()
 }
 
-/// [`is_canonical_ascii`], saying on a URL it rejects how far the pass got,
-/// for canonicalization to resume there (`fast::resume`).
-/// `s` need not be ASCII: an octet outside ASCII is in no class
-/// ([`CLASS`]), so the pass stops at it, and `Ok` says `s` is ASCII too.
-/// The bulk call runs it before the ASCII test, which canonical input
-/// then skips; its `Stop` is for ASCII input only.
+/// [`is_canonical_ascii`], with how far the pass got on a rejected URL ([`Stop`]) for
+/// `fast::resume`. A non-ASCII octet is in no [`CLASS`], so `Ok` says `s` is ASCII too.
 #[inline(never)]
 pub(crate) fn scan_ascii(s: &[u8]) -> Result<(), Stop> {
     layout_in::<CHECK>(s).map(|_| ())
 }
 
-/// [`scan_ascii`] from the host on, noting the edits of [`Stop`] and going
-/// on after them, for `s` whose scheme `s[..n]`, of a hierarchical kind
-/// other than `file:`, is followed by `://` (its default port is found
-/// whatever its case: canonicalization lowercases it). `host_end` (0:
-/// none): where the host ends, when the pass found it canonical
-/// (`Stop::host_end`). An octet outside ASCII is in no class: the pass
-/// stops at it. `Ok` when the rest is canonical as it is.
+/// [`scan_ascii`] from the host on in `EDIT` mode, for `s` whose scheme `s[..n]` (hierarchical, not
+/// `file:`, any case) is followed by `://`; `host_end` (0: none) as in [`authority_on`].
 #[inline(never)]
 pub(crate) fn scan_authority(s: &[u8], n: usize, host_end: usize) -> Result<(), Stop> {
     let mut at = [Span::NONE; 8];
     authority_on::<EDIT>(s, n + 3, host_end, &s[..n], false, &mut at)
 }
 
-/// The end of the scheme `s` starts with, for a pass after one of
-/// [`layout`] that stopped in the scheme (not lowercase): when it is
-/// followed by `://` and of a hierarchical kind other than `file:`
-/// whatever its case (canonicalization lowercases it). `None` otherwise.
+/// The end of `s`'s scheme if `://` follows and, in any case, it is hierarchical, not `file:`.
 #[inline(always)]
 pub(crate) fn any_case_scheme_end(s: &[u8]) -> Option<usize> {
     let n = scheme_len(s)?;
     (s[n..].starts_with(b"://") && Scheme::of(&s[..n]).kind == SchemeKind::Other).then_some(n)
 }
 
-/// For parsing: [`Stop`] of `s`, whose [`layout`] pass stopped (`stop`)
-/// before the path, with the scheme and the authority read whatever the
-/// case of the scheme and host octets (`AUTHORITY` mode: the `EDIT` mode
-/// of [`authority_on`] up to the start of the path, where it stops), for
-/// the parse to resume there. `host_end` and `path_start` say where the
-/// host ends and the path starts; `s[..host_end]`, ASCII-lowercased, is
-/// the start of the canonical form. `None` when the pass cannot tell.
+/// For parsing: the [`Stop`] of `s`, whose [`layout`] pass stopped before the path, with the
+/// authority read in `AUTHORITY` mode (any case); `s[..host_end]`, lowercased, starts the canonical
+/// form. `None` when the pass cannot tell.
 #[inline(never)]
 pub(crate) fn authority_stop(s: &[u8], stop: &Stop) -> Option<Stop> {
-    // Where it stopped in the authority, when it read the scheme: an
-    // uppercase letter of the host, a port, or an empty path. (An octet
-    // outside ASCII, user information or a bracket stops this pass too.)
-    // (`host_end` is 0 when the host's first octet stopped it.)
+    // Read again when it stopped in the scheme, or at an uppercase host octet, a port or an empty
+    // path (`host_end` 0: at the host's first octet).
     let at_octet = if stop.host_end != 0 {
         stop.host_end
     } else {
@@ -186,14 +131,9 @@ pub(crate) fn authority_stop(s: &[u8], stop: &Stop) -> Option<Stop> {
     }
 }
 
-/// [`is_canonical`], with the places of the components when it is:
-/// scheme, user, password, host, port, path, query, fragment, in
-/// `wurl_component` order (user and password are always absent; the raw
-/// authority is the host and the port).
+/// [`is_canonical`], with the component places in `wurl_component` order (no user or password).
 pub(crate) fn layout(s: &[u8]) -> Option<[Span; 8]> {
-    // Any non-ASCII octet rejects it: found a word at a time before the
-    // octet-by-octet pass, so that IDN input (non-ASCII hosts, rejected
-    // only at the host) pays little for this pass before the stages.
+    // Non-ASCII (IDN hosts among it) is rejected a word at a time before the octet pass.
     if !crate::scan::is_ascii(s) {
         return None;
     }
@@ -206,27 +146,19 @@ pub(crate) fn layout_of_ascii(s: &[u8]) -> Option<[Span; 8]> {
     layout_in::<CHECK>(s).ok()
 }
 
-/// [`layout_of_ascii`], saying on a URL it rejects how far the pass got
-/// ([`Stop`], without its edits), for parsing to resume there
-/// (`api::parse_text`).
+/// [`layout_of_ascii`], or how far the pass got ([`Stop`], no edits) for `api::parse_text`.
 #[inline(never)]
 pub(crate) fn layout_or_stop(s: &[u8]) -> Result<[Span; 8], Stop> {
     layout_in::<CHECK>(s)
 }
 
-/// The pass of [`layout`] and [`is_canonical`] over ASCII `s`, in `MODE`
-/// (see [`authority_on`]).
+/// The pass of [`layout`] and [`is_canonical`] over ASCII `s`, in `MODE` ([`authority_on`]).
 #[inline(always)]
 fn layout_in<const MODE: u8>(s: &[u8]) -> Result<[Span; 8], Stop> {
     let no = Stop::default();
     let mut at = [Span::NONE; 8];
-    // Scheme: lowercase, then `://` (parse's `find_scheme`: the scheme
-    // octets up to the first other, which must be `:`). `http`, `https` and
-    // `file`, the schemes of most URLs, by comparing the first eight octets
-    // at once: the octet loop and `Scheme::of` would cost a branch per
-    // octet and a match on every URL. Any other scheme takes the loop.
-    // `http` or `https`, told apart by a select on the fifth octet, not
-    // by a branch: pages mix the two.
+    // Scheme: lowercase, then `://` (parse's `find_scheme`); `http`, `https` and `file` from the
+    // first eight octets at once (ARCHITECTURE.md, speed mechanisms, row 1).
     let http = |w: &[u8; 8]| {
         let n = 4 + usize::from(w[4] == b's');
         (w[..4] == *b"http" && w[n..n + 3] == *b"://").then_some(n)
@@ -243,9 +175,7 @@ fn layout_in<const MODE: u8>(s: &[u8]) -> Result<[Span; 8], Stop> {
             if n == 0 || s.get(n..n + 3) != Some(b"://") {
                 return Err(no);
             }
-            // Not a drive letter, `mailto:` or a non-hierarchical scheme:
-            // their parse and canonicalization take other steps. `file:`
-            // takes a few more, below.
+            // Drive letters, `mailto:` and non-hierarchical schemes take other steps.
             match Scheme::of(&s[..n]).kind {
                 SchemeKind::Other => (n, false),
                 SchemeKind::File => (n, true),
@@ -258,26 +188,17 @@ fn layout_in<const MODE: u8>(s: &[u8]) -> Result<[Span; 8], Stop> {
     Ok(at)
 }
 
-/// The modes of [`authority_on`]. `CHECK`: whether `s` is canonical, and
-/// if not, how far it is ([`Stop`], without its edits).
+/// Modes of [`authority_on`]. `CHECK`: whether `s` is canonical, else how far ([`Stop`]).
 const CHECK: u8 = 0;
-/// Also where it differs from its canonical form only by a host to
-/// lowercase, a port to drop or an empty path: noted in the [`Stop`]
-/// (`host_upper`, `port_dropped`, `path_start`), and the pass goes on.
-/// A mode of its own, run only after `CHECK` stopped before the path, so
-/// that the pass over canonical input does not pay for it.
+/// Also notes a host to lowercase, a port to drop or an empty path in the [`Stop`] and goes on; run
+/// only after `CHECK` stopped before the path.
 const EDIT: u8 = 1;
-/// `EDIT` mode up to the start of the path, where the pass stops (its
-/// `Stop` with `path_start` set), for parsing ([`authority_stop`]).
+/// `EDIT` up to the start of the path, where it stops, for [`authority_stop`].
 const AUTHORITY: u8 = 2;
 
-/// The rest of [`layout`] after `scheme://`: the host from `h` on, the
-/// port, the path, the query and the fragment of `s`, into `at[3..]` (at
-/// their places in `s`). `scheme`: the lowercase scheme (for its default
-/// port). `known_host_end` (`EDIT` and `AUTHORITY` modes; 0: none): where
-/// the host ends, when an earlier pass found it canonical as it is. `Err`
-/// unless all of `s` is canonical, with how far it got (in `EDIT` and
-/// `AUTHORITY` modes, with the edits: see [`Stop`]).
+/// The rest of [`layout`] after `scheme://`: host from `h`, port, path, query and fragment into
+/// `at[3..]`. `scheme` (lowercase) gives the default port; `known_host_end` (not `CHECK`; 0: none):
+/// where a host found canonical ends. `Err` unless all of `s` is canonical.
 #[inline(always)]
 fn authority_on<const MODE: u8>(
     s: &[u8],
@@ -287,9 +208,7 @@ fn authority_on<const MODE: u8>(
     file: bool,
     at: &mut [Span; 8],
 ) -> Result<(), Stop> {
-    // How far it got, made only when it stops. `file:` takes the HOSTPATH
-    // steps: no place to resume from. The edits (`host_upper`,
-    // `port_dropped`) go with a place in the path only.
+    // How far it got; `file:` (HOSTPATH steps) has no place to resume from.
     let stop = |host_end, path_start, path_ok, host_upper, port_dropped| {
         if file {
             Stop::default()
@@ -304,15 +223,10 @@ fn authority_on<const MODE: u8>(
             }
         }
     };
-    // Host: exactly two slashes before it (more would be dropped) and a
-    // host CanonicalizeHost leaves as it is (never empty), or, in `EDIT`
-    // mode, one its fast path only lowercases (`host::is_plain`: the same
-    // octets and uppercase letters; `all_inet` is the same test on either
-    // case).
+    // Host: after exactly two slashes, one CanonicalizeHost leaves as it is (never empty), or in
+    // `EDIT` mode one its fast path only lowercases (`host::is_plain`).
     let mut upper = false;
-    // A known host is the whole host when the authority's next part
-    // follows it (`Stop::host_end` can be where the pass met an octet the
-    // host copies only lowercased).
+    // A known host is the whole host when the authority's next part follows it.
     let h_end = if MODE != CHECK
         && known_host_end != 0
         && matches!(
@@ -343,10 +257,8 @@ fn authority_on<const MODE: u8>(
     at[Component::Host] = Span::new(h, h_end);
     let mut i = h_end;
     let mut dropped = false;
-    // Port: a number that the port rules write back as it is: not the
-    // scheme's default, in range, no leading zero; or, in `EDIT` mode,
-    // one they drop (empty or the default). (A `file:` host runs up to
-    // the path: its `:` is not a port's.)
+    // Port: one the port rules write back as it is (not the default, in range, no leading zero), or
+    // in `EDIT` mode one they drop. A `file:` host runs up to the path.
     if s.get(i) == Some(&b':') && !file {
         let p = i + 1;
         let len = s[p..].iter().take_while(|c| c.is_ascii_digit()).count();
@@ -360,14 +272,8 @@ fn authority_on<const MODE: u8>(
         at[Component::Port] = Span::new(p, p + len);
         i = p + len;
     }
-    // Path: present and starting with `/`, or empty (canonicalization
-    // writes `/` for it; not in `file:`, whose empty path takes HOSTPATH's
-    // steps). In `CHECK` mode an empty path stops the pass at the path,
-    // where the stages resume, instead of before the authority: a URL
-    // without a path is not read twice. The path rules copy each octet but: a
-    // `.` that starts a segment (it may be a dot segment; rejected here,
-    // rare), a `%` escape of an unreserved octet (decoded), `\` and the
-    // octets of the path percent-encode set.
+    // Path: starts with `/`, or is empty (written `/`; not in `file:`, HOSTPATH). In `CHECK` mode
+    // an empty path stops the pass at the path, where the stages resume.
     let p = i;
     let slash = s.get(i) == Some(&b'/');
     if !slash {
@@ -381,12 +287,8 @@ fn authority_on<const MODE: u8>(
     if MODE == AUTHORITY {
         return Err(stop(h_end, p, 0, upper, dropped));
     }
-    // `file:`: HOSTPATH rewrites a drive specification at the start of the
-    // path: a letter, then `:`, `|` or an escape of either (`/c:`, `/c|`,
-    // `/c%3A`, `/c%7c` become `/c:/`; `/c:/` stays, rare enough to leave to
-    // the stages too). An escaped letter is an unreserved escape, which
-    // `path_rest` rejects; `|` is not a path octet it copies. So a letter
-    // followed by `:` or by any escape goes to the stages.
+    // `file:`: HOSTPATH rewrites a drive letter followed by `:`, `|` or an escape of either: a
+    // letter then `:` or any escape goes to the stages (`|` is no path octet copied).
     if file
         && s.get(i + 1).is_some_and(u8::is_ascii_alphabetic)
         && matches!(s.get(i + 2), Some(b':' | b'%'))
@@ -409,13 +311,9 @@ fn authority_on<const MODE: u8>(
     }
 }
 
-/// The end of the path in `s` from `i`, which starts a segment (after a
-/// `/`, or where a relative reference's path starts): the path rules copy
-/// each octet but a `.` that starts a segment (it may be a dot segment;
-/// rejected here, rare), a `%` escape of an unreserved octet (decoded; in
-/// `file:`, one of `/` or `\` too, resolution's step for `file:` paths),
-/// `\` and the octets of the path percent-encode set. `None` when the path
-/// has one of those. The path ends at `?`, `#` or the end of `s`.
+/// The end of the path in `s` from segment start `i` (at `?`, `#` or the end): the path rules copy
+/// each octet but a `.` starting a segment, an escape of an unreserved octet (in `file:` of `/` or
+/// `\` too), `\` and the path percent-encode set. `None` on one of those.
 #[inline(always)]
 fn path_rest(s: &[u8], i: usize, file: bool) -> Option<usize> {
     path_upto(s, i, file).ok()
@@ -444,13 +342,10 @@ fn path_upto(s: &[u8], mut i: usize, file: bool) -> Result<usize, usize> {
     Ok(i)
 }
 
-/// The query (up to the first `#`) and the fragment (the rest) of `s` from
-/// `i`, if either is there: their spans into `at`, where `s[skip..]` is
-/// placed at `to` in the result. Returns where the octets the two sets
-/// leave as they are end (`s.len()` when the whole string is canonical).
+/// The query and fragment of `s` from `i` into `at`, `s[skip..]` placed at `to`. Returns where the
+/// octets both sets leave as they are end (`s.len()`: canonical).
 #[inline(always)]
 fn query_fragment(s: &[u8], mut i: usize, skip: usize, to: usize, at: &mut [Span; 8]) -> usize {
-    // `i >= skip` for every `i` here.
     let place = |i: usize| to + (i - skip);
     if s.get(i) == Some(&b'?') {
         let q = i + 1;
@@ -472,26 +367,22 @@ fn query_fragment(s: &[u8], mut i: usize, skip: usize, to: usize, at: &mut [Span
     i
 }
 
-/// The resolution of a reference against a canonical base, when it is
-/// canonical and this pass can tell: `base[..keep]` followed by
-/// `reference[skip..]`, with its components at `at`.
+/// The resolution of a reference against a canonical base: `base[..keep]` then `reference[skip..]`,
+/// components at `at`.
 pub(crate) struct Merge {
     pub(crate) keep: usize,
     pub(crate) skip: usize,
     pub(crate) at: [Span; 8],
 }
 
-/// [`merge`] against `base`, when it is a base known to be canonical:
-/// its serialization and the merge.
+/// [`merge`] against `base` when it is known canonical: its serialization and the merge.
 #[inline]
 pub(crate) fn merge_with<'b>(base: &'b crate::record::Url, r: &[u8]) -> Option<(&'b str, Merge)> {
     let (ser, at) = merge_base(base)?;
     Some((ser, merge(ser, at, r)?))
 }
 
-/// The serialization and spans of `base` when [`merge`] can resolve
-/// against it: known canonical, and not `file:` (whose resolution takes
-/// the HOSTPATH steps).
+/// The serialization and spans of `base` if known canonical and not `file:` (HOSTPATH steps).
 #[inline]
 fn merge_base(base: &crate::record::Url) -> Option<(&str, &[Span; 8])> {
     let (ser, at) = base.canonical_base()?;
@@ -499,9 +390,7 @@ fn merge_base(base: &crate::record::Url) -> Option<(&str, &[Span; 8])> {
 }
 
 impl Merge {
-    /// The result in two pieces: the part of the base's serialization `b`
-    /// kept and the part of the reference `r` after it (all of `r` for an
-    /// absolute URL). Each piece ends between components.
+    /// The kept part of the base's serialization `b` and the rest of the reference `r`.
     pub(crate) fn pieces_str<'a>(&self, b: &'a str, r: &'a str) -> (&'a str, &'a str) {
         if self.keep == 0 {
             (r, "")
@@ -511,38 +400,20 @@ impl Merge {
     }
 }
 
-/// "Steps to resolve a URL" for the common references of a page's links,
-/// against a base known to be canonical (see [`layout`]; not `file:`,
-/// whose resolution has more steps), when the result is canonical: an
-/// absolute URL that is canonical itself (the result: `keep` is 0), a
-/// network-path reference (`//host...`) that is canonical after the base's
-/// scheme, or a reference without scheme or authority whose octets the
-/// path, query and fragment rules leave as they are. `base`: the base's
-/// serialization, `bat`: where its components are. `None`: the stages
-/// decide.
-///
-/// Relative steps (spec "steps to resolve a relative URL", RFC 3986 5.2),
-/// chosen by the classification resolution uses (`path::ref_kind`): a
-/// network-path reference keeps the base's scheme only; a fragment-only
-/// reference (or an empty one) keeps the base up to its fragment; a query
-/// keeps the base's path; a path from the root keeps the scheme and
-/// authority; any other path is merged after the base path's last `/`,
-/// where its leading dot segments (`path::dot_segment_at`, `%2E` counting
-/// as `.`) are removed ("remove dot-segments" on the merged path: `..`
-/// drops the kept segment before it, `path::parent_start`, never the
-/// root). A segment that starts with `.` after those is left to the
-/// stages.
+/// "Steps to resolve a URL" for a page's common references against a canonical base (not `file:`),
+/// when the result is canonical: an absolute URL canonical itself (`keep` 0), a network-path
+/// reference canonical after the base's scheme, or a relative one the path, query and fragment
+/// rules leave as they are. `bat`: the base's spans. Relative steps as chosen by [`ref_kind`] (RFC
+/// 3986 5.2); a merged path's leading dot segments are removed as "remove dot-segments" does, a
+/// later segment starting with `.` goes to the stages. `None`: the stages decide.
 pub(crate) fn merge(base: &str, bat: &[Span; 8], r: &[u8]) -> Option<Merge> {
     let b = base.as_bytes();
     let path = bat[Component::Path].range()?;
-    // The base without its fragment: where a fragment-only reference's
-    // own fragment goes.
     let no_fragment = bat[Component::Fragment]
         .range()
         .map_or(b.len(), |f| f.start - 1);
     let mut at = *bat;
-    // The empty reference is the base without its fragment (resolution's
-    // step 6), as a fragment-only one is up to its own fragment.
+    // The empty reference: the base without its fragment (resolution step 6).
     let Some(&first) = r.first() else {
         at[Component::Fragment] = Span::NONE;
         return Some(Merge {
@@ -551,9 +422,7 @@ pub(crate) fn merge(base: &str, bat: &[Span; 8], r: &[u8]) -> Option<Merge> {
             at,
         });
     };
-    // A scheme (parse's: scheme octets, then `:`; never after a delimiter
-    // of the relative steps): an absolute URL, its own result when it is
-    // canonical.
+    // A scheme (parse's; never after a relative delimiter): its own result if canonical.
     if !matches!(first, b'/' | b'\\' | b'?' | b'#') && scheme_len(r).is_some() {
         let at = layout(r)?;
         return Some(Merge {
@@ -562,8 +431,6 @@ pub(crate) fn merge(base: &str, bat: &[Span; 8], r: &[u8]) -> Option<Merge> {
             at,
         });
     }
-    // The relative steps, by the reference's parse: the authority after
-    // two slash characters, the path up to `?` or `#`.
     let kind = match first {
         b'?' => ref_kind(false, None, true, false),
         b'#' => ref_kind(false, None, false, true),
@@ -580,10 +447,8 @@ pub(crate) fn merge(base: &str, bat: &[Span; 8], r: &[u8]) -> Option<Merge> {
             at[Component::Fragment] = Span::NONE;
             (path.end, 0, None)
         }
-        // The base's scheme, then the reference's authority, path, query
-        // and fragment, canonical by the tests of an absolute URL's (a
-        // canonical base is not `file:`). Its places in the result: after
-        // `scheme:`. A `\` among the slashes is left to the stages.
+        // The base's scheme, then the reference checked as an absolute URL's after `scheme:`; a `\`
+        // among the slashes goes to the stages.
         RefKind::NetworkPath => {
             if !r.starts_with(b"//") {
                 return None;
@@ -603,11 +468,8 @@ pub(crate) fn merge(base: &str, bat: &[Span; 8], r: &[u8]) -> Option<Merge> {
         RefKind::AbsolutePath if first != b'/' => return None,
         RefKind::AbsolutePath => (path.start, 0, Some(path_rest(r, 1, false)?)),
         RefKind::Relative => {
-            // "Merge paths": after the base path's last `/` (a canonical
-            // path starts with `/`), then "remove dot-segments" on the
-            // reference's leading `.` and `..` segments (a `..` drops the
-            // kept segment before it, never the root). A segment that
-            // starts with `.` after those is left to the stages.
+            // "Merge paths" after the base path's last `/`; "remove dot-segments" on the leading
+            // `.` and `..` segments (`..` drops the kept segment, never the root).
             let root = path.start;
             let mut keep = root + crate::scan::rfind1(&b[path.clone()], b'/')? + 1;
             let mut skip = 0;
@@ -615,14 +477,12 @@ pub(crate) fn merge(base: &str, bat: &[Span; 8], r: &[u8]) -> Option<Merge> {
                 if dot_dot {
                     keep = parent_start(b, root, keep);
                 }
-                // The dot segment and its `/`, if it has one.
                 skip += n + usize::from(r.get(skip + n) == Some(&b'/'));
             }
             (keep, skip, Some(path_rest(r, skip, false)?))
         }
     };
-    // `r[skip..]` goes at `keep` (`skip` may be larger than `keep`: a
-    // long run of `../` against a short path).
+    // `r[skip..]` goes at `keep` (`skip` may exceed `keep`: many `../` on a short path).
     let mut i = skip;
     if let Some(end) = end {
         at[Component::Path] = Span::new(path.start, keep + (end - skip));
