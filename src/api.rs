@@ -384,7 +384,7 @@ pub(crate) fn parse_text(input: &str) -> Url {
     // the recognizer found them, and the record says it is canonical.
     // (Never for non-ASCII input.)
     match fast::layout_or_stop(input.as_bytes()) {
-        Ok(at) => Url::build_canonical(input, "", &at),
+        Ok((at, class)) => Url::build_canonical(input, "", &at, class),
         Err(stop) => {
             if let Some(Some(s)) = crate::preprocess::trim_ends(input) {
                 return parse_trimmed(s);
@@ -424,7 +424,7 @@ fn parse_after_stop(input: &str, stop: &Stop) -> Url {
 #[inline(never)]
 fn parse_trimmed(s: &str) -> Url {
     match fast::layout_or_stop(s.as_bytes()) {
-        Ok(at) => Url::build_canonical(s, "", &at),
+        Ok((at, class)) => Url::build_canonical(s, "", &at, class),
         Err(stop) => parse_after_stop(s, &stop),
     }
 }

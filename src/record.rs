@@ -762,7 +762,7 @@ impl Url {
     /// `at` (the parse of such a string, or a resolution that gives one):
     /// its serialization is that string, copied whole, parsing it again
     /// gives this record, and canonicalizing it gives it back.
-    pub(crate) fn build_canonical(prefix: &str, rest: &str, at: &[Span; 8]) -> Url {
+    pub(crate) fn build_canonical(prefix: &str, rest: &str, at: &[Span; 8], class: Scheme) -> Url {
         // The layout `finish` gives a valid record, written directly: no
         // `Parts` to build and read back, no known host, and the raw
         // authority is the host's own span unless there is a port (then a
@@ -772,16 +772,6 @@ impl Url {
         let authority =
             (port != Span::NONE).then(|| Span::new(at[Component::Host].start, port.end));
         let extra = authority.map_or(0, |a| a.end - a.start + 1);
-        // The scheme lies in one of the two pieces (each ends between components).
-        let n = prefix.len();
-        let class = at[Component::Scheme].range().map_or(Scheme::NONE, |r| {
-            let b = if r.end <= n {
-                &prefix.as_bytes()[r]
-            } else {
-                &rest.as_bytes()[r.start - n..r.end - n]
-            };
-            Scheme::of(b)
-        });
         let flags = Flags::valid(class, true, true, Verified::CANONICAL);
         Url::build_with(Err(len + 1 + extra), flags, |buf, spans| {
             buf.push_str(prefix);

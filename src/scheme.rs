@@ -68,6 +68,14 @@ impl Scheme {
         default_port: None,
     };
 
+    /// `http`, or `https` when `secure`.
+    pub(crate) const fn http(secure: bool) -> Scheme {
+        Scheme {
+            kind: SchemeKind::Other,
+            default_port: Some(if secure { 443 } else { 80 }),
+        }
+    }
+
     /// The scheme `b`, compared ASCII case-insensitively (one match on its length).
     #[inline(always)]
     pub(crate) fn of(b: &[u8]) -> Scheme {
@@ -77,10 +85,7 @@ impl Scheme {
         {
             let s = b.len() == 5 && b[4] == b's';
             if b.len() == 4 || s {
-                return Scheme {
-                    kind: SchemeKind::Other,
-                    default_port: Some(if s { 443 } else { 80 }),
-                };
+                return Scheme::http(s);
             }
         }
         if b == b"file" {

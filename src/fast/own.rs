@@ -21,7 +21,7 @@ pub(crate) fn resolve(base: &Url, input: &str) -> Option<Url> {
     }
     let (ser, m) = super::recognize::merge_with(base, input.as_bytes())?;
     let (a, b) = m.pieces_str(ser, input);
-    Some(Url::build_canonical(a, b, &m.at))
+    Some(Url::build_canonical(a, b, &m.at, m.class))
 }
 
 /// Whether preprocessing `input` (resolution step 1) gives `src` by trimming its ends alone.

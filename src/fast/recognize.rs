@@ -132,7 +132,7 @@ pub(crate) fn authority_stop(s: &[u8], stop: &Stop) -> Option<Stop> {
 }
 
 /// [`is_canonical`], with the component places in `wurl_component` order (no user or password).
-pub(crate) fn layout(s: &[u8]) -> Option<[Span; 8]> {
+pub(crate) fn layout(s: &[u8]) -> Option<([Span; 8], Scheme)> {
     // Non-ASCII (IDN hosts among it) is rejected a word at a time before the octet pass.
     if !crate::scan::is_ascii(s) {
         return None;
@@ -142,19 +142,19 @@ pub(crate) fn layout(s: &[u8]) -> Option<[Span; 8]> {
 
 /// [`layout`] of `s` known to be ASCII.
 #[inline(never)]
-pub(crate) fn layout_of_ascii(s: &[u8]) -> Option<[Span; 8]> {
+pub(crate) fn layout_of_ascii(s: &[u8]) -> Option<([Span; 8], Scheme)> {
     layout_in::<CHECK>(s).ok()
 }
 
 /// [`layout_of_ascii`], or how far the pass got ([`Stop`], no edits) for `api::parse_text`.
 #[inline(never)]
-pub(crate) fn layout_or_stop(s: &[u8]) -> Result<[Span; 8], Stop> {
+pub(crate) fn layout_or_stop(s: &[u8]) -> Result<([Span; 8], Scheme), Stop> {
     layout_in::<CHECK>(s)
 }
 
 /// The pass of [`layout`] and [`is_canonical`] over ASCII `s`, in `MODE` ([`authority_on`]).
 #[inline(always)]
-fn layout_in<const MODE: u8>(s: &[u8]) -> Result<[Span; 8], Stop> {
+fn layout_in<const MODE: u8>(s: &[u8]) -> Result<([Span; 8], Scheme), Stop> {
     let no = Stop::default();
     let mut at = [Span::NONE; 8];
     // Scheme: lowercase, then `://` (parse's `find_scheme`); `http`, `https` and `file` from the
@@ -164,9 +164,9 @@ fn layout_in<const MODE: u8>(s: &[u8]) -> Result<[Span; 8], Stop> {
         (w[..4] == *b"http" && w[n..n + 3] == *b"://").then_some(n)
     };
     let head = s.first_chunk::<8>();
-    let (n, file) = match (head, head.and_then(http)) {
-        (_, Some(n)) => (n, false),
-        (Some(w), None) if w.starts_with(b"file://") => (4, true),
+    let (n, class) = match (head, head.and_then(http)) {
+        (_, Some(n)) => (n, Scheme::http(n == 5)),
+        (Some(w), None) if w.starts_with(b"file://") => (4, Scheme::FILE),
         _ => {
             let n = s
                 .iter()
@@ -176,16 +176,16 @@ fn layout_in<const MODE: u8>(s: &[u8]) -> Result<[Span; 8], Stop> {
                 return Err(no);
             }
             // Drive letters, `mailto:` and non-hierarchical schemes take other steps.
-            match Scheme::of(&s[..n]).kind {
-                SchemeKind::Other => (n, false),
-                SchemeKind::File => (n, true),
+            let class = Scheme::of(&s[..n]);
+            match class.kind {
+                SchemeKind::Other | SchemeKind::File => (n, class),
                 _ => return Err(no),
             }
         }
     };
     at[Component::Scheme] = Span::new(0, n);
-    authority_on::<MODE>(s, n + 3, 0, &s[..n], file, &mut at)?;
-    Ok(at)
+    authority_on::<MODE>(s, n + 3, 0, &s[..n], class.is_file(), &mut at)?;
+    Ok((at, class))
 }
 
 /// Modes of [`authority_on`]. `CHECK`: whether `s` is canonical, else how far ([`Stop`]).
@@ -373,13 +373,15 @@ pub(crate) struct Merge {
     pub(crate) keep: usize,
     pub(crate) skip: usize,
     pub(crate) at: [Span; 8],
+    /// The result's scheme class (the base's, or an absolute reference's).
+    pub(crate) class: Scheme,
 }
 
 /// [`merge`] against `base` when it is known canonical: its serialization and the merge.
 #[inline]
 pub(crate) fn merge_with<'b>(base: &'b crate::record::Url, r: &[u8]) -> Option<(&'b str, Merge)> {
     let (ser, at) = merge_base(base)?;
-    Some((ser, merge(ser, at, r)?))
+    Some((ser, merge(ser, at, base.scheme_class(), r)?))
 }
 
 /// The serialization and spans of `base` if known canonical and not `file:` (HOSTPATH steps).
@@ -406,7 +408,7 @@ impl Merge {
 /// rules leave as they are. `bat`: the base's spans. Relative steps as chosen by [`ref_kind`] (RFC
 /// 3986 5.2); a merged path's leading dot segments are removed as "remove dot-segments" does, a
 /// later segment starting with `.` goes to the stages. `None`: the stages decide.
-pub(crate) fn merge(base: &str, bat: &[Span; 8], r: &[u8]) -> Option<Merge> {
+pub(crate) fn merge(base: &str, bat: &[Span; 8], class: Scheme, r: &[u8]) -> Option<Merge> {
     let b = base.as_bytes();
     let path = bat[Component::Path].range()?;
     let no_fragment = bat[Component::Fragment]
@@ -420,15 +422,17 @@ pub(crate) fn merge(base: &str, bat: &[Span; 8], r: &[u8]) -> Option<Merge> {
             keep: no_fragment,
             skip: 0,
             at,
+            class,
         });
     };
     // A scheme (parse's; never after a relative delimiter): its own result if canonical.
     if !matches!(first, b'/' | b'\\' | b'?' | b'#') && scheme_len(r).is_some() {
-        let at = layout(r)?;
+        let (at, class) = layout(r)?;
         return Some(Merge {
             keep: 0,
             skip: 0,
             at,
+            class,
         });
     }
     let kind = match first {
@@ -462,7 +466,12 @@ pub(crate) fn merge(base: &str, bat: &[Span; 8], r: &[u8]) -> Option<Merge> {
                     *span = Span::new(keep + x.start, keep + x.end);
                 }
             }
-            return Some(Merge { keep, skip: 0, at });
+            return Some(Merge {
+                keep,
+                skip: 0,
+                at,
+                class,
+            });
         }
         // A leading `\` is left to the stages, which write `/` for it.
         RefKind::AbsolutePath if first != b'/' => return None,
@@ -491,7 +500,12 @@ pub(crate) fn merge(base: &str, bat: &[Span; 8], r: &[u8]) -> Option<Merge> {
         i = end;
     }
     let i = query_fragment(r, i, skip, keep, &mut at);
-    (i == r.len()).then_some(Merge { keep, skip, at })
+    (i == r.len()).then_some(Merge {
+        keep,
+        skip,
+        at,
+        class,
+    })
 }
 
 #[cfg(test)]
@@ -507,7 +521,7 @@ mod tests {
     /// back and the record of the fast path has the value of the stages'
     /// parse. Returns whether it accepted.
     fn check(s: &str) -> bool {
-        let Some(at) = layout(s.as_bytes()) else {
+        let Some((at, class)) = layout(s.as_bytes()) else {
             return false;
         };
         let mut out = String::new();
@@ -517,7 +531,7 @@ mod tests {
             "{s:?}: the stages give {r:?} {out:?}"
         );
         let slow = parse_stages(s);
-        let fast = Url::build_canonical(s, "", &at);
+        let fast = Url::build_canonical(s, "", &at, class);
         assert_eq!(fast, slow, "{s:?}");
         assert_eq!(parse(s), slow, "{s:?}");
         // `resolve` takes a record known to be canonical for its own
@@ -583,7 +597,7 @@ mod tests {
         let Some((ser, at)) = merge_base(&fast_base) else {
             return false;
         };
-        let Some(m) = merge(ser, at, link.as_bytes()) else {
+        let Some(m) = merge(ser, at, fast_base.scheme_class(), link.as_bytes()) else {
             return false;
         };
         let (a, b) = m.pieces_str(ser, link);
