@@ -1,6 +1,6 @@
-//! The resume road of the bulk call without a base (ARCHITECTURE.md, speed mechanisms, row 3): on
-//! input the recognizer rejected, its canonical prefix ([`Stop`]) is copied and the components after
-//! it are written by the stages' own component writers (`canonicalize`).
+//! The resume road of the bulk call without a base (ARCHITECTURE.md, speed mechanisms, row 3):
+//! on input the recognizer rejected, its canonical prefix ([`Stop`]) is copied and the components
+//! after it are written by the stages' own component writers (`canonicalize`).
 
 use crate::canonicalize::{
     CanonOptions, PathStop, canon_staged, fragment_into, hierarchical_path_into, path_pass_from,
@@ -13,8 +13,8 @@ use crate::record::{InvalidReason, Parts};
 use crate::scheme::{Scheme, canonical_port};
 use crate::scratch::{Scratch, Work};
 
-/// The stages on `input` without a base, appended to `out`, resumed at `stop` ([`resume_into`]) when
-/// given. Sets `*staged` when the stages ran (otherwise see `scratch::Used::RESUME`).
+/// The stages on `input` without a base, appended to `out`, resumed at `stop` ([`resume_into`])
+/// when given. Sets `*staged` when the stages ran (otherwise see `scratch::Used::RESUME`).
 pub(crate) fn canon_from(
     stop: Option<&Stop>,
     input: &str,
@@ -207,7 +207,7 @@ fn path_rest_into(
 }
 
 /// Appends `s[from..stop.path_start]` (`from` at most the host's start) canonical: the host as
-/// CanonicalizeHost's fast path writes it, the port unless dropped. Returns the path's start in `out`.
+/// CanonicalizeHost's fast path writes it, the port unless dropped. Returns the path's start.
 fn push_authority(s: &str, from: usize, stop: &Stop, out: &mut String) -> usize {
     let cut = if stop.port_dropped {
         stop.host_end
