@@ -1,35 +1,25 @@
-//! The "parsed URL" record of the spec (section "Parsed URL").
-//!
-//! Every component may be missing, which is different from the empty string:
-//! the stages see each as an `Option<&str>` (`Parts`), and a record keeps
-//! each as a span of its one buffer, absent or not ([`Url`]). The record also
-//! carries the two flags of the spec, /invalid/ (with the rule that set it)
-//! and /hierarchical/, and the raw |authority| component, which resolution
-//! needs (a `file:` URL's host is its whole authority).
+//! The "parsed URL" record of the spec (section "Parsed URL"). A component may be absent, which
+//! differs from empty: the stages see `Option<&str>` (`Parts`), a record a span of its one buffer
+//! ([`Url`]). It also keeps the flags /invalid/ (with the failed rule) and /hierarchical/, and the
+//! raw |authority|, which resolution needs (a `file:` URL's host is its whole authority).
 
 use crate::hint::Verified;
 use std::cell::RefCell;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
-/// Where a component lies in a record's buffer; `start == ABSENT` means the
-/// component is absent (which is not the same as empty).
+/// Where a component lies in a record's buffer; `start == ABSENT`: absent (not empty).
 #[derive(Clone, Copy, Debug, Eq)]
 pub(crate) struct Span {
     start: usize,
-    /// The end rather than the length: `buf.get(start..end)` then needs
-    /// no overflow check of `start + len` (`Url::parts` slices up to
-    /// eleven spans per call, on every resolution and canonicalization).
+    /// The end, not the length: slicing needs no overflow check (speed mechanisms, row 10).
     end: usize,
 }
 
 const ABSENT: usize = usize::MAX;
 
 impl PartialEq for Span {
-    /// Both ends at once, without a branch between them: spans are
-    /// compared where the answer varies from URL to URL (an absent
-    /// component, a span shared with the host), and a test of the start
-    /// and then the end would be two branches to predict.
+    /// Both ends at once, without a branch between them.
     #[inline(always)]
     fn eq(&self, other: &Span) -> bool {
         (self.start ^ other.start) | (self.end ^ other.end) == 0
@@ -58,8 +48,7 @@ impl Span {
         (self.start != ABSENT).then_some(self.start..self.end)
     }
 
-    /// Whether the component is absent or empty (without looking at the
-    /// buffer).
+    /// Whether the component is absent or empty.
     pub(crate) fn is_absent_or_empty(self) -> bool {
         self.start == self.end
     }
@@ -74,79 +63,40 @@ impl Span {
     }
 }
 
-/// Index of the raw |authority| in [`Url`]'s spans (after the eight
-/// components, in `wurl_component` order).
+/// Indexes in [`Url`]'s spans after the eight components (`wurl_component` order): the raw
+/// |authority|, the serialization, the canonical host known from a base ([`Parts::known`]).
 const AUTHORITY: usize = 8;
-/// Index of the serialization.
 const SERIAL: usize = 9;
-/// Index of the canonical host known from a base (see [`Parts::known`]).
 const KNOWN_HOST: usize = 10;
 
-/// A parsed, resolved or canonicalized URL. Immutable once built; the
-/// functions of this crate return new records.
+/// A parsed, resolved or canonicalized URL. Immutable once built; the functions of this crate
+/// return new records, or their input record when the value does not change.
 ///
-/// One buffer and offsets: a valid record's buffer holds its
-/// serialization followed by a NUL, and each component is a span of that
-/// serialization; then come the raw authority and the known canonical
-/// host, each NUL-terminated unless it is the host itself (then it shares
-/// the host's span). An invalid record, which has no serialization, holds a
-/// NUL-terminated copy of each present component instead. So a record is
-/// about the size of its URL, and a record is two allocations, its buffer
-/// and the shared, reference counted `Record` that holds it (the C ABI's
-/// handle is that `Arc`).
-///
-/// The C ABI's views are NUL-terminated. The serialization and its last
-/// component are followed by the serialization's NUL; the other components
-/// of a valid record get NUL-terminated copies on the first `wurl_get` of
-/// one of them (`c_views`), all at once in one more buffer that lives as
-/// long as the record. Building a record does not pay for copies most
-/// handles never hand out (the bulk of a crawler's handles are serialized,
-/// not taken apart).
-///
-/// Records with the same value share one `Record`: a resolution that gives
-/// its base back (an absolute URL resolved against its own parse) and a
-/// canonicalization that changes nothing (a URL that is already canonical,
-/// most of a crawler's input) return their input record, at the cost of a
-/// reference count.
-///
-/// No `Weak` of a record is ever made: `wurl_free` tells the last handle of
-/// a record from its reference counts alone, with plain loads, which a
-/// `Weak` upgraded on another thread at the same time would defeat.
+/// A valid record's buffer holds its serialization and a NUL, each component a span of it, then
+/// the raw authority and the known canonical host (NUL-terminated, or the host's own span). An
+/// invalid record holds a NUL-terminated copy of each present component. The C ABI's other views
+/// are made on the first `wurl_get` (`c_views`). No `Weak` of a record is ever made: `wurl_free`
+/// tells the last handle from the reference counts alone, with plain loads.
 #[derive(Clone)]
 pub struct Url(Arc<Record>);
 
 /// The record behind a [`Url`].
 pub(crate) struct Record {
-    /// A `String` rather than a `Box<str>`: a recycled record hands its
-    /// buffer, capacity and all, to the next record built on its thread
-    /// (see [`Url::recycle`]).
+    /// A `String`, so a recycled record hands its capacity on ([`Url::recycle`]).
     buf: String,
     spans: [Span; 11],
     invalid: Option<InvalidReason>,
     hierarchical: bool,
-    /// The failure of CanonicalizeHost on the host, when a base's cache
-    /// says it fails (the success case is the `KNOWN_HOST` span).
+    /// CanonicalizeHost's failure known from a base's cache (success: the `KNOWN_HOST` span).
     known_host_err: Option<InvalidReason>,
-    /// CanonicalizeHost of this record's own host under its own scheme,
-    /// computed the first time a URL is resolved against this record and
-    /// kept: a page's URL is resolved against hundreds of times, and every
-    /// resolution that copies its authority (relative steps 3 to 6) would
-    /// otherwise run CanonicalizeHost on the same host again. A `OnceLock`,
-    /// so a base shared between threads stays safe and the value, once
-    /// set, never changes. Not part of the URL's value.
+    /// CanonicalizeHost of the record's host, computed when first resolved against, for the
+    /// relative steps 3 to 6 that copy its authority (speed mechanisms, row 7). Not in the value.
     host_cache: OnceLock<Result<CachedHost, InvalidReason>>,
-    /// NUL-terminated copies of the components of a valid record, in
-    /// `wurl_component` order, each present one followed by a NUL: made on
-    /// the first request for a view of a component that is not the
-    /// serialization's tail (see [`Url`]). A `OnceLock`, so views stay put
-    /// once handed out and threads may read one handle at once. Not part of
-    /// the URL's value.
+    /// NUL-terminated copies of a valid record's components, `wurl_component` order, made on the
+    /// first C view asked of one that is not the serialization's tail (row 11). Not in the value.
     c_views: OnceLock<Box<str>>,
-    /// Whether parsing the serialization gives exactly this record's
-    /// components and flags: set by `parse` when the (preprocessed) input
-    /// was its own serialization, as for most absolute URLs. Resolving
-    /// that string against this record then needs no second parse (see
-    /// [`Url::parse_source`]). Not part of the URL's value.
+    /// Parsing the serialization gives exactly this record ([`Url::parse_source`]). Not in the
+    /// value.
     parse_of_serialization: bool,
     /// What the recognizer verified of the serialization (`hint::Verified`).
     verified: Verified,
@@ -162,7 +112,6 @@ struct Flags {
 }
 
 impl Flags {
-    /// A valid record's flags.
     const fn valid(hierarchical: bool, parse_of_serialization: bool, verified: Verified) -> Flags {
         Flags {
             invalid: None,
@@ -174,19 +123,16 @@ impl Flags {
     }
 }
 
-/// The raw authority of a record built from its serialization
-/// ([`Url::build_serialized`], [`Url::finish_parsed`]).
+/// The raw authority of a record built from its serialization ([`Url::build_serialized`]).
 #[derive(Clone, Copy)]
 pub(crate) enum Authority<'a> {
-    /// The host itself (no user information, no port): it shares the
-    /// host's span.
+    /// The host itself (no user information, no port): the host's span.
     Host,
     /// Absent, or these octets, copied after the serialization.
     Raw(Option<&'a str>),
 }
 
 impl Authority<'_> {
-    /// The octets a record appends for it: a copy and its NUL.
     fn copied_len(self) -> usize {
         match self {
             Authority::Raw(Some(a)) => a.len() + 1,
@@ -195,10 +141,8 @@ impl Authority<'_> {
     }
 }
 
-/// A canonical host kept by a record's cache: the record's host itself
-/// when that is canonical already (most pages' hosts: nothing to copy or
-/// check when it is read), else inline when it is short, so that filling
-/// the cache allocates nothing.
+/// A canonical host in a record's cache: the record's host itself when canonical, else inline
+/// when short (no allocation), else boxed.
 #[derive(Debug)]
 pub(crate) enum CachedHost {
     Same,
@@ -207,7 +151,6 @@ pub(crate) enum CachedHost {
 }
 
 impl CachedHost {
-    /// The cache entry for the canonical host `h` of the host `raw`.
     fn new(h: &str, raw: &str) -> CachedHost {
         if h == raw {
             return CachedHost::Same;
@@ -225,30 +168,25 @@ impl CachedHost {
         }
     }
 
-    /// The canonical host, `raw` being the record's host.
     fn as_str<'a>(&'a self, raw: &'a str) -> Option<&'a str> {
         match self {
             CachedHost::Same => Some(raw),
-            // Whole characters were copied, so this never fails (a
-            // canonical host is ASCII anyway): no `unsafe` needed.
+            // Whole characters were copied: never fails, no `unsafe` needed.
             CachedHost::Inline { len, bytes } => std::str::from_utf8(&bytes[..*len as usize]).ok(),
             CachedHost::Heap(h) => Some(h),
         }
     }
 }
 
-/// CanonicalizeHost of a record's host when already known: the canonical
-/// host, or why it fails (neither: not known). Two plain options rather than
-/// an `Option<Result<..>>`, whose packed layout leaves bytes of the unused
-/// case undefined, which valgrind reports when the optimizer tests them.
+/// CanonicalizeHost of a record's host when known: the host, or why it fails (neither: unknown).
+/// Not an `Option<Result<..>>`, whose unused case's undefined bytes valgrind reports.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Known<'a> {
     pub(crate) host: Option<&'a str>,
     pub(crate) err: Option<InvalidReason>,
 }
 
-/// A record's components as borrowed slices: what the stages read and
-/// write. Absent is `None`, empty is `Some("")`.
+/// A record's components as the stages read and write them: absent `None`, empty `Some("")`.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Parts<'a> {
     pub(crate) scheme: Option<&'a str>,
@@ -262,9 +200,8 @@ pub(crate) struct Parts<'a> {
     pub(crate) fragment: Option<&'a str>,
     pub(crate) invalid: Option<InvalidReason>,
     pub(crate) hierarchical: bool,
-    /// CanonicalizeHost of `host` under `scheme`, when already known:
-    /// resolution copies it with the base's host (never for `file:`, whose
-    /// host goes through the HOSTPATH loop first).
+    /// CanonicalizeHost of `host`, when known: resolution copies it with the base's host (never
+    /// for `file:`, whose host goes through the HOSTPATH loop first).
     pub(crate) known: Known<'a>,
     /// The record's own host cache, for records that are bases.
     pub(crate) cache: Option<&'a OnceLock<Result<CachedHost, InvalidReason>>>,
@@ -277,7 +214,6 @@ impl<'a> Parts<'a> {
         }
     }
 
-    /// The invalid record of `why` with no components.
     pub(crate) fn invalid(why: InvalidReason) -> Parts<'a> {
         Parts {
             invalid: Some(why),
@@ -285,13 +221,8 @@ impl<'a> Parts<'a> {
         }
     }
 
-    /// CanonicalizeHost of this record's host under its scheme, from the
-    /// known value or the record's cache, which `compute` fills on first
-    /// use (appending the canonical host to `work`, which it is given
-    /// empty). The record holds the cache, not the algorithm: the caller
-    /// passes it (and does not ask for `file:` records, whose host goes
-    /// through the HOSTPATH loop first). Nothing is known for records
-    /// without a host or cache.
+    /// CanonicalizeHost of this record's host, known or cached; `compute` (appending to the empty
+    /// `work`) fills the cache on first use. Not for `file:` records (HOSTPATH loop first).
     pub(crate) fn canonical_host(
         &self,
         work: &mut String,
@@ -346,15 +277,13 @@ impl fmt::Debug for Url {
 }
 
 impl Default for Url {
-    /// The record of no components: a valid URL whose serialization is
-    /// `:`.
+    /// The record of no components: a valid URL serialized as `:`.
     fn default() -> Url {
         Url::finish(String::from(":"), true, &[Span::NONE; 8], &Parts::default())
     }
 }
 
-/// The components a caller can read, in the order of the C ABI's
-/// `wurl_component` values.
+/// The components a caller can read, in the order of the C ABI's `wurl_component` values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Component {
     Scheme = 0,
@@ -367,9 +296,7 @@ pub enum Component {
     Fragment = 7,
 }
 
-/// The one accessor of component places by name: `at[Component::Host]`
-/// for the place of the host in a record's spans (`wurl_component` order),
-/// never a literal index.
+/// Component places by name (`at[Component::Host]`), never a literal index.
 impl<const N: usize> std::ops::Index<Component> for [Span; N] {
     type Output = Span;
     #[inline(always)]
@@ -418,8 +345,7 @@ impl Component {
     }
 }
 
-/// Why a URL is invalid: the rule of the spec that failed. "Invalid" is a
-/// state of a URL, not an error of a call.
+/// Why a URL is invalid: the rule of the spec that failed (a state of a URL, not a call's error).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum InvalidReason {
@@ -455,8 +381,7 @@ pub enum InvalidReason {
     PortOutOfRange,
     /// `WURL_FLAG_NETWORK_STRICT`: an empty host for a network scheme.
     StrictEmptyHost,
-    /// `WURL_FLAG_NETWORK_STRICT`: a domain that a WHATWG parser or curl would
-    /// read as an IPv4 address.
+    /// `WURL_FLAG_NETWORK_STRICT`: a domain a WHATWG parser or curl reads as an IPv4 address.
     StrictIpv4Ambiguous,
     /// `WURL_FLAG_NETWORK_STRICT`: UTS-46 processing gives another host.
     StrictUts46Mismatch,
@@ -515,24 +440,18 @@ impl fmt::Display for InvalidReason {
     }
 }
 
-/// How many freed records a thread keeps for reuse, and the largest buffer
-/// one may keep: a handle path frees its handles as it makes new ones
-/// (parse, resolve, canonicalize, free), so a few suffice, and a large
-/// buffer is not worth pinning.
+/// How many freed records a thread keeps for reuse, and the largest buffer one may keep (speed
+/// mechanisms, row 9).
 const SPARE_RECORDS: usize = 4;
 const SPARE_BUFFER_MAX: usize = 1024;
 
 thread_local! {
-    /// Records freed on this thread by their last handle ([`Url::recycle`]),
-    /// each the only reference to its block and holding its emptied buffer:
-    /// the next records built on this thread reuse the block and the
-    /// buffer instead of allocating two new ones. Not part of any value.
+    /// Records freed on this thread ([`Url::recycle`]), each the only reference to its block,
+    /// with its emptied buffer, for the next records built here.
     static SPARE: RefCell<Vec<Arc<Record>>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Whether `a` and `b` are the same spans: every pair compared, with no
-/// exit at the first difference (after equal serializations, the spans
-/// are most often equal too; an early exit would be a branch per span).
+/// Whether `a` and `b` are the same spans, every pair compared (no early exit).
 fn same_spans(a: &[Span], b: &[Span]) -> bool {
     a.len() == b.len()
         && a.iter()
@@ -541,22 +460,15 @@ fn same_spans(a: &[Span], b: &[Span]) -> bool {
             == 0
 }
 
-/// Whether a spare buffer of capacity `cap` serves a record of `len`
-/// octets: it holds them, and is not much larger, so that a record stays
-/// about the size of its URL.
+/// Whether a spare buffer of capacity `cap` holds `len` octets and is not much larger.
 fn fits(cap: usize, len: usize) -> bool {
     cap >= len && cap <= 2 * len + 64
 }
 
 impl Url {
-    /// The shared record of `f`, whose spans `fill` writes, all of them,
-    /// with what it appends to its buffer: `buf`, or for `Err(len)` an
-    /// empty one for a record of `len` octets, a spare record's when its
-    /// capacity fits (see [`fits`]), else a new one of
-    /// exactly `len`. In a spare record's block when this thread has one
-    /// (whose caches are empty: only the fields written here differ; the
-    /// spans are written in place), else in a new one: one look at the
-    /// spare records for both the block and the buffer.
+    /// The record of `f`; `fill` writes all spans and appends to the buffer: `buf`, or for
+    /// `Err(len)` an empty one (a spare's when it [`fits`]). In a spare record's block when this
+    /// thread has one (its caches and buffer empty), else a new one (speed mechanisms, row 9).
     fn build_with(
         buf: Result<String, usize>,
         f: Flags,
@@ -572,7 +484,6 @@ impl Url {
             match buf {
                 Ok(buf) => r.buf = buf,
                 Err(len) => {
-                    // A spare record's buffer is empty (see `recycle`).
                     if !fits(r.buf.capacity(), len) {
                         r.buf = String::with_capacity(len);
                     }
@@ -606,16 +517,10 @@ impl Url {
         url
     }
 
-    /// Checks the invariants of a record, which every way of building one
-    /// keeps ([`Url::build_with`], through which they all go, runs it in
-    /// debug builds): every span lies in the buffer on character
-    /// boundaries; a valid record's buffer starts with its serialization,
-    /// followed by a NUL, which holds its components in `wurl_component`
-    /// order, each after its delimiter (`:` after the scheme, `:` before
-    /// the port, `?` before the query, `#` before the fragment); the notes
-    /// (canonical, canonical prefix, path copied as it is, parse of the
-    /// serialization) are about a valid record and lie in its
-    /// serialization. `Err` says which invariant fails.
+    /// The invariants every record keeps (checked by [`Url::build_with`] in debug builds): spans
+    /// in the buffer on character boundaries; a valid record's buffer starts with its serialization
+    /// and a NUL, holding its components in order, each with its delimiter; notes only on a valid
+    /// record, within its serialization. `Err` names the one that fails.
     pub(crate) fn validate(&self) -> Result<(), String> {
         let r = &*self.0;
         let b = r.buf.as_bytes();
@@ -629,7 +534,6 @@ impl Url {
             }
         }
         if r.invalid.is_some() {
-            // Its spans are NUL-terminated copies of the input's components.
             if r.parse_of_serialization || r.verified != Verified::NONE {
                 return Err("notes on an invalid record".into());
             }
@@ -670,21 +574,13 @@ impl Url {
         Ok(())
     }
 
-    /// Gives up this reference (what dropping it does); when it was the
-    /// last one, the record's block and its buffer, emptied, are kept for
-    /// the next records built on this thread (see [`Url::build_with`]).
-    /// The value is gone either way: a spare record has no component.
-    /// Emptied here, not when reused: the C views and caches a freed
-    /// handle gave out are freed with it, so that a read through one after
-    /// `wurl_free` is a use after free that AddressSanitizer and valgrind
-    /// report, and a freed record holds no more memory than its buffer.
+    /// Drops this reference; the last one's block and emptied buffer are kept for the next records
+    /// built on this thread. Emptied now, so that a C view read after `wurl_free` is a use after
+    /// free that AddressSanitizer and valgrind report.
     pub(crate) fn recycle(self) {
         let mut a = self.0;
-        // A handle that shares its record (a resolution or
-        // canonicalization that gave its input back) is dropped at once:
-        // the count, read without a locked instruction, says the record
-        // stays alive, and `Arc::get_mut`'s compare-and-exchange would
-        // fail. A count of 1 is only a hint: `get_mut` decides.
+        // A shared record is dropped at once (a plain load); a count of 1 is a hint: `get_mut`
+        // decides.
         if Arc::strong_count(&a) != 1 {
             return;
         }
@@ -695,9 +591,7 @@ impl Url {
         }
     }
 
-    /// Empties `r`, a record whose last reference is being given up, for
-    /// reuse (see [`Url::recycle`]); false when it is not worth keeping
-    /// (a large buffer), and the caller drops it.
+    /// Empties `r` for reuse ([`Url::recycle`]); false when its buffer is too large to keep.
     #[inline(always)]
     pub(crate) fn empty_spare(r: &mut Record) -> bool {
         if r.buf.capacity() > SPARE_BUFFER_MAX {
@@ -709,9 +603,7 @@ impl Url {
         true
     }
 
-    /// Keeps `a`, the only reference to a record [`Url::empty_spare`]
-    /// emptied, for the next records built on this thread, when there is
-    /// room (else drops it).
+    /// Keeps `a`, emptied by [`Url::empty_spare`], for this thread's next records if there is room.
     #[inline(always)]
     pub(crate) fn keep_spare(a: Arc<Record>) {
         let mut a = Some(a);
@@ -727,8 +619,7 @@ impl Url {
 }
 
 impl Url {
-    /// Notes whether this record (made just now, by a parse) is the parse
-    /// of its own serialization.
+    /// Notes whether this record, just parsed, is the parse of its own serialization.
     pub(crate) fn set_parse_of_serialization(&mut self, same: bool) {
         if let Some(r) = Arc::get_mut(&mut self.0) {
             // Always reached: the record was made just now.
@@ -736,16 +627,11 @@ impl Url {
         }
     }
 
-    /// The record of `prefix` followed by `rest`, a URL that
-    /// the recognizer (`fast`) found already canonical with its components at
-    /// `at` (the parse of such a string, or a resolution that gives one):
-    /// its serialization is that string, copied whole, parsing it again
-    /// gives this record, and canonicalizing it gives it back.
+    /// The record of `prefix` + `rest`, a URL the recognizer found canonical with its components
+    /// at `at`: its serialization is that string, and so is its parse and canonical form.
     pub(crate) fn build_canonical(prefix: &str, rest: &str, at: &[Span; 8]) -> Url {
-        // The layout `finish` gives a valid record, written directly: no
-        // `Parts` to build and read back, no known host, and the raw
-        // authority is the host's own span unless there is a port (then a
-        // NUL-terminated copy of host and port after the serialization).
+        // The layout `finish` gives, written directly; the raw authority is the host's span unless
+        // there is a port (then a NUL-terminated copy of host and port).
         let len = prefix.len() + rest.len();
         let port = at[Component::Port];
         let authority =
@@ -764,10 +650,8 @@ impl Url {
             spans[AUTHORITY] = match authority {
                 None => at[Component::Host],
                 Some(a) => {
-                    // Host and port, from whichever of the two pieces holds
-                    // them (the base's part of a resolution, the reference's
-                    // for a network-path reference; each piece ends between
-                    // components, so every slice is at a character boundary).
+                    // From whichever piece holds them; pieces end between components, so each
+                    // slice is on a character boundary.
                     let start = buf.len();
                     let n = prefix.len();
                     buf.push_str(&prefix[a.start.min(n)..a.end.min(n)]);
@@ -779,13 +663,8 @@ impl Url {
         })
     }
 
-    /// This valid record with its path, which is present and not empty,
-    /// replaced by `path`: the other octets of its buffer copied as they
-    /// are, and the spans after the path moved. The same value as a record
-    /// built from this one's parts with that path and nothing known of
-    /// its host (what resolving its own string gives, see
-    /// `resolve::own_resolution`); `None` when this record knows its
-    /// canonical host.
+    /// This valid record with its non-empty path replaced by `path`, the rest copied and the later
+    /// spans moved: the value its own resolution gives. `None` when it knows its canonical host.
     pub(crate) fn with_path(&self, path: &str) -> Option<Url> {
         let r = &*self.0;
         let old = r.spans[Component::Path];
@@ -799,7 +678,6 @@ impl Url {
         }
         let (ps, pe) = (old.start, old.end);
         let (before, after) = (r.buf.get(..ps)?, r.buf.get(pe..)?);
-        // The octets before the path are copied as they are; the path changed.
         let verified = Verified {
             prefix: r.verified.prefix,
             lower: r.verified.lower,
@@ -811,12 +689,8 @@ impl Url {
             buf.push_str(before);
             buf.push_str(path);
             buf.push_str(after);
-            // The components before the path keep their places (a valid
-            // record's serialization has them in this order); the path is
-            // not empty, so whatever starts or ends at or past its end lies
-            // after it (the serialization ends there or later) and moves
-            // by the change of the path's length. Selected rather than
-            // branched on, span by span: which are absent varies by URL.
+            // Spans before the path stay; the path is not empty, so whatever starts or ends at or
+            // past its end lies after it and moves by the path's change in length.
             let old = &r.spans;
             spans[..5].copy_from_slice(&old[..5]);
             spans[Component::Path] = Span::new(ps, ps + path.len());
@@ -834,9 +708,7 @@ impl Url {
         }))
     }
 
-    /// The serialization and the component spans of a record known to be
-    /// canonical (see [`Url::build_canonical`]), for the fast merge
-    /// (src/fast/recognize.rs).
+    /// The serialization and spans of a record known canonical, for the fast merge.
     pub(crate) fn canonical_base(&self) -> Option<(&str, &[Span; 8])> {
         let r = &*self.0;
         if !r.verified.canonical {
@@ -846,14 +718,9 @@ impl Url {
         r.spans.first_chunk::<8>().map(|at| (ser, at))
     }
 
-    /// The start of this valid record's serialization that is the start of
-    /// its canonical form under the default options, when known: its
-    /// scheme, `://` and host (no user information), each written by
-    /// canonicalization as it is, or ASCII-lowercased when the third value
-    /// says so, at the same place; the places of the components (those
-    /// of the prefix are theirs in the canonical form too); and how many
-    /// octets at the start of the path the path rules copy as they are.
-    /// `None` when not known.
+    /// When known ([`Verified`]): the serialization's prefix `scheme://host` that canonicalization
+    /// copies (ASCII-lowercased when the `bool` says so), the spans, and how many path octets the
+    /// path rules copy.
     pub(crate) fn canonical_prefix(&self) -> Option<(&str, &[Span; 8], bool, usize)> {
         let r = &*self.0;
         let v = r.verified;
@@ -865,10 +732,7 @@ impl Url {
         Some((r.buf.get(..v.prefix)?, at, v.lower, path_ok))
     }
 
-    /// The parts canonicalization reads after a canonical prefix (see
-    /// [`Url::canonical_prefix`]): the port, path, query and fragment, the
-    /// raw authority and the flag; the components of the prefix are left
-    /// absent, and nothing is known of the host.
+    /// The parts canonicalization reads after [`Url::canonical_prefix`]; the prefix's are absent.
     pub(crate) fn parts_after_prefix(&self) -> Parts<'_> {
         let r = &*self.0;
         let g = |i: usize| r.spans[i].get(&r.buf);
@@ -883,15 +747,12 @@ impl Url {
         }
     }
 
-    /// Whether this record is known to be its own canonical form under the
-    /// default options (see [`Url::build_canonical`]).
+    /// Whether this record is known to be its own canonical form (default options).
     pub(crate) fn is_known_canonical(&self) -> bool {
         self.0.verified.canonical
     }
 
-    /// The string this record is the parse of, when that is its own
-    /// serialization: parsing it again gives exactly [`Url::parts`] (with
-    /// nothing known of its host yet).
+    /// The serialization, when this record is its parse ([`Url::parts`], no host known yet).
     pub(crate) fn parse_source(&self) -> Option<&str> {
         if self.0.parse_of_serialization {
             self.as_str()
