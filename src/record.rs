@@ -761,23 +761,16 @@ impl Url {
         }
     }
 
-    /// [`serialize::build`](crate::serialize::build) for a valid record whose serialization canonicalization
-    /// has written into `ser` (a reused buffer), with the spans of its
-    /// components in `at`; the raw authority and the flag are given. A
-    /// raw authority that is the canonical host itself (`at[Component::Host]` of `ser`,
-    /// no port) shares its span instead of being copied. A large buffer is
-    /// taken as it is instead of copied (the caller would not keep it
-    /// anyway, see `scratch`).
+    /// [`serialize::build`](crate::serialize::build) of a valid record canonicalization wrote into
+    /// `ser` (components at `at`), with the raw authority and flag given. A large `ser` is taken,
+    /// not copied (the caller would not keep it, see `scratch`).
     pub(crate) fn build_serialized(
         ser: &mut String,
         at: &[Span; 8],
         authority: Authority,
         hierarchical: bool,
     ) -> Url {
-        // What `finish` gives for the parts of a valid record with only
-        // the raw authority and the flag set, written directly: no host in
-        // those parts, so the authority is a copy (or the host's span when
-        // the caller knows them to be the same octets) and no host is known.
+        // What `finish` gives for these parts (no host in them, so none known), written directly.
         debug_assert!(match authority {
             Authority::Host =>
                 at[Component::Port] == Span::NONE && at[Component::Host].get(ser).is_some(),
@@ -786,8 +779,7 @@ impl Url {
         let flags = Flags::valid(hierarchical, false, Verified::NONE);
         let extra = authority.copied_len() + 1;
         if ser.capacity() > crate::scratch::KEEP {
-            // Shrink first: growing may move the buffer, and the old block
-            // then counts at its full capacity until the copy is done.
+            // Shrink first: growing may move the buffer, the old block counted at full capacity.
             let mut b = std::mem::take(ser);
             b.shrink_to_fit();
             b.reserve_exact(extra);
@@ -801,10 +793,7 @@ impl Url {
         })
     }
 
-    /// [`Url::fill_rest`] for a valid record whose serialization `buf`
-    /// holds (components at `at`), with the raw authority `authority` and
-    /// no host in its parts: the NUL, then a NUL-terminated copy of the
-    /// authority (unless it is the host's span).
+    /// [`Url::fill_rest`] for a valid record serialized in `buf`, with no host in its parts.
     #[inline(always)]
     fn fill_serialized(
         buf: &mut String,
@@ -828,8 +817,7 @@ impl Url {
         spans[KNOWN_HOST] = Span::NONE;
     }
 
-    /// The length of what [`Url::finish`] appends after the serialization
-    /// and its NUL.
+    /// The length of what [`Url::finish`] appends after the serialization and its NUL.
     pub(crate) fn extra_len(p: &Parts, valid: bool) -> usize {
         let mut n = 0;
         if !valid {
@@ -851,10 +839,8 @@ impl Url {
         n + authority + known
     }
 
-    /// Completes a record: `buf` holds the serialization of a valid record
-    /// (components at `at`), or nothing. Appends its NUL (for a valid
-    /// record) or a NUL-terminated copy of every component of `p` (for an
-    /// invalid one), then the raw authority and the known canonical host.
+    /// Completes a record from `buf`, a valid record's serialization (components at `at`) or
+    /// empty: appends what [`Url::fill_rest`] says.
     pub(crate) fn finish(buf: String, valid: bool, at: &[Span; 8], p: &Parts) -> Url {
         Url::build_with(Ok(buf), Url::flags_of(p), |buf, spans| {
             *spans = [Span::NONE; 11];
@@ -865,10 +851,8 @@ impl Url {
         })
     }
 
-    /// [`Url::finish`] for a record of `len` octets whose buffer starts
-    /// empty: `write` appends the serialization of a valid record and
-    /// writes the spans of its components (or, for an invalid one, does
-    /// nothing), in the record's own buffer instead of one copied in.
+    /// [`Url::finish`] for a record of `len` octets: `write` appends a valid record's serialization
+    /// and spans (or nothing) into the record's own buffer.
     pub(crate) fn finish_sized(
         len: usize,
         valid: bool,
@@ -878,8 +862,7 @@ impl Url {
         Url::finish_sized_as(len, valid, p, Url::flags_of(p), write)
     }
 
-    /// [`Url::finish_sized`] with the flags `f` (those of `p`, or with
-    /// what the caller knows more of the record).
+    /// [`Url::finish_sized`] with the flags `f`.
     fn finish_sized_as(
         len: usize,
         valid: bool,
@@ -896,20 +879,15 @@ impl Url {
         })
     }
 
-    /// [`Url::finish_sized`] for the parse of `source`, which is its
-    /// serialization (the components of `p` at `at` in it): the record
-    /// notes so as it is built (see [`Url::parse_source`]) and keeps what
-    /// the recognizer verified of it (see [`Url::canonical_prefix`]).
+    /// The record of a parse whose serialization is its `source` ([`Url::parse_source`]), with what
+    /// the recognizer verified ([`Url::canonical_prefix`]).
     pub(crate) fn finish_parsed(
         p: &Parts,
         source: &str,
         at: &[Span; 8],
         verified: Verified,
     ) -> Url {
-        // What `finish` gives for a valid record whose parts know nothing
-        // of their host (a parse never does), written directly: the raw
-        // authority shares the host's span when it is the host itself,
-        // else it is a NUL-terminated copy after the serialization.
+        // What `finish` gives (a parse knows nothing of its host), written directly.
         debug_assert!(p.invalid.is_none() && p.known.host.is_none() && p.known.err.is_none());
         let authority = if authority_is_host(p) {
             Authority::Host
@@ -919,9 +897,7 @@ impl Url {
         Url::finish_source(source, at, authority, p.hierarchical, verified)
     }
 
-    /// [`Url::finish_parsed`] of a valid parse given by the places of its
-    /// components in `source` (`at`), its raw `authority` and flag, and
-    /// what the recognizer verified of it.
+    /// [`Url::finish_parsed`] given the spans `at`, the raw `authority` and the flag.
     pub(crate) fn finish_source(
         source: &str,
         at: &[Span; 8],
@@ -937,7 +913,6 @@ impl Url {
         })
     }
 
-    /// The flags of a record built from `p` by [`Url::finish`].
     fn flags_of(p: &Parts) -> Flags {
         Flags {
             invalid: p.invalid,
@@ -948,9 +923,8 @@ impl Url {
         }
     }
 
-    /// What [`Url::finish`] appends to `buf` (the serialization of a valid
-    /// record, its components' spans written, or nothing) and the spans
-    /// it writes for it.
+    /// Appends to `buf` a valid record's NUL, or an invalid one's NUL-terminated components, then
+    /// the raw authority and the known canonical host, unless they share the host's span.
     fn fill_rest(buf: &mut String, spans: &mut [Span; 11], valid: bool, p: &Parts) {
         let push = |buf: &mut String, s: &str| {
             let start = buf.len();
@@ -975,23 +949,19 @@ impl Url {
             }
         }
         if authority_is_host(p) {
-            // An authority of a host alone (most of them): no copy.
             spans[AUTHORITY] = spans[Component::Host];
         } else if let Some(a) = p.authority {
             spans[AUTHORITY] = push(buf, a);
         }
         if known_is_host(p) {
-            // The host is canonical already (see `CachedHost`): no copy.
             spans[KNOWN_HOST] = spans[Component::Host];
         } else if let Some(k) = p.known.host {
             spans[KNOWN_HOST] = push(buf, k);
         }
     }
 
-    /// Whether `p` and `q` are the very same slices (and flags): a cheap
-    /// sufficient condition for [`Url::same_value`], met when resolution
-    /// gives a base's own components back (the string the base was parsed
-    /// from, resolved against it).
+    /// Whether `p` and `q` are the very same slices and flags: enough for [`Url::same_value`]
+    /// (speed mechanisms, row 5).
     pub(crate) fn same_slices(p: &Parts, q: &Parts) -> bool {
         same_flags(p, q)
             && all_pairs(p, q, |a, b| match (a, b) {
@@ -1001,31 +971,19 @@ impl Url {
             })
     }
 
-    /// Whether `p` has exactly the value of `q` (components, raw authority,
-    /// flags): a stage whose result `p` has the value of its input `q`
-    /// returns its input record instead of a copy.
+    /// Whether `p` has the value of `q` (components, raw authority, flags): then a stage returns
+    /// its input record.
     pub(crate) fn same_value(p: &Parts, q: &Parts) -> bool {
-        // Flags and lengths first: most records that differ differ there,
-        // and comparing them costs no call.
+        // Flags and lengths first: most records that differ differ there.
         same_flags(p, q)
             && all_pairs(p, q, |a, b| a.map(str::len) == b.map(str::len))
             && all_pairs(p, q, same_bytes)
     }
 
-    /// [`Url::same_value`] for this record and the canonicalization of it
-    /// written into `p_ser` with its components at `at` (the canonical
-    /// parts have this record's raw authority and flag, and are valid):
-    /// a valid record's component spans are offsets into its
-    /// serialization too, and two serializations that are equal and put
-    /// every component at the same place hold equal components. One
-    /// comparison of the span arrays and one of the strings instead of
-    /// eight of components (`wurl_canonicalize` on a URL that is already
-    /// canonical, which most are).
+    /// [`Url::same_value`] of this record and its canonicalization `p_ser` (components at `at`,
+    /// same raw authority and flag): equal serializations with equal spans hold equal components.
     pub(crate) fn same_serialized(&self, at: &[Span; 8], p_ser: &str) -> bool {
         let r = &*self.0;
-        // The strings first: those of different lengths (most of the
-        // canonicalizations that change something) differ without
-        // looking at an octet or a span.
         let ser = r.spans[SERIAL];
         r.invalid.is_none()
             && ser.len() == p_ser.len()
@@ -1048,8 +1006,7 @@ impl Url {
         let r = &*self.0;
         let g = |c: Component| r.spans[c].get(&r.buf);
         let host = g(Component::Host);
-        // The authority and the known host most often share the host's
-        // span (see `Url::finish`): the same slice, without slicing again.
+        // The authority and known host most often share the host's span (`Url::fill_rest`).
         let or_host = |i: usize| {
             if r.spans[i] == r.spans[Component::Host] {
                 host
