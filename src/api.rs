@@ -1,35 +1,7 @@
-//! The entry layer: the one place that chooses between the fast exits
-//! (`fast`, which no other module calls) and the stages for a call. Every
-//! caller comes through here: the Rust API ([`parse`], [`resolve`],
-//! [`canonicalize`], [`canon_into`], and the keys on top of it), the C ABI
-//! (which only converts its arguments into an `Input` and its results out
-//! of a `Sink`), and through them the CLI, Python and the bindings.
-//!
-//! The bulk call (`canon`), with the default options:
-//!
-//! 1. Without a base, input the recognizer accepts (ASCII only) is its
-//!    own canonical form (`fast::scan_ascii`): the result is the
-//!    input itself. Otherwise the stages run, resumed where the recognizer
-//!    stopped (`fast::canon_from`; from the start for input
-//!    that is not valid UTF-8, which decoding changes).
-//! 2. Against a base known to be canonical, a reference whose resolution
-//!    `fast::merge_with` finds canonical is a part of the base's
-//!    serialization followed by a part of the reference.
-//! 3. Anything else, and every call with other options, takes the stages
-//!    (`canonicalize::canon_staged`).
-//!
-//! The handle path's [`parse`] and [`resolve`] try the fast exits first
-//! too (the recognizer's record for canonical input, else the parse resumed
-//! after what it verified; a URL's own resolution; the merge), and the
-//! switch that turns them all off for the differential (`fast::on`) is
-//! read here alone.
-//!
-//! The input is text only where the stages need text: the C ABI's bytes
-//! are tested for ASCII once, by this flow, and decoded (UTF-8, with U+FFFD
-//! for invalid sequences) only when the fast exits did not answer. A fast
-//! exit's result is handed over in its two pieces, not copied, so that the
-//! C ABI can copy a piece of the caller's own input exactly even when its
-//! output buffer overlaps that input.
+//! The entry layer of the Rust API and the C ABI (which only converts into an `Input` and out of
+//! a `Sink`): the one place that calls the fast exits (`fast`, default options only, switched by
+//! `fast::on`) or the stages. Fast exits: `canon_own` (recognizer, then the resume road),
+//! `canon_other` (merge), [`parse`], [`resolve`] (ARCHITECTURE.md, speed mechanisms, rows 1-4).
 
 use std::borrow::Cow;
 
@@ -39,20 +11,15 @@ use crate::hint::Stop;
 use crate::record::{InvalidReason, Url};
 use crate::scratch::{self, Scratch, Used};
 
-/// The input of a call: a Rust string, or the C ABI's bytes, which are
-/// UTF-8 text once decoded.
+/// The input of a call: a Rust string, or the C ABI's bytes (UTF-8 text once decoded).
 pub(crate) trait Input<'a>: Copy {
-    /// The octets of the input as the caller gave them.
     fn bytes(self) -> &'a [u8];
-    /// The input as text when all of its octets are ASCII (tested a word
-    /// at a time, `scan::is_ascii`), else `None`.
+    /// The input as text when all of its octets are ASCII, else `None`.
     fn ascii(self) -> Option<&'a str>;
-    /// The input as text, when [`Input::ascii`] found it not all ASCII.
+    /// The input as text, once [`Input::ascii`] found it not all ASCII.
     fn non_ascii(self) -> Cow<'a, str>;
-    /// The input as text.
     fn text(self) -> Cow<'a, str>;
-    /// The input from octet `from` on, a place between ASCII octets (where
-    /// a fast exit cuts it).
+    /// The input from octet `from` on, between ASCII octets (where a fast exit cuts it).
     fn tail(self, from: usize) -> Self;
 }
 
@@ -81,14 +48,11 @@ impl<'a> Input<'a> for &'a str {
 
 /// Where the result of a bulk call goes.
 pub(crate) trait Sink<I> {
-    /// What the call returns.
     type Out;
-    /// A fast exit's result: `prefix` (wurl's own memory, a part of the
-    /// base's serialization) followed by `rest` (a part of the input).
+    /// A fast exit's result: `prefix` (of the base's serialization), then `rest` (of the input).
     fn pieces(self, prefix: &str, rest: I) -> Self::Out;
-    /// The stages' result: `run` appends the serialization to the buffer
-    /// it is given, or says why the URL is invalid (then it appends
-    /// nothing). `sc`: this thread's buffers, for `run`.
+    /// The stages' result: `run` appends the serialization, or says why the URL is invalid (then
+    /// appends nothing).
     fn stages(
         self,
         sc: &mut Scratch,
@@ -96,7 +60,6 @@ pub(crate) trait Sink<I> {
     ) -> Self::Out;
 }
 
-/// The Rust API's sink: the result appended to the caller's string.
 impl<'a, I: Input<'a>> Sink<I> for &mut String {
     type Out = Result<(), InvalidReason>;
     #[inline(always)]
@@ -115,9 +78,7 @@ impl<'a, I: Input<'a>> Sink<I> for &mut String {
     }
 }
 
-/// For a sink that delivers the result elsewhere (the C ABI, into the
-/// caller's buffer): runs `run` into this thread's result buffer and hands
-/// what it wrote (or why the URL is invalid) to `f`.
+/// For a sink that delivers elsewhere (the C ABI): `run` into this thread's buffer, then `f`.
 #[inline(always)]
 pub(crate) fn through_buffer<R>(
     sc: &mut Scratch,
@@ -132,11 +93,7 @@ pub(crate) fn through_buffer<R>(
     r
 }
 
-/// The bulk call: resolves `input` against `base` (or, when `base` is
-/// `None`, against `input` itself, like `url_to_canon_url`), canonicalizes
-/// it with `opts` and gives the serialization, or why the URL is invalid,
-/// to `sink`. The fast exits first, with the default options (see the
-/// module's documentation); the stages otherwise.
+/// The bulk call: `input` against `base` (or itself), canonicalized with `opts`, into `sink`.
 #[inline(always)]
 pub(crate) fn canon<'a, I: Input<'a>, S: Sink<I>>(
     base: Option<&Url>,
@@ -150,9 +107,7 @@ pub(crate) fn canon<'a, I: Input<'a>, S: Sink<I>>(
     canon_other(base, input, opts, sink)
 }
 
-/// [`canon`] of a call with a base or with other options than the
-/// default ones (any other call gives the same result here, through the
-/// stages alone).
+/// [`canon`] with a base or other options (any call gives the same result here, by the stages).
 #[inline(always)]
 pub(crate) fn canon_other<'a, I: Input<'a>, S: Sink<I>>(
     base: Option<&Url>,
@@ -171,17 +126,10 @@ pub(crate) fn canon_other<'a, I: Input<'a>, S: Sink<I>>(
     })
 }
 
-/// [`canon`] without a base and with the default options: the input
-/// resolved against itself. The C ABI's entry calls it directly for such
-/// calls, the common ones, so that their path holds no test of the others.
+/// [`canon`] without a base, default options; called directly by the C ABI for these common calls.
 #[inline(always)]
 pub(crate) fn canon_own<'a, I: Input<'a>, S: Sink<I>>(input: I, sink: S) -> S::Out {
-    // The recognizer first: it accepts ASCII input only (an octet outside
-    // ASCII is in none of its classes), so canonical input needs no ASCII
-    // test. Input it rejects takes the test, which decoding needs and
-    // spares on ASCII input.
-    // `stop` stays where the recognizer wrote it (see
-    // `canonicalize::resume_into`).
+    // The recognizer accepts ASCII only: no ASCII test first. `stop` is read in place (`resume`).
     if !fast::on() {
         let text = input.text();
         let opts = CanonOptions::default();
@@ -194,11 +142,8 @@ pub(crate) fn canon_own<'a, I: Input<'a>, S: Sink<I>>(input: I, sink: S) -> S::O
         Ok(()) => return sink.pieces("", input),
         Err(stop) => match input.ascii() {
             Some(s) => (Cow::Borrowed(s), stop),
-            // Non-ASCII input: the recognizer stopped at its first octet
-            // outside ASCII at the latest, and the prefix it read is where
-            // it is in the text when decoding took the octets as they are
-            // (valid UTF-8). Decoding that replaced invalid sequences moves
-            // them: the stages from the start then.
+            // Its stop holds in the text when decoding kept the octets (valid UTF-8), not when it
+            // replaced invalid sequences: then the stages from the start.
             None => match input.non_ascii() {
                 Cow::Borrowed(t) => (Cow::Borrowed(t), stop),
                 text => (text, &Stop::NONE),
@@ -206,13 +151,8 @@ pub(crate) fn canon_own<'a, I: Input<'a>, S: Sink<I>>(input: I, sink: S) -> S::O
         },
     };
     let opts = CanonOptions::default();
-    // The resume road writes few of the buffers: the trim looks at those
-    // unless the stages ran. The closure is inlined where it runs: it is
-    // called from two places in `with_either` (with this thread's buffers,
-    // and with fresh ones), which keeps the compiler from inlining it on
-    // its own once the C ABI's sink (a copy into the caller's buffer) has
-    // made it larger, and a call costs the common calls its arguments
-    // through memory and its registers saved and restored.
+    // The resume road writes few buffers (`Used::RESUME`) unless the stages ran. The closure is
+    // inlined by hand: called from two places, the compiler would not (speed mechanisms, row 8).
     scratch::with_either(
         Used::RESUME,
         Used::ALL,
@@ -227,11 +167,7 @@ pub(crate) fn canon_own<'a, I: Input<'a>, S: Sink<I>>(input: I, sink: S) -> S::O
     )
 }
 
-/// Whether a fast exit answers the bulk call for `input` against `base`
-/// with the default options: without a base, the recognizer accepts the
-/// input as its own canonical form; with one, the merge gives the result.
-/// For the fast-exit differential's report and the benchmark's check of
-/// how much input the fast exits take; not part of the API.
+/// Whether a fast exit answers the default bulk call (for the differential and the benchmark).
 #[doc(hidden)]
 pub fn fast_exit_taken(base: Option<&Url>, input: &str) -> bool {
     match base {
@@ -240,25 +176,18 @@ pub fn fast_exit_taken(base: Option<&Url>, input: &str) -> bool {
     }
 }
 
-/// Whether the recognizer of canonical input accepts `s` (see
-/// `canonical_form::is_canonical`).
+/// Whether the recognizer accepts `s` (`canonical_form::is_canonical`).
 #[doc(hidden)]
 pub fn is_canonical(s: &[u8]) -> bool {
     fast::is_canonical(s)
 }
 
-/// Turns the fast exits on or off on this thread; returns the previous
-/// setting (the `differential` feature's test hook).
 #[cfg(feature = "differential")]
 pub use crate::fast::set_fast_exits;
 
-/// The bulk path of the Rust API: resolves `input` against `base` (or, when
-/// `base` is `None`, against `input` itself, like `url_to_canon_url`),
-/// canonicalizes it and appends the serialization to `out`. Returns the
-/// reason when the result is invalid (then nothing is appended). The same
-/// stages as [`crate::resolve()`] and [`crate::canonicalize()`], writing
-/// into `out` and per-thread buffers: no allocation per call in steady
-/// state beyond `out`'s growth.
+/// The bulk path: `input` resolved against `base` (or itself, like `url_to_canon_url`),
+/// canonicalized and appended to `out`; the reason when invalid (nothing appended). The stages of
+/// [`crate::resolve()`] and [`crate::canonicalize()`], with no allocation beyond `out`'s growth.
 pub fn canon_into(
     base: Option<&Url>,
     input: &str,
@@ -275,14 +204,12 @@ pub enum Model {
     /// The 2012 Web::URL::Canonicalize algorithm (the default everywhere).
     #[default]
     Canon2012,
-    /// The WHATWG URL Standard's parser and serializer
-    /// ([`crate::standard`]).
+    /// The WHATWG URL Standard's parser and serializer ([`crate::standard`]).
     UrlStandard,
 }
 
 impl Model {
-    /// The model of a name as the CLI and the bindings spell it: `2012`
-    /// or `url-standard` (ASCII case-insensitive); `None` for any other.
+    /// The model named `2012` or `url-standard` (ASCII case-insensitive), as the CLI spells it.
     pub fn from_name(name: &str) -> Option<Model> {
         if name.eq_ignore_ascii_case("2012") {
             Some(Model::Canon2012)
@@ -302,11 +229,7 @@ impl Model {
     }
 }
 
-/// The bulk call of the URL Standard model: `input` parsed against `base`
-/// (a URL string; `None`: the input on its own) and serialized, appended
-/// to `out`. The 2012 stages take no part: the fast exits and the stages
-/// above are of the 2012 model only. `charset`: the query's encoding label
-/// (`None`: UTF-8); `network_strict` has no meaning here.
+/// [`canon_standard_into`] for any `Input`; no fast exits, no 2012 stages.
 pub(crate) fn canon_standard<'a, I: Input<'a>>(
     base: Option<&str>,
     input: I,
@@ -316,11 +239,8 @@ pub(crate) fn canon_standard<'a, I: Input<'a>>(
     crate::standard::canon_into(base, &input.text(), charset, out)
 }
 
-/// [`canon_into`] in the URL Standard model: `input` resolved against
-/// `base` (a URL string, parsed by the same model; `None`: the input on
-/// its own) by the URL Standard's parser, serialized, and appended to
-/// `out`. See [`crate::standard`].
-///
+/// [`canon_into`] in the URL Standard model ([`crate::standard`]): `input` parsed against `base`
+/// (a URL string, or none), serialized into `out`; `charset`: query encoding (`None`: UTF-8).
 /// ```
 /// let mut out = String::new();
 /// wurl::canon_standard_into(Some("http://a/b/c"), "../d?x y", None, &mut out).unwrap();
@@ -335,33 +255,26 @@ pub fn canon_standard_into(
     canon_standard(base, input, charset, out)
 }
 
-/// Parses `input` into a [`Url`] with raw, uncanonicalized components
-/// ("steps to parse a URL"; see `parse`). The recognizer's record for
-/// canonical input, else the stages, resumed after what it verified.
+/// Parses `input` into a [`Url`] with raw, uncanonicalized components ("steps to parse a URL").
 pub fn parse(input: &str) -> Url {
     parse_text(input)
 }
 
-/// Resolves `input` against `base` ("steps to resolve a URL"; see
-/// `resolve`). The result is not canonicalized.
+/// Resolves `input` against `base` ("steps to resolve a URL"); not canonicalized.
 pub fn resolve(base: &Url, input: &str) -> Url {
     resolve_text(base, input)
 }
 
-/// Canonicalizes `url` with the query encoding `charset` (`None` = UTF-8)
-/// ("steps to canonicalize a URL"; see `canonicalize`).
+/// Canonicalizes `url`, query encoded in `charset` (`None`: UTF-8) ("steps to canonicalize a URL").
 pub fn canonicalize(url: &Url, charset: Option<&str>) -> Url {
     crate::canonicalize::canonicalize(url, charset)
 }
 
-/// Canonicalizes `url` with `opts`; the input is untouched. An invalid
-/// result keeps the components of its input.
+/// Canonicalizes `url` with `opts`; an invalid result keeps the components of its input.
 pub fn canonicalize_with(url: &Url, opts: &CanonOptions) -> Url {
     crate::canonicalize::canonicalize_with(url, opts)
 }
 
-/// [`parse`] of an input: the recognizer's record for canonical input,
-/// else the stages from where the recognizer stopped.
 #[inline(always)]
 pub(crate) fn parse_input<'a, I: Input<'a>>(input: I) -> Url {
     match input.ascii() {
@@ -370,19 +283,12 @@ pub(crate) fn parse_input<'a, I: Input<'a>>(input: I) -> Url {
     }
 }
 
-/// [`parse`]: the recognizer of canonical input, then the stages from
-/// where it stopped. Any text: the recognizer stops at the first octet
-/// it does not know, every non-ASCII one among them, so a URL with a
-/// non-ASCII letter in its path resumes there, after its scheme and host
-/// (preprocessing leaves the ASCII prefix the recognizer read as it is:
-/// it only removes ASCII controls and replaces noncharacters).
+/// [`parse`]: the recognizer, then the stages from where it stopped (at the first non-ASCII octet
+/// at the latest; preprocessing leaves the ASCII it read as it is).
 pub(crate) fn parse_text(input: &str) -> Url {
     if !fast::on() {
         return crate::parse::parse_stages(input);
     }
-    // Already canonical (most absolute URLs): its components are where
-    // the recognizer found them, and the record says it is canonical.
-    // (Never for non-ASCII input.)
     match fast::layout_or_stop(input.as_bytes()) {
         Ok((at, class)) => Url::build_canonical(input, "", &at, class),
         Err(stop) => {
@@ -394,33 +300,21 @@ pub(crate) fn parse_text(input: &str) -> Url {
     }
 }
 
-/// The stages on `input`, which the recognizer of canonical input read as
-/// far as `stop` says. When it stopped before the path, in the scheme or
-/// the authority, its pass in `AUTHORITY` mode reads them again whatever
-/// the case of their letters (`fast::authority_stop`): most such URLs
-/// have an uppercase scheme or host, a default port or an empty path, and
-/// parse resumes at their path (`parse::parse_resumed_at`), the record
-/// noting that its scheme and host start its canonical form, lowercased
-/// when either has an uppercase letter.
+/// The stages on `input` after `stop`. Stopped before the path, the recognizer reads scheme and
+/// authority again in any case (`fast::authority_stop`), and parse resumes at the path.
 #[inline(always)]
 fn parse_after_stop(input: &str, stop: &Stop) -> Url {
     if stop.path_start == 0
         && let Some(st) = fast::authority_stop(input.as_bytes(), stop)
     {
-        // Lowercased when it read an uppercase scheme (the first pass
-        // stopped in it) or host: most such URLs have neither (a default
-        // port, an empty path), and canonicalization then copies the
-        // prefix as it is.
+        // The prefix is lowercased when the scheme (the first pass stopped in it) or host is not.
         let lower = stop.scheme_end == 0 || st.host_upper;
         return crate::parse::parse_resumed_at(input, &st, lower);
     }
     crate::parse::parse_stages_from(input, stop)
 }
 
-/// [`parse_text`] of a URL written with white space around it, which
-/// preprocessing only trims (`preprocess::only_trimmed`): the parse of the
-/// trimmed `s`, which is its own preprocessing, so that the recognizer
-/// reads it rather than stopping at a space.
+/// [`parse_text`] of a URL that preprocessing only trims: `s` trimmed, for the recognizer to read.
 #[inline(never)]
 fn parse_trimmed(s: &str) -> Url {
     match fast::layout_or_stop(s.as_bytes()) {
@@ -429,10 +323,7 @@ fn parse_trimmed(s: &str) -> Url {
     }
 }
 
-/// [`resolve`] of an input against `base`. An input that is the string
-/// `base` was parsed from (`resolve(parse(s), s)`) is passed as that
-/// string, which resolution recognises by its address and which is not
-/// decoded again.
+/// [`resolve`]; the string `base` was parsed from is passed as is, known by its address.
 #[inline(always)]
 pub(crate) fn resolve_input<'a, I: Input<'a>>(base: &Url, input: I) -> Url {
     let s = match base.parse_source() {
@@ -442,8 +333,6 @@ pub(crate) fn resolve_input<'a, I: Input<'a>>(base: &Url, input: I) -> Url {
     resolve_text(base, &s)
 }
 
-/// [`resolve`]: the fast exits (a URL against its own source, the merge),
-/// then the stages.
 #[inline(always)]
 fn resolve_text(base: &Url, input: &str) -> Url {
     if fast::on()
@@ -454,14 +343,8 @@ fn resolve_text(base: &Url, input: &str) -> Url {
     crate::resolve::resolve(base, input)
 }
 
-/// An input that is its own base (`url_to_canon_url` without a base, the
-/// bulk call without one): `Ok` with its parse, to resolve it against, or
-/// `Err` with that parse when parsing fails. The input's URL is invalid
-/// then, and the reason to give is the parse's, the rule that failed:
-/// resolving against an invalid base says only "base URL is invalid"
-/// (`InvalidReason::InvalidBase`). The bulk call gives the parse's reason
-/// itself (`canonicalize::canon_staged`); [`own_base_reason`] gives it for
-/// a record made by resolving against the parse.
+/// An input as its own base: `Ok` with its parse, or `Err` with it when parsing fails (the URL is
+/// invalid for the parse's reason, not `InvalidBase`: see [`own_base_reason`]).
 pub fn own_base(input: &str) -> Result<Url, Url> {
     let parsed = crate::parse(input);
     if parsed.is_invalid() {
@@ -471,11 +354,8 @@ pub fn own_base(input: &str) -> Result<Url, Url> {
     }
 }
 
-/// The reason to give for `input` as its own base when the record made by
-/// resolving it against its parse (and canonicalizing it) is invalid with
-/// `why`: the parse's own reason when the parse failed (see [`own_base`]),
-/// else `why`.
-///
+/// The reason to give for `input` as its own base when its resolution against its parse is invalid
+/// with `why`: the parse's own reason when the parse failed (see [`own_base`]), else `why`.
 /// ```
 /// use wurl::InvalidReason;
 /// let parsed = wurl::parse("a b");

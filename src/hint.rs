@@ -1,42 +1,26 @@
-//! The one hint the fast exits hand to a stage: how far the recognizer of
-//! canonical input (`fast`, run by `api` alone) verified an input, so that
-//! the stage resumes after that prefix instead of reading it again
-//! (`parse::parse_stages_from`, `parse::parse_resumed_at`). A stage only
-//! reads it; which hint to give, if any, is `api`'s decision, and
-//! `Stop::NONE` means the stages from the start.
+//! The hint the fast exits hand a stage: the prefix the recognizer (`fast`, run by `api` alone)
+//! verified canonical, for the stage to resume after it (ARCHITECTURE.md, speed mechanisms, row 3).
 
-/// How far the pass of the recognizer (`layout` in src/fast/recognize.rs)
-/// got on a URL it rejected: the prefix it found canonical, ending at a
-/// component boundary, up to the edits below.
-/// `scheme_end` (0: none): `s[..scheme_end]` is a lowercase scheme other
-/// than `file:`, of a hierarchical kind, followed by `://` (of any case
-/// in the stops of its `authority_stop`). `host_end` (0:
-/// none): moreover `s[..host_end]` is `scheme://host` with a host
-/// CanonicalizeHost copies (lowercased when `host_upper`), found as parse
-/// finds it (exactly two slashes before it). `path_start` (0: none):
-/// moreover the port after the host, if any, is one the port rules copy
-/// (or drop, when `port_dropped`), and the path begins at `path_start`:
-/// with `/`, or it is empty (`s[path_start]` is `?`, `#` or the end), when
-/// canonicalization writes `/` for it. `path_ok` (0: none): the path rules
-/// copy `s[path_start..path_ok]` as it is; `path_ok` is the octet they do
-/// not (or where the path ends), or `s.len()` when the query and the
-/// fragment are canonical too (then only the edits are left to make).
+/// Where the recognizer (`fast::recognize::layout`) stopped on a URL it rejected; each field 0 when
+/// not reached. `s[..scheme_end]`: a lowercase hierarchical scheme other than `file:`, then `://`.
+/// `s[..host_end]`: `scheme://host` as parse splits it, a host CanonicalizeHost copies (lowercases
+/// if `host_upper`). `path_start`: after a port the port rules copy (or drop, `port_dropped`); the
+/// path starts with `/` or is empty (written `/`). The path rules copy `s[path_start..path_ok]`;
+/// `path_ok == s.len()` when query and fragment are canonical too (only the edits are left).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Stop {
     pub(crate) scheme_end: usize,
     pub(crate) host_end: usize,
     pub(crate) path_start: usize,
     pub(crate) path_ok: usize,
-    /// The host has ASCII uppercase letters: CanonicalizeHost's fast path
-    /// lowercases them (`host::push_plain`), and otherwise copies it.
+    /// CanonicalizeHost's fast path lowercases the host (`host::push_plain`).
     pub(crate) host_upper: bool,
-    /// `s[host_end..path_start]` is `:` and a port the port rules drop
-    /// (empty, or the scheme's default).
+    /// `s[host_end..path_start]` is a port the port rules drop (empty or default).
     pub(crate) port_dropped: bool,
 }
 
 impl Stop {
-    /// No prefix found canonical: the stages from the start.
+    /// The stages from the start.
     pub(crate) const NONE: Stop = Stop {
         scheme_end: 0,
         host_end: 0,
@@ -47,32 +31,26 @@ impl Stop {
     };
 }
 
-/// The one hint a record keeps: what the recognizer verified of its
-/// serialization, for canonicalization to skip (`Url::canonical_prefix`,
-/// `Url::is_known_canonical`). Not part of the URL's value.
+/// What the recognizer verified of a record's serialization, for canonicalization to skip
+/// (`Url::canonical_prefix`, `Url::is_known_canonical`). Not part of the URL's value.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Verified {
-    /// The serialization is its own canonical form (default options).
+    /// Its own canonical form (default options).
     pub(crate) canonical: bool,
-    /// `ser[..prefix]` (0: none) is a hierarchical scheme other than
-    /// `file:`, `://` and a host, which canonicalization copies, or
-    /// ASCII-lowercases when `lower`.
+    /// `ser[..prefix]` (0: none): `scheme://host`, copied as is (ASCII-lowercased when `lower`).
     pub(crate) prefix: usize,
     pub(crate) lower: bool,
-    /// With a prefix: where the path octets the path rules copy end (0:
-    /// not known).
+    /// With a prefix: where the path octets the path rules copy end (0: unknown).
     pub(crate) path_ok: usize,
 }
 
 impl Verified {
-    /// Nothing verified.
     pub(crate) const NONE: Verified = Verified {
         canonical: false,
         prefix: 0,
         lower: false,
         path_ok: 0,
     };
-    /// The whole serialization is canonical.
     pub(crate) const CANONICAL: Verified = Verified {
         canonical: true,
         ..Verified::NONE

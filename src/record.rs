@@ -1,11 +1,7 @@
-//! The "parsed URL" record of the spec (section "Parsed URL").
-//!
-//! Every component may be missing, which is different from the empty string:
-//! the stages see each as an `Option<&str>` (`Parts`), and a record keeps
-//! each as a span of its one buffer, absent or not ([`Url`]). The record also
-//! carries the two flags of the spec, /invalid/ (with the rule that set it)
-//! and /hierarchical/, and the raw |authority| component, which resolution
-//! needs (a `file:` URL's host is its whole authority).
+//! The "parsed URL" record of the spec (section "Parsed URL"). A component may be absent, which
+//! differs from empty: the stages see `Option<&str>` (`Parts`), a record a span of its one buffer
+//! ([`Url`]). It also keeps the flags /invalid/ (with the failed rule) and /hierarchical/, and the
+//! raw |authority|, which resolution needs (a `file:` URL's host is its whole authority).
 
 use crate::hint::Verified;
 use crate::scheme::Scheme;
@@ -13,24 +9,18 @@ use std::cell::RefCell;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
-/// Where a component lies in a record's buffer; `start == ABSENT` means the
-/// component is absent (which is not the same as empty).
+/// Where a component lies in a record's buffer; `start == ABSENT`: absent (not empty).
 #[derive(Clone, Copy, Debug, Eq)]
 pub(crate) struct Span {
     start: usize,
-    /// The end rather than the length: `buf.get(start..end)` then needs
-    /// no overflow check of `start + len` (`Url::parts` slices up to
-    /// eleven spans per call, on every resolution and canonicalization).
+    /// The end, not the length: slicing needs no overflow check (speed mechanisms, row 10).
     end: usize,
 }
 
 const ABSENT: usize = usize::MAX;
 
 impl PartialEq for Span {
-    /// Both ends at once, without a branch between them: spans are
-    /// compared where the answer varies from URL to URL (an absent
-    /// component, a span shared with the host), and a test of the start
-    /// and then the end would be two branches to predict.
+    /// Both ends at once, without a branch between them.
     #[inline(always)]
     fn eq(&self, other: &Span) -> bool {
         (self.start ^ other.start) | (self.end ^ other.end) == 0
@@ -59,8 +49,7 @@ impl Span {
         (self.start != ABSENT).then_some(self.start..self.end)
     }
 
-    /// Whether the component is absent or empty (without looking at the
-    /// buffer).
+    /// Whether the component is absent or empty.
     pub(crate) fn is_absent_or_empty(self) -> bool {
         self.start == self.end
     }
@@ -75,80 +64,41 @@ impl Span {
     }
 }
 
-/// Index of the raw |authority| in [`Url`]'s spans (after the eight
-/// components, in `wurl_component` order).
+/// Indexes in [`Url`]'s spans after the eight components (`wurl_component` order): the raw
+/// |authority|, the serialization, the canonical host known from a base ([`Parts::known`]).
 const AUTHORITY: usize = 8;
-/// Index of the serialization.
 const SERIAL: usize = 9;
-/// Index of the canonical host known from a base (see [`Parts::known`]).
 const KNOWN_HOST: usize = 10;
 
-/// A parsed, resolved or canonicalized URL. Immutable once built; the
-/// functions of this crate return new records.
+/// A parsed, resolved or canonicalized URL. Immutable once built; the functions of this crate
+/// return new records, or their input record when the value does not change.
 ///
-/// One buffer and offsets: a valid record's buffer holds its
-/// serialization followed by a NUL, and each component is a span of that
-/// serialization; then come the raw authority and the known canonical
-/// host, each NUL-terminated unless it is the host itself (then it shares
-/// the host's span). An invalid record, which has no serialization, holds a
-/// NUL-terminated copy of each present component instead. So a record is
-/// about the size of its URL, and a record is two allocations, its buffer
-/// and the shared, reference counted `Record` that holds it (the C ABI's
-/// handle is that `Arc`).
-///
-/// The C ABI's views are NUL-terminated. The serialization and its last
-/// component are followed by the serialization's NUL; the other components
-/// of a valid record get NUL-terminated copies on the first `wurl_get` of
-/// one of them (`c_views`), all at once in one more buffer that lives as
-/// long as the record. Building a record does not pay for copies most
-/// handles never hand out (the bulk of a crawler's handles are serialized,
-/// not taken apart).
-///
-/// Records with the same value share one `Record`: a resolution that gives
-/// its base back (an absolute URL resolved against its own parse) and a
-/// canonicalization that changes nothing (a URL that is already canonical,
-/// most of a crawler's input) return their input record, at the cost of a
-/// reference count.
-///
-/// No `Weak` of a record is ever made: `wurl_free` tells the last handle of
-/// a record from its reference counts alone, with plain loads, which a
-/// `Weak` upgraded on another thread at the same time would defeat.
+/// A valid record's buffer holds its serialization and a NUL, each component a span of it, then
+/// the raw authority and the known canonical host (NUL-terminated, or the host's own span). An
+/// invalid record holds a NUL-terminated copy of each present component. The C ABI's other views
+/// are made on the first `wurl_get` (`c_views`). No `Weak` of a record is ever made: `wurl_free`
+/// tells the last handle from the reference counts alone, with plain loads.
 #[derive(Clone)]
 pub struct Url(Arc<Record>);
 
 /// The record behind a [`Url`].
 pub(crate) struct Record {
-    /// A `String` rather than a `Box<str>`: a recycled record hands its
-    /// buffer, capacity and all, to the next record built on its thread
-    /// (see [`Url::recycle`]).
+    /// A `String`, so a recycled record hands its capacity on ([`Url::recycle`]).
     buf: String,
     spans: [Span; 11],
     invalid: Option<InvalidReason>,
     hierarchical: bool,
     class: Scheme,
-    /// The failure of CanonicalizeHost on the host, when a base's cache
-    /// says it fails (the success case is the `KNOWN_HOST` span).
+    /// CanonicalizeHost's failure known from a base's cache (success: the `KNOWN_HOST` span).
     known_host_err: Option<InvalidReason>,
-    /// CanonicalizeHost of this record's own host under its own scheme,
-    /// computed the first time a URL is resolved against this record and
-    /// kept: a page's URL is resolved against hundreds of times, and every
-    /// resolution that copies its authority (relative steps 3 to 6) would
-    /// otherwise run CanonicalizeHost on the same host again. A `OnceLock`,
-    /// so a base shared between threads stays safe and the value, once
-    /// set, never changes. Not part of the URL's value.
+    /// CanonicalizeHost of the record's host, computed when first resolved against, for the
+    /// relative steps 3 to 6 that copy its authority (speed mechanisms, row 7). Not in the value.
     host_cache: OnceLock<Result<CachedHost, InvalidReason>>,
-    /// NUL-terminated copies of the components of a valid record, in
-    /// `wurl_component` order, each present one followed by a NUL: made on
-    /// the first request for a view of a component that is not the
-    /// serialization's tail (see [`Url`]). A `OnceLock`, so views stay put
-    /// once handed out and threads may read one handle at once. Not part of
-    /// the URL's value.
+    /// NUL-terminated copies of a valid record's components, `wurl_component` order, made on the
+    /// first C view asked of one that is not the serialization's tail (row 11). Not in the value.
     c_views: OnceLock<Box<str>>,
-    /// Whether parsing the serialization gives exactly this record's
-    /// components and flags: set by `parse` when the (preprocessed) input
-    /// was its own serialization, as for most absolute URLs. Resolving
-    /// that string against this record then needs no second parse (see
-    /// [`Url::parse_source`]). Not part of the URL's value.
+    /// Parsing the serialization gives exactly this record ([`Url::parse_source`]). Not in the
+    /// value.
     parse_of_serialization: bool,
     /// What the recognizer verified of the serialization (`hint::Verified`).
     verified: Verified,
@@ -165,7 +115,6 @@ struct Flags {
 }
 
 impl Flags {
-    /// A valid record's flags.
     const fn valid(
         class: Scheme,
         hierarchical: bool,
@@ -183,19 +132,16 @@ impl Flags {
     }
 }
 
-/// The raw authority of a record built from its serialization
-/// ([`Url::build_serialized`], [`Url::finish_parsed`]).
+/// The raw authority of a record built from its serialization ([`Url::build_serialized`]).
 #[derive(Clone, Copy)]
 pub(crate) enum Authority<'a> {
-    /// The host itself (no user information, no port): it shares the
-    /// host's span.
+    /// The host itself (no user information, no port): the host's span.
     Host,
     /// Absent, or these octets, copied after the serialization.
     Raw(Option<&'a str>),
 }
 
 impl Authority<'_> {
-    /// The octets a record appends for it: a copy and its NUL.
     fn copied_len(self) -> usize {
         match self {
             Authority::Raw(Some(a)) => a.len() + 1,
@@ -204,10 +150,8 @@ impl Authority<'_> {
     }
 }
 
-/// A canonical host kept by a record's cache: the record's host itself
-/// when that is canonical already (most pages' hosts: nothing to copy or
-/// check when it is read), else inline when it is short, so that filling
-/// the cache allocates nothing.
+/// A canonical host in a record's cache: the record's host itself when canonical, else inline
+/// when short (no allocation), else boxed.
 #[derive(Debug)]
 pub(crate) enum CachedHost {
     Same,
@@ -216,7 +160,6 @@ pub(crate) enum CachedHost {
 }
 
 impl CachedHost {
-    /// The cache entry for the canonical host `h` of the host `raw`.
     fn new(h: &str, raw: &str) -> CachedHost {
         if h == raw {
             return CachedHost::Same;
@@ -234,30 +177,25 @@ impl CachedHost {
         }
     }
 
-    /// The canonical host, `raw` being the record's host.
     fn as_str<'a>(&'a self, raw: &'a str) -> Option<&'a str> {
         match self {
             CachedHost::Same => Some(raw),
-            // Whole characters were copied, so this never fails (a
-            // canonical host is ASCII anyway): no `unsafe` needed.
+            // Whole characters were copied: never fails, no `unsafe` needed.
             CachedHost::Inline { len, bytes } => std::str::from_utf8(&bytes[..*len as usize]).ok(),
             CachedHost::Heap(h) => Some(h),
         }
     }
 }
 
-/// CanonicalizeHost of a record's host when already known: the canonical
-/// host, or why it fails (neither: not known). Two plain options rather than
-/// an `Option<Result<..>>`, whose packed layout leaves bytes of the unused
-/// case undefined, which valgrind reports when the optimizer tests them.
+/// CanonicalizeHost of a record's host when known: the host, or why it fails (neither: unknown).
+/// Not an `Option<Result<..>>`, whose unused case's undefined bytes valgrind reports.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Known<'a> {
     pub(crate) host: Option<&'a str>,
     pub(crate) err: Option<InvalidReason>,
 }
 
-/// A record's components as borrowed slices: what the stages read and
-/// write. Absent is `None`, empty is `Some("")`.
+/// A record's components as the stages read and write them: absent `None`, empty `Some("")`.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Parts<'a> {
     pub(crate) scheme: Option<&'a str>,
@@ -274,9 +212,8 @@ pub(crate) struct Parts<'a> {
     pub(crate) fragment: Option<&'a str>,
     pub(crate) invalid: Option<InvalidReason>,
     pub(crate) hierarchical: bool,
-    /// CanonicalizeHost of `host` under `scheme`, when already known:
-    /// resolution copies it with the base's host (never for `file:`, whose
-    /// host goes through the HOSTPATH loop first).
+    /// CanonicalizeHost of `host`, when known: resolution copies it with the base's host (never
+    /// for `file:`, whose host goes through the HOSTPATH loop first).
     pub(crate) known: Known<'a>,
     /// The record's own host cache, for records that are bases.
     pub(crate) cache: Option<&'a OnceLock<Result<CachedHost, InvalidReason>>>,
@@ -289,7 +226,6 @@ impl<'a> Parts<'a> {
         }
     }
 
-    /// The invalid record of `why` with no components.
     pub(crate) fn invalid(why: InvalidReason) -> Parts<'a> {
         Parts {
             invalid: Some(why),
@@ -297,13 +233,8 @@ impl<'a> Parts<'a> {
         }
     }
 
-    /// CanonicalizeHost of this record's host under its scheme, from the
-    /// known value or the record's cache, which `compute` fills on first
-    /// use (appending the canonical host to `work`, which it is given
-    /// empty). The record holds the cache, not the algorithm: the caller
-    /// passes it (and does not ask for `file:` records, whose host goes
-    /// through the HOSTPATH loop first). Nothing is known for records
-    /// without a host or cache.
+    /// CanonicalizeHost of this record's host, known or cached; `compute` (appending to the empty
+    /// `work`) fills the cache on first use. Not for `file:` records (HOSTPATH loop first).
     pub(crate) fn canonical_host(
         &self,
         work: &mut String,
@@ -358,15 +289,13 @@ impl fmt::Debug for Url {
 }
 
 impl Default for Url {
-    /// The record of no components: a valid URL whose serialization is
-    /// `:`.
+    /// The record of no components: a valid URL serialized as `:`.
     fn default() -> Url {
         Url::finish(String::from(":"), true, &[Span::NONE; 8], &Parts::default())
     }
 }
 
-/// The components a caller can read, in the order of the C ABI's
-/// `wurl_component` values.
+/// The components a caller can read, in the order of the C ABI's `wurl_component` values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Component {
     Scheme = 0,
@@ -379,9 +308,7 @@ pub enum Component {
     Fragment = 7,
 }
 
-/// The one accessor of component places by name: `at[Component::Host]`
-/// for the place of the host in a record's spans (`wurl_component` order),
-/// never a literal index.
+/// Component places by name (`at[Component::Host]`), never a literal index.
 impl<const N: usize> std::ops::Index<Component> for [Span; N] {
     type Output = Span;
     #[inline(always)]
@@ -430,8 +357,7 @@ impl Component {
     }
 }
 
-/// Why a URL is invalid: the rule of the spec that failed. "Invalid" is a
-/// state of a URL, not an error of a call.
+/// Why a URL is invalid: the rule of the spec that failed (a state of a URL, not a call's error).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum InvalidReason {
@@ -467,8 +393,7 @@ pub enum InvalidReason {
     PortOutOfRange,
     /// `WURL_FLAG_NETWORK_STRICT`: an empty host for a network scheme.
     StrictEmptyHost,
-    /// `WURL_FLAG_NETWORK_STRICT`: a domain that a WHATWG parser or curl would
-    /// read as an IPv4 address.
+    /// `WURL_FLAG_NETWORK_STRICT`: a domain a WHATWG parser or curl reads as an IPv4 address.
     StrictIpv4Ambiguous,
     /// `WURL_FLAG_NETWORK_STRICT`: UTS-46 processing gives another host.
     StrictUts46Mismatch,
@@ -527,24 +452,18 @@ impl fmt::Display for InvalidReason {
     }
 }
 
-/// How many freed records a thread keeps for reuse, and the largest buffer
-/// one may keep: a handle path frees its handles as it makes new ones
-/// (parse, resolve, canonicalize, free), so a few suffice, and a large
-/// buffer is not worth pinning.
+/// How many freed records a thread keeps for reuse, and the largest buffer one may keep (speed
+/// mechanisms, row 9).
 const SPARE_RECORDS: usize = 4;
 const SPARE_BUFFER_MAX: usize = 1024;
 
 thread_local! {
-    /// Records freed on this thread by their last handle ([`Url::recycle`]),
-    /// each the only reference to its block and holding its emptied buffer:
-    /// the next records built on this thread reuse the block and the
-    /// buffer instead of allocating two new ones. Not part of any value.
+    /// Records freed on this thread ([`Url::recycle`]), each the only reference to its block,
+    /// with its emptied buffer, for the next records built here.
     static SPARE: RefCell<Vec<Arc<Record>>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Whether `a` and `b` are the same spans: every pair compared, with no
-/// exit at the first difference (after equal serializations, the spans
-/// are most often equal too; an early exit would be a branch per span).
+/// Whether `a` and `b` are the same spans, every pair compared (no early exit).
 fn same_spans(a: &[Span], b: &[Span]) -> bool {
     a.len() == b.len()
         && a.iter()
@@ -553,22 +472,15 @@ fn same_spans(a: &[Span], b: &[Span]) -> bool {
             == 0
 }
 
-/// Whether a spare buffer of capacity `cap` serves a record of `len`
-/// octets: it holds them, and is not much larger, so that a record stays
-/// about the size of its URL.
+/// Whether a spare buffer of capacity `cap` holds `len` octets and is not much larger.
 fn fits(cap: usize, len: usize) -> bool {
     cap >= len && cap <= 2 * len + 64
 }
 
 impl Url {
-    /// The shared record of `f`, whose spans `fill` writes, all of them,
-    /// with what it appends to its buffer: `buf`, or for `Err(len)` an
-    /// empty one for a record of `len` octets, a spare record's when its
-    /// capacity fits (see [`fits`]), else a new one of
-    /// exactly `len`. In a spare record's block when this thread has one
-    /// (whose caches are empty: only the fields written here differ; the
-    /// spans are written in place), else in a new one: one look at the
-    /// spare records for both the block and the buffer.
+    /// The record of `f`; `fill` writes all spans and appends to the buffer: `buf`, or for
+    /// `Err(len)` an empty one (a spare's when it [`fits`]). In a spare record's block when this
+    /// thread has one (its caches and buffer empty), else a new one (speed mechanisms, row 9).
     fn build_with(
         buf: Result<String, usize>,
         f: Flags,
@@ -584,7 +496,6 @@ impl Url {
             match buf {
                 Ok(buf) => r.buf = buf,
                 Err(len) => {
-                    // A spare record's buffer is empty (see `recycle`).
                     if !fits(r.buf.capacity(), len) {
                         r.buf = String::with_capacity(len);
                     }
@@ -620,16 +531,10 @@ impl Url {
         url
     }
 
-    /// Checks the invariants of a record, which every way of building one
-    /// keeps ([`Url::build_with`], through which they all go, runs it in
-    /// debug builds): every span lies in the buffer on character
-    /// boundaries; a valid record's buffer starts with its serialization,
-    /// followed by a NUL, which holds its components in `wurl_component`
-    /// order, each after its delimiter (`:` after the scheme, `:` before
-    /// the port, `?` before the query, `#` before the fragment); the notes
-    /// (canonical, canonical prefix, path copied as it is, parse of the
-    /// serialization) are about a valid record and lie in its
-    /// serialization. `Err` says which invariant fails.
+    /// The invariants every record keeps (checked by [`Url::build_with`] in debug builds): spans
+    /// in the buffer on character boundaries; a valid record's buffer starts with its serialization
+    /// and a NUL, holding its components in order, each with its delimiter; notes only on a valid
+    /// record, within its serialization. `Err` names the one that fails.
     pub(crate) fn validate(&self) -> Result<(), String> {
         let r = &*self.0;
         let b = r.buf.as_bytes();
@@ -650,7 +555,6 @@ impl Url {
             ));
         }
         if r.invalid.is_some() {
-            // Its spans are NUL-terminated copies of the input's components.
             if r.parse_of_serialization || r.verified != Verified::NONE {
                 return Err("notes on an invalid record".into());
             }
@@ -691,21 +595,13 @@ impl Url {
         Ok(())
     }
 
-    /// Gives up this reference (what dropping it does); when it was the
-    /// last one, the record's block and its buffer, emptied, are kept for
-    /// the next records built on this thread (see [`Url::build_with`]).
-    /// The value is gone either way: a spare record has no component.
-    /// Emptied here, not when reused: the C views and caches a freed
-    /// handle gave out are freed with it, so that a read through one after
-    /// `wurl_free` is a use after free that AddressSanitizer and valgrind
-    /// report, and a freed record holds no more memory than its buffer.
+    /// Drops this reference; the last one's block and emptied buffer are kept for the next records
+    /// built on this thread. Emptied now, so that a C view read after `wurl_free` is a use after
+    /// free that AddressSanitizer and valgrind report.
     pub(crate) fn recycle(self) {
         let mut a = self.0;
-        // A handle that shares its record (a resolution or
-        // canonicalization that gave its input back) is dropped at once:
-        // the count, read without a locked instruction, says the record
-        // stays alive, and `Arc::get_mut`'s compare-and-exchange would
-        // fail. A count of 1 is only a hint: `get_mut` decides.
+        // A shared record is dropped at once (a plain load); a count of 1 is a hint: `get_mut`
+        // decides.
         if Arc::strong_count(&a) != 1 {
             return;
         }
@@ -716,9 +612,7 @@ impl Url {
         }
     }
 
-    /// Empties `r`, a record whose last reference is being given up, for
-    /// reuse (see [`Url::recycle`]); false when it is not worth keeping
-    /// (a large buffer), and the caller drops it.
+    /// Empties `r` for reuse ([`Url::recycle`]); false when its buffer is too large to keep.
     #[inline(always)]
     pub(crate) fn empty_spare(r: &mut Record) -> bool {
         if r.buf.capacity() > SPARE_BUFFER_MAX {
@@ -730,9 +624,7 @@ impl Url {
         true
     }
 
-    /// Keeps `a`, the only reference to a record [`Url::empty_spare`]
-    /// emptied, for the next records built on this thread, when there is
-    /// room (else drops it).
+    /// Keeps `a`, emptied by [`Url::empty_spare`], for this thread's next records if there is room.
     #[inline(always)]
     pub(crate) fn keep_spare(a: Arc<Record>) {
         let mut a = Some(a);
@@ -748,8 +640,7 @@ impl Url {
 }
 
 impl Url {
-    /// Notes whether this record (made just now, by a parse) is the parse
-    /// of its own serialization.
+    /// Notes whether this record, just parsed, is the parse of its own serialization.
     pub(crate) fn set_parse_of_serialization(&mut self, same: bool) {
         if let Some(r) = Arc::get_mut(&mut self.0) {
             // Always reached: the record was made just now.
@@ -757,16 +648,11 @@ impl Url {
         }
     }
 
-    /// The record of `prefix` followed by `rest`, a URL that
-    /// the recognizer (`fast`) found already canonical with its components at
-    /// `at` (the parse of such a string, or a resolution that gives one):
-    /// its serialization is that string, copied whole, parsing it again
-    /// gives this record, and canonicalizing it gives it back.
+    /// The record of `prefix` + `rest`, a URL the recognizer found canonical with its components
+    /// at `at`: its serialization is that string, and so is its parse and canonical form.
     pub(crate) fn build_canonical(prefix: &str, rest: &str, at: &[Span; 8], class: Scheme) -> Url {
-        // The layout `finish` gives a valid record, written directly: no
-        // `Parts` to build and read back, no known host, and the raw
-        // authority is the host's own span unless there is a port (then a
-        // NUL-terminated copy of host and port after the serialization).
+        // The layout `finish` gives, written directly; the raw authority is the host's span unless
+        // there is a port (then a NUL-terminated copy of host and port).
         let len = prefix.len() + rest.len();
         let port = at[Component::Port];
         let authority =
@@ -785,10 +671,8 @@ impl Url {
             spans[AUTHORITY] = match authority {
                 None => at[Component::Host],
                 Some(a) => {
-                    // Host and port, from whichever of the two pieces holds
-                    // them (the base's part of a resolution, the reference's
-                    // for a network-path reference; each piece ends between
-                    // components, so every slice is at a character boundary).
+                    // From whichever piece holds them; pieces end between components, so each
+                    // slice is on a character boundary.
                     let start = buf.len();
                     let n = prefix.len();
                     buf.push_str(&prefix[a.start.min(n)..a.end.min(n)]);
@@ -800,13 +684,8 @@ impl Url {
         })
     }
 
-    /// This valid record with its path, which is present and not empty,
-    /// replaced by `path`: the other octets of its buffer copied as they
-    /// are, and the spans after the path moved. The same value as a record
-    /// built from this one's parts with that path and nothing known of
-    /// its host (what resolving its own string gives, see
-    /// `resolve::own_resolution`); `None` when this record knows its
-    /// canonical host.
+    /// This valid record with its non-empty path replaced by `path`, the rest copied and the later
+    /// spans moved: the value its own resolution gives. `None` when it knows its canonical host.
     pub(crate) fn with_path(&self, path: &str) -> Option<Url> {
         let r = &*self.0;
         let old = r.spans[Component::Path];
@@ -820,7 +699,6 @@ impl Url {
         }
         let (ps, pe) = (old.start, old.end);
         let (before, after) = (r.buf.get(..ps)?, r.buf.get(pe..)?);
-        // The octets before the path are copied as they are; the path changed.
         let verified = Verified {
             prefix: r.verified.prefix,
             lower: r.verified.lower,
@@ -832,12 +710,8 @@ impl Url {
             buf.push_str(before);
             buf.push_str(path);
             buf.push_str(after);
-            // The components before the path keep their places (a valid
-            // record's serialization has them in this order); the path is
-            // not empty, so whatever starts or ends at or past its end lies
-            // after it (the serialization ends there or later) and moves
-            // by the change of the path's length. Selected rather than
-            // branched on, span by span: which are absent varies by URL.
+            // Spans before the path stay; the path is not empty, so whatever starts or ends at or
+            // past its end lies after it and moves by the path's change in length.
             let old = &r.spans;
             spans[..5].copy_from_slice(&old[..5]);
             spans[Component::Path] = Span::new(ps, ps + path.len());
@@ -855,9 +729,7 @@ impl Url {
         }))
     }
 
-    /// The serialization and the component spans of a record known to be
-    /// canonical (see [`Url::build_canonical`]), for the fast merge
-    /// (src/fast/recognize.rs).
+    /// The serialization and spans of a record known canonical, for the fast merge.
     pub(crate) fn canonical_base(&self) -> Option<(&str, &[Span; 8])> {
         let r = &*self.0;
         if !r.verified.canonical {
@@ -867,14 +739,9 @@ impl Url {
         r.spans.first_chunk::<8>().map(|at| (ser, at))
     }
 
-    /// The start of this valid record's serialization that is the start of
-    /// its canonical form under the default options, when known: its
-    /// scheme, `://` and host (no user information), each written by
-    /// canonicalization as it is, or ASCII-lowercased when the third value
-    /// says so, at the same place; the places of the components (those
-    /// of the prefix are theirs in the canonical form too); and how many
-    /// octets at the start of the path the path rules copy as they are.
-    /// `None` when not known.
+    /// When known ([`Verified`]): the serialization's prefix `scheme://host` that canonicalization
+    /// copies (ASCII-lowercased when the `bool` says so), the spans, and how many path octets the
+    /// path rules copy.
     pub(crate) fn canonical_prefix(&self) -> Option<(&str, &[Span; 8], bool, usize)> {
         let r = &*self.0;
         let v = r.verified;
@@ -886,10 +753,7 @@ impl Url {
         Some((r.buf.get(..v.prefix)?, at, v.lower, path_ok))
     }
 
-    /// The parts canonicalization reads after a canonical prefix (see
-    /// [`Url::canonical_prefix`]): the port, path, query and fragment, the
-    /// raw authority and the flag; the components of the prefix are left
-    /// absent, and nothing is known of the host.
+    /// The parts canonicalization reads after [`Url::canonical_prefix`]; the prefix's are absent.
     pub(crate) fn parts_after_prefix(&self) -> Parts<'_> {
         let r = &*self.0;
         let g = |i: usize| r.spans[i].get(&r.buf);
@@ -905,20 +769,17 @@ impl Url {
         }
     }
 
-    /// The scheme's class (kind, default port), classified when the record was built.
+    /// The scheme's class, classified when the record was built.
     pub(crate) fn scheme_class(&self) -> Scheme {
         self.0.class
     }
 
-    /// Whether this record is known to be its own canonical form under the
-    /// default options (see [`Url::build_canonical`]).
+    /// Whether this record is known to be its own canonical form (default options).
     pub(crate) fn is_known_canonical(&self) -> bool {
         self.0.verified.canonical
     }
 
-    /// The string this record is the parse of, when that is its own
-    /// serialization: parsing it again gives exactly [`Url::parts`] (with
-    /// nothing known of its host yet).
+    /// The serialization, when this record is its parse ([`Url::parts`], no host known yet).
     pub(crate) fn parse_source(&self) -> Option<&str> {
         if self.0.parse_of_serialization {
             self.as_str()
@@ -927,13 +788,9 @@ impl Url {
         }
     }
 
-    /// [`serialize::build`](crate::serialize::build) for a valid record whose serialization canonicalization
-    /// has written into `ser` (a reused buffer), with the spans of its
-    /// components in `at`; the raw authority and the flag are given. A
-    /// raw authority that is the canonical host itself (`at[Component::Host]` of `ser`,
-    /// no port) shares its span instead of being copied. A large buffer is
-    /// taken as it is instead of copied (the caller would not keep it
-    /// anyway, see `scratch`).
+    /// [`serialize::build`](crate::serialize::build) of a valid record canonicalization wrote into
+    /// `ser` (components at `at`), with the raw authority and flag given. A large `ser` is taken,
+    /// not copied (the caller would not keep it, see `scratch`).
     pub(crate) fn build_serialized(
         ser: &mut String,
         at: &[Span; 8],
@@ -941,10 +798,7 @@ impl Url {
         class: Scheme,
         hierarchical: bool,
     ) -> Url {
-        // What `finish` gives for the parts of a valid record with only
-        // the raw authority and the flag set, written directly: no host in
-        // those parts, so the authority is a copy (or the host's span when
-        // the caller knows them to be the same octets) and no host is known.
+        // What `finish` gives for these parts (no host in them, so none known), written directly.
         debug_assert!(match authority {
             Authority::Host =>
                 at[Component::Port] == Span::NONE && at[Component::Host].get(ser).is_some(),
@@ -953,8 +807,7 @@ impl Url {
         let flags = Flags::valid(class, hierarchical, false, Verified::NONE);
         let extra = authority.copied_len() + 1;
         if ser.capacity() > crate::scratch::KEEP {
-            // Shrink first: growing may move the buffer, and the old block
-            // then counts at its full capacity until the copy is done.
+            // Shrink first: growing may move the buffer, the old block counted at full capacity.
             let mut b = std::mem::take(ser);
             b.shrink_to_fit();
             b.reserve_exact(extra);
@@ -968,10 +821,7 @@ impl Url {
         })
     }
 
-    /// [`Url::fill_rest`] for a valid record whose serialization `buf`
-    /// holds (components at `at`), with the raw authority `authority` and
-    /// no host in its parts: the NUL, then a NUL-terminated copy of the
-    /// authority (unless it is the host's span).
+    /// [`Url::fill_rest`] for a valid record serialized in `buf`, with no host in its parts.
     #[inline(always)]
     fn fill_serialized(
         buf: &mut String,
@@ -995,8 +845,7 @@ impl Url {
         spans[KNOWN_HOST] = Span::NONE;
     }
 
-    /// The length of what [`Url::finish`] appends after the serialization
-    /// and its NUL.
+    /// The length of what [`Url::finish`] appends after the serialization and its NUL.
     pub(crate) fn extra_len(p: &Parts, valid: bool) -> usize {
         let mut n = 0;
         if !valid {
@@ -1018,10 +867,8 @@ impl Url {
         n + authority + known
     }
 
-    /// Completes a record: `buf` holds the serialization of a valid record
-    /// (components at `at`), or nothing. Appends its NUL (for a valid
-    /// record) or a NUL-terminated copy of every component of `p` (for an
-    /// invalid one), then the raw authority and the known canonical host.
+    /// Completes a record from `buf`, a valid record's serialization (components at `at`) or
+    /// empty: appends what [`Url::fill_rest`] says.
     pub(crate) fn finish(buf: String, valid: bool, at: &[Span; 8], p: &Parts) -> Url {
         Url::build_with(Ok(buf), Url::flags_of(p), |buf, spans| {
             *spans = [Span::NONE; 11];
@@ -1032,10 +879,8 @@ impl Url {
         })
     }
 
-    /// [`Url::finish`] for a record of `len` octets whose buffer starts
-    /// empty: `write` appends the serialization of a valid record and
-    /// writes the spans of its components (or, for an invalid one, does
-    /// nothing), in the record's own buffer instead of one copied in.
+    /// [`Url::finish`] for a record of `len` octets: `write` appends a valid record's serialization
+    /// and spans (or nothing) into the record's own buffer.
     pub(crate) fn finish_sized(
         len: usize,
         valid: bool,
@@ -1045,8 +890,7 @@ impl Url {
         Url::finish_sized_as(len, valid, p, Url::flags_of(p), write)
     }
 
-    /// [`Url::finish_sized`] with the flags `f` (those of `p`, or with
-    /// what the caller knows more of the record).
+    /// [`Url::finish_sized`] with the flags `f`.
     fn finish_sized_as(
         len: usize,
         valid: bool,
@@ -1063,20 +907,15 @@ impl Url {
         })
     }
 
-    /// [`Url::finish_sized`] for the parse of `source`, which is its
-    /// serialization (the components of `p` at `at` in it): the record
-    /// notes so as it is built (see [`Url::parse_source`]) and keeps what
-    /// the recognizer verified of it (see [`Url::canonical_prefix`]).
+    /// The record of a parse whose serialization is its `source` ([`Url::parse_source`]), with what
+    /// the recognizer verified ([`Url::canonical_prefix`]).
     pub(crate) fn finish_parsed(
         p: &Parts,
         source: &str,
         at: &[Span; 8],
         verified: Verified,
     ) -> Url {
-        // What `finish` gives for a valid record whose parts know nothing
-        // of their host (a parse never does), written directly: the raw
-        // authority shares the host's span when it is the host itself,
-        // else it is a NUL-terminated copy after the serialization.
+        // What `finish` gives (a parse knows nothing of its host), written directly.
         debug_assert!(p.invalid.is_none() && p.known.host.is_none() && p.known.err.is_none());
         let authority = if authority_is_host(p) {
             Authority::Host
@@ -1086,9 +925,7 @@ impl Url {
         Url::finish_source(source, at, authority, p.class, p.hierarchical, verified)
     }
 
-    /// [`Url::finish_parsed`] of a valid parse given by the places of its
-    /// components in `source` (`at`), its raw `authority` and flag, and
-    /// what the recognizer verified of it.
+    /// [`Url::finish_parsed`] given the spans `at`, the raw `authority` and the flag.
     pub(crate) fn finish_source(
         source: &str,
         at: &[Span; 8],
@@ -1105,7 +942,6 @@ impl Url {
         })
     }
 
-    /// The flags of a record built from `p` by [`Url::finish`].
     fn flags_of(p: &Parts) -> Flags {
         Flags {
             invalid: p.invalid,
@@ -1117,9 +953,8 @@ impl Url {
         }
     }
 
-    /// What [`Url::finish`] appends to `buf` (the serialization of a valid
-    /// record, its components' spans written, or nothing) and the spans
-    /// it writes for it.
+    /// Appends to `buf` a valid record's NUL, or an invalid one's NUL-terminated components, then
+    /// the raw authority and the known canonical host, unless they share the host's span.
     fn fill_rest(buf: &mut String, spans: &mut [Span; 11], valid: bool, p: &Parts) {
         let push = |buf: &mut String, s: &str| {
             let start = buf.len();
@@ -1144,23 +979,19 @@ impl Url {
             }
         }
         if authority_is_host(p) {
-            // An authority of a host alone (most of them): no copy.
             spans[AUTHORITY] = spans[Component::Host];
         } else if let Some(a) = p.authority {
             spans[AUTHORITY] = push(buf, a);
         }
         if known_is_host(p) {
-            // The host is canonical already (see `CachedHost`): no copy.
             spans[KNOWN_HOST] = spans[Component::Host];
         } else if let Some(k) = p.known.host {
             spans[KNOWN_HOST] = push(buf, k);
         }
     }
 
-    /// Whether `p` and `q` are the very same slices (and flags): a cheap
-    /// sufficient condition for [`Url::same_value`], met when resolution
-    /// gives a base's own components back (the string the base was parsed
-    /// from, resolved against it).
+    /// Whether `p` and `q` are the very same slices and flags: enough for [`Url::same_value`]
+    /// (speed mechanisms, row 5).
     pub(crate) fn same_slices(p: &Parts, q: &Parts) -> bool {
         same_flags(p, q)
             && all_pairs(p, q, |a, b| match (a, b) {
@@ -1170,31 +1001,19 @@ impl Url {
             })
     }
 
-    /// Whether `p` has exactly the value of `q` (components, raw authority,
-    /// flags): a stage whose result `p` has the value of its input `q`
-    /// returns its input record instead of a copy.
+    /// Whether `p` has the value of `q` (components, raw authority, flags): then a stage returns
+    /// its input record.
     pub(crate) fn same_value(p: &Parts, q: &Parts) -> bool {
-        // Flags and lengths first: most records that differ differ there,
-        // and comparing them costs no call.
+        // Flags and lengths first: most records that differ differ there.
         same_flags(p, q)
             && all_pairs(p, q, |a, b| a.map(str::len) == b.map(str::len))
             && all_pairs(p, q, same_bytes)
     }
 
-    /// [`Url::same_value`] for this record and the canonicalization of it
-    /// written into `p_ser` with its components at `at` (the canonical
-    /// parts have this record's raw authority and flag, and are valid):
-    /// a valid record's component spans are offsets into its
-    /// serialization too, and two serializations that are equal and put
-    /// every component at the same place hold equal components. One
-    /// comparison of the span arrays and one of the strings instead of
-    /// eight of components (`wurl_canonicalize` on a URL that is already
-    /// canonical, which most are).
+    /// [`Url::same_value`] of this record and its canonicalization `p_ser` (components at `at`,
+    /// same raw authority and flag): equal serializations with equal spans hold equal components.
     pub(crate) fn same_serialized(&self, at: &[Span; 8], p_ser: &str) -> bool {
         let r = &*self.0;
-        // The strings first: those of different lengths (most of the
-        // canonicalizations that change something) differ without
-        // looking at an octet or a span.
         let ser = r.spans[SERIAL];
         r.invalid.is_none()
             && ser.len() == p_ser.len()
@@ -1217,8 +1036,7 @@ impl Url {
         let r = &*self.0;
         let g = |c: Component| r.spans[c].get(&r.buf);
         let host = g(Component::Host);
-        // The authority and the known host most often share the host's
-        // span (see `Url::finish`): the same slice, without slicing again.
+        // The authority and known host most often share the host's span (`Url::fill_rest`).
         let or_host = |i: usize| {
             if r.spans[i] == r.spans[Component::Host] {
                 host

@@ -1,8 +1,6 @@
-//! The resume road of the bulk call without a base: the stages on input
-//! the recognizer rejected, resumed where it stopped ([`Stop`]): the prefix
-//! it found canonical is copied, and the components after it are written
-//! by the rules the stages use for them (`canonicalize`'s component
-//! writers). False (the stages from the start) when it cannot tell.
+//! The resume road of the bulk call without a base (ARCHITECTURE.md, speed mechanisms, row 3):
+//! on input the recognizer rejected, its canonical prefix ([`Stop`]) is copied and the components
+//! after it are written by the stages' own component writers (`canonicalize`).
 
 use crate::canonicalize::{
     CanonOptions, PathStop, canon_staged, fragment_into, hierarchical_path_into, path_pass_from,
@@ -15,10 +13,8 @@ use crate::record::{InvalidReason, Parts};
 use crate::scheme::{Scheme, canonical_port};
 use crate::scratch::{Scratch, Work};
 
-/// The stages on `input` without a base, resumed after the recognizer when
-/// `stop` says where it stopped ([`resume_into`]), appended to `out`.
-/// Sets `*staged` when the stages ran: otherwise only `out` and the path
-/// steps' buffers were written (`scratch::Used::RESUME`).
+/// The stages on `input` without a base, appended to `out`, resumed at `stop` ([`resume_into`])
+/// when given. Sets `*staged` when the stages ran (otherwise see `scratch::Used::RESUME`).
 pub(crate) fn canon_from(
     stop: Option<&Stop>,
     input: &str,
@@ -38,41 +34,23 @@ pub(crate) fn canon_from(
     canon_staged(None, input, opts, out, sc)
 }
 
-/// The stages on `s` without a base, resumed where the recognizer of
-/// canonical input stopped (`hint::Stop`, at the first octet
-/// outside ASCII at the latest; the default when it stopped in the scheme
-/// or did not run, on input that decoding changed): the prefix it found
-/// canonical is copied, and the components after it are written by the
-/// rules the stages use for them, as [`write_canonical`] writes them, for
-/// a URL of the shape `scheme://host[:port][path][?query][#fragment]`
-/// with a hierarchical scheme other than `file:`. The components are
-/// split as `parse` splits them: the authority ends at `/`, `\`, `?`, `#`
-/// or the end (`parse::split_authority` finds the host and port in it),
-/// the path at `?` or `#`, the query at `#`. The stages would give the
-/// same: preprocessing leaves the URL as it is (checked on the part the
-/// recognizer did not read), resolution against its own parse leaves the
-/// path as it is (it has no `\`), and the host is not empty (no `/.`
-/// prefix). False when the stages are needed: user information, another
-/// shape, a step that fails (then `out` holds a partial result, for the
-/// caller to drop).
-///
-/// `stop` is borrowed where the recognizer wrote it, and its fields are
-/// read one by one: a copy of the whole would load it in wider pieces
-/// than the recognizer stored it in, which stalls until those stores are
-/// done.
+/// The stages on `s` without a base, resumed where the recognizer stopped (`stop`; the default when
+/// it stopped in the scheme or did not run), for `scheme://host[:port][path][?query][#fragment]`
+/// with a hierarchical scheme other than `file:`, split as `parse` splits it. Exact because
+/// preprocessing leaves the URL as it is (checked on the unread part), resolution against its own
+/// parse leaves the path (no `\`), and the host is not empty. False when the stages are needed
+/// (user information, another shape, a failing step); `out` then holds a partial result to drop.
+/// `stop` is borrowed and read field by field: a whole copy would stall on the recognizer's
+/// narrower stores to it.
 fn resume_into(s: &str, stop: &Stop, out: &mut String, work: &mut Work) -> bool {
     let b = s.as_bytes();
-    // Surrounding white space: preprocessing trims it (when it removes
-    // nothing else), and the recognizer reads the rest again. (White
-    // space at the start stops the recognizer there; at the end only, it
-    // stops wherever the canonical prefix ends.)
+    // Surrounding white space: preprocessing trims it (when it removes nothing else), and the
+    // recognizer reads the rest again.
     if let Some(t) = crate::preprocess::trim_ends(s) {
         let Some(t) = t.filter(|t| !t.is_empty()) else {
             return false;
         };
-        // The recognizer accepts ASCII only, and stops at the first octet
-        // outside it at the latest: on text (`t` is), where it stopped
-        // holds whatever the octets after it are.
+        // The recognizer stops at the first non-ASCII octet at the latest: on text its stop holds.
         let scanned = super::recognize::scan_ascii(t.as_bytes());
         let stop = match &scanned {
             Ok(()) => {
@@ -95,9 +73,7 @@ fn resume_into(s: &str, stop: &Stop, out: &mut String, work: &mut Work) -> bool 
     } else {
         (stop.scheme_end, 0)
     };
-    // Stopped before the path: the recognizer reads the authority again,
-    // noting the host to lowercase, the port to drop or the empty path,
-    // and goes on after them.
+    // Stopped before the path: the recognizer reads the authority again and goes on after it.
     let rescanned;
     let stop = if stop.path_start == 0 {
         rescanned = super::recognize::scan_authority(b, n, stop.host_end);
@@ -113,15 +89,9 @@ fn resume_into(s: &str, stop: &Stop, out: &mut String, work: &mut Work) -> bool 
     };
     let mut i = stop.path_start;
     if i != 0 {
-        // The recognizer read `s[..ok]`: octets preprocessing leaves as
-        // they are.
-        // The rest is checked as it is read: the path by the pass, the
-        // query and the fragment below.
+        // Preprocessing leaves `s[..ok]`, read by the recognizer; the rest is checked below.
         let ok = stop.path_ok.max(i);
-        // The path up to where the recognizer stopped is copied as it is
-        // (what it copied is in `out`, as the pass itself would have
-        // written it); the one pass goes on from there, reading the octet
-        // before it to know whether a segment starts there.
+        // The path up to `ok` is copied; the one pass goes on from there.
         let seg = ok;
         let root = if stop.host_upper || stop.port_dropped || b.get(i) != Some(&b'/') {
             let root = push_authority(s, from, stop, out);
@@ -156,8 +126,7 @@ fn resume_into(s: &str, stop: &Stop, out: &mut String, work: &mut Work) -> bool 
             return false;
         }
         let mut p = Parts::default();
-        // The host the recognizer found, when it ends the authority or a
-        // port does (digits after `:`, then `/`, `?`, `#` or the end).
+        // The recognizer's host, when it or a port (digits after `:`) ends the authority.
         let mut end = stop.host_end;
         if end != 0 && b.get(end) == Some(&b':') {
             end = crate::scan::run_while(b, end + 1, |c| c.is_ascii_digit());
@@ -207,13 +176,9 @@ fn resume_into(s: &str, stop: &Stop, out: &mut String, work: &mut Work) -> bool 
     true
 }
 
-/// For [`resume_into`]: the path of `s` that starts at `i` (its `/`, or
-/// where an empty one would be), written from `seg` on (a segment's start,
-/// `out` holding the canonical path before it from `root`, the place of
-/// the path's `/`), read once with what follows it ([`path_pass_from`] in
-/// `TAIL` mode; the full steps when the one pass cannot do). Returns
-/// where the path ends in `s`; `None` when resolution against the URL's
-/// own parse would change it (the stages are needed).
+/// The path of `s` starting at `i`, written from segment start `seg` on (`out[root..]` holds the
+/// canonical path before it) by [`path_pass_from`], or the full steps when the pass cannot. Returns
+/// where the path ends; `None` when resolution against the URL's own parse would change it.
 #[inline(always)]
 fn path_rest_into(
     s: &str,
@@ -241,12 +206,8 @@ fn path_rest_into(
     }
 }
 
-/// `s[from..stop.path_start]`, the authority the recognizer of canonical
-/// input found (`from` is at most where the host starts), appended to
-/// `out` in canonical form: the host as CanonicalizeHost's fast path
-/// writes it (lowercased when `stop.host_upper`), the port unless the
-/// port rules drop it (`stop.port_dropped`). Returns where the path
-/// begins in `out`.
+/// Appends `s[from..stop.path_start]` (`from` at most the host's start) canonical: the host as
+/// CanonicalizeHost's fast path writes it, the port unless dropped. Returns the path's start.
 fn push_authority(s: &str, from: usize, stop: &Stop, out: &mut String) -> usize {
     let cut = if stop.port_dropped {
         stop.host_end
@@ -264,8 +225,7 @@ fn push_authority(s: &str, from: usize, stop: &Stop, out: &mut String) -> usize 
     out.len()
 }
 
-/// The query (up to `#` or the end) and the fragment of `s` from `i`, for
-/// [`resume_into`]: canonical, appended to `out`.
+/// Appends the query and the fragment of `s` from `i`, canonical.
 fn query_fragment_into(s: &str, mut i: usize, out: &mut String) {
     let b = s.as_bytes();
     if b.get(i) == Some(&b'?') {
