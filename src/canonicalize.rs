@@ -1,13 +1,8 @@
-//! "Steps to canonicalize a URL" (spec section "Canonicalization").
-//!
-//! Canonicalization reads a record's parts and writes the canonical
-//! serialization in one pass, component by component, into one buffer,
-//! noting where each component starts and ends. Each component
-//! has a fast path for the common case (an ASCII host that only needs
-//! lowercasing, a path without dot segments or escapes to decode again) that
-//! is exact by construction, and falls back to the full steps only for the
-//! component that needs them. The bulk call, the handle path and the Rust
-//! API all run this one implementation.
+//! "Steps to canonicalize a URL" (spec section "Canonicalization"): a record's parts are read and
+//! the canonical serialization written in one pass, component by component, into one buffer,
+//! noting where each component is. A component's fast path falls back to the full steps for what
+//! it cannot decide (ARCHITECTURE.md, speed mechanisms, row 6). The bulk call, the handle path and
+//! the Rust API all run this one implementation.
 
 use std::borrow::Cow;
 
@@ -35,8 +30,8 @@ pub struct CanonOptions<'a> {
 }
 
 impl CanonOptions<'_> {
-    /// Whether these are the default options, under which
-    /// the fast exits (`fast`) decide that a URL is canonical.
+    /// Whether these are the default options, under which the fast exits (`fast`) decide that a
+    /// URL is canonical.
     #[inline]
     pub(crate) fn is_default(&self) -> bool {
         self.charset.is_none() && !self.network_strict
@@ -65,11 +60,8 @@ pub fn canonicalize_with(url: &Url, opts: &CanonOptions) -> Url {
     }
     crate::scratch::with(crate::scratch::Used::CANONICALIZE, |sc| {
         let Scratch { canon, work, .. } = sc;
-        // Room for the serialization at its present size, which the
-        // canonical one most often has (and seldom exceeds much): growing
-        // by doubling from whatever capacity the buffer kept would make
-        // the peak memory of a huge URL depend on the URLs before it (up
-        // to twice its size in this buffer alone).
+        // Room for the present size, which the canonical one most often has: doubling from the
+        // capacity kept would make a huge URL's peak memory depend on the URLs before it.
         canon.clear();
         canon.reserve(url.serialization_len());
         let mut at = [Span::NONE; 8];
@@ -78,14 +70,12 @@ pub fn canonicalize_with(url: &Url, opts: &CanonOptions) -> Url {
             && let p = url.parts_after_prefix()
             && canonical_after_prefix(&p, prefix, lower, path_ok, spans, canon, &mut at, work)
         {
-            // (`canonical_after_prefix_is_the_steps` compares this road
-            // with the steps from the start.)
+            // The resume road (ARCHITECTURE.md, speed mechanisms, row 3).
             if url.same_serialized(&at, canon) {
                 return url.clone();
             }
-            // The raw authority is the prefix's host when there is no
-            // port (the prefix holds no user information), and that host
-            // is the canonical one when the prefix was copied as it is.
+            // Without a port the raw authority is the prefix's host (it holds no user-info),
+            // which is the canonical one when the prefix was copied as it is.
             let authority = if !lower && p.port.is_none() {
                 Authority::Host
             } else {
@@ -100,8 +90,7 @@ pub fn canonicalize_with(url: &Url, opts: &CanonOptions) -> Url {
             q.known = Known::default();
             return crate::serialize::build(&q);
         }
-        // Already canonical: share the input's record. (The canonical
-        // parts have the input's raw authority and flag, and are valid.)
+        // Already canonical: share the input's record (same raw authority and flag, valid).
         if url.same_serialized(&at, canon) {
             return url.clone();
         }
@@ -115,18 +104,14 @@ pub fn canonicalize_with(url: &Url, opts: &CanonOptions) -> Url {
     })
 }
 
-/// Canonicalizes `url` as [`canonicalize_with`] does (with `opts`' flags;
-/// its charset is not used), with two of the record's inputs given by the
-/// caller, as the 2012 module's drop-in needs them:
+/// Canonicalizes `url` as [`canonicalize_with`] does (with `opts`' flags, not its charset), with
+/// two of the record's inputs given by the caller, as the 2012 module's drop-in needs them:
 ///
-/// - `hierarchical`: the /hierarchical/ flag to canonicalize with (`None`:
-///   the record's own), as the module reads it from its hash, which a
-///   caller may have made or edited;
-/// - `query`: the octets of the query's characters already in the
-///   document's encoding (spec "Percent-encoding" steps 3 to 5 done by the
-///   caller, e.g. with Perl's Encode), which step 6 percent-encodes with
-///   the query's set; `None`: the query in UTF-8. Used only for a
-///   hierarchical URL with a query (any other query is always UTF-8).
+/// - `hierarchical`: the /hierarchical/ flag to use (`None`: the record's own), as the module
+///   reads it from its hash, which a caller may have made or edited;
+/// - `query`: the query's characters as octets in the document's encoding (spec "Percent-encoding"
+///   steps 3 to 5 done by the caller), which step 6 percent-encodes with the query's set; `None`:
+///   the query in UTF-8. Used only for a hierarchical URL with a query (others are UTF-8).
 pub fn canonicalize_as(
     url: &Url,
     hierarchical: Option<bool>,
@@ -146,8 +131,7 @@ pub fn canonicalize_as(
     if url.is_invalid() || (q.hierarchical == p.hierarchical && octets.is_none()) {
         return canonicalize_with(url, &utf8);
     }
-    // Percent-encoded with the query's set, the octets are ASCII that the
-    // query's UTF-8 step leaves as it is.
+    // Percent-encoded, the octets are ASCII that the query's UTF-8 step leaves as it is.
     let mut encoded = String::new();
     if let Some(o) = octets {
         percent::encode_bytes_into(o, &QUERY, &mut encoded);
@@ -194,11 +178,8 @@ pub(crate) fn push_port(out: &mut String, mut v: u32) {
     }
 }
 
-/// "Steps to canonicalize a URL" on `u` (valid), writing the canonical
-/// serialization into `out` (cleared first) and where its components are
-/// into `at`. No canonical `Parts` is returned: callers need the spans,
-/// and a 184-byte struct returned by value is a `memcpy` that stalls on
-/// store forwarding (`canonical_parts` builds it where it is wanted).
+/// "Steps to canonicalize a URL" on `u` (valid): the canonical serialization into `out` (cleared
+/// first), where its components are into `at` ([`canonical_parts`] makes `Parts` of them).
 pub(crate) fn canonicalize_into(
     u: &Parts,
     opts: &CanonOptions,
@@ -218,9 +199,8 @@ pub(crate) fn canonicalize_into(
     Ok(())
 }
 
-/// The canonical parts [`canonicalize_into`] wrote for `u` into `out` at
-/// `at`: the components are spans of `out`, the raw authority and the
-/// flag are `u`'s.
+/// The canonical parts [`canonicalize_into`] wrote for `u` into `out` at `at`; the raw authority
+/// and the flag are `u`'s.
 fn canonical_parts<'o>(u: &Parts<'o>, out: &'o str, at: &[Span; 8]) -> Parts<'o> {
     let g = |i: usize| at[i].get(out);
     Parts {
@@ -241,17 +221,11 @@ fn canonical_parts<'o>(u: &Parts<'o>, out: &'o str, at: &[Span; 8]) -> Parts<'o>
     }
 }
 
-/// [`canonicalize_into`] with the default options for a record whose
-/// serialization starts with `prefix`, which is the start of its canonical
-/// form (`Url::canonical_prefix`): its scheme, `://` and host, which the
-/// steps would write as they are, or ASCII-lowercased when `lower`, where
-/// they are (`spans`). The prefix is copied (and lowercased), and the
-/// port, path, query and fragment of `u` (`Url::parts_after_prefix`)
-/// written by the steps: the layout after the host
-/// (`serialize::walk_after_host`) of the parts they keep, the first
-/// `path_ok` octets of the path copied as they are. False when the
-/// port rules fail (`out` then holds a partial result, for the caller to
-/// drop).
+/// [`canonicalize_into`] with the default options for a record whose serialization starts with
+/// `prefix`, the start of its canonical form (`Url::canonical_prefix`: scheme, `://` and host, as
+/// they are or ASCII-lowercased when `lower`, at `spans`). The prefix is copied, then `u`'s port,
+/// path, query and fragment (`Url::parts_after_prefix`) written by the steps, the first `path_ok`
+/// octets of the path copied as they are. False when the port rules fail (`out` then partial).
 #[allow(clippy::too_many_arguments)]
 fn canonical_after_prefix(
     u: &Parts,
@@ -293,11 +267,9 @@ fn canonical_after_prefix(
     true
 }
 
-/// "Steps to canonicalize a URL" on `u`, appended to `out` with where each
-/// component went in `at`: the serialization's layout (`serialize::walk`)
-/// of the parts canonicalization keeps ([`kept_parts`]), each written by
-/// its rule ([`CanonWrite`]). The first step that fails gives the reason:
-/// `file:`'s HOSTPATH steps, then CanonicalizeHost, then the port rules.
+/// "Steps to canonicalize a URL" on `u`, appended to `out` with where each component went in
+/// `at`: the parts it keeps ([`kept_parts`]), each written by its rule ([`CanonWrite`]). The first
+/// step that fails gives the reason: `file:`'s HOSTPATH, then CanonicalizeHost, then the port.
 fn write_canonical(
     u: &Parts,
     opts: &CanonOptions,
@@ -307,8 +279,7 @@ fn write_canonical(
 ) -> Result<(), InvalidReason> {
     let info = u.class;
     let port = canonical_port(u.port, info.default_port);
-    // HOSTPATH for `file:` URLs runs first, into `work.host` and
-    // `work.path`: it may move a host into the path and back.
+    // `file:`'s HOSTPATH runs first (into `work`): it may move a host into the path and back.
     let file = info.is_file();
     if file {
         file_hostpath(u.host, u.path, work)?;
@@ -332,14 +303,10 @@ fn write_canonical(
     w.err.map_or(Ok(()), Err)
 }
 
-/// The components canonicalization writes of `u`, for the serialization's
-/// layout: which are present, and what [`CanonWrite`] is given for each.
-/// An empty password is removed, then an empty user without a password.
-/// The port is present when the port rules (`port`, their result) keep
-/// one, or fail (the walk then stops at it). `file_hostpath`: the host and
-/// path of a `file:` URL from the HOSTPATH steps, which replace `u`'s. A
-/// hierarchical URL without a path has one, empty (its path rule writes
-/// `/`).
+/// The components canonicalization writes of `u`: an empty password is removed, then an empty
+/// user without a password; the port stays when the port rules (`port`) keep one or fail (the walk
+/// stops there); `file_hostpath` replaces a `file:` URL's host and path; a hierarchical URL
+/// without a path has an empty one (its path rule writes `/`).
 #[inline(always)]
 fn kept_parts<'a>(
     u: &Parts<'a>,
@@ -365,24 +332,21 @@ fn kept_parts<'a>(
     }
 }
 
-/// Canonicalization's writing as a [`Layout`]: each component given by
-/// [`kept_parts`] written into `out` by its rule, and its place noted in
-/// `at`. A step that fails stops the walk, its reason kept in `err`.
+/// Each component given by [`kept_parts`] written into `out` by its rule, its place noted in `at`.
+/// A step that fails stops the walk, its reason kept in `err`.
 struct CanonWrite<'w, 'u> {
     /// The record canonicalized: its flag and known host.
     u: &'w Parts<'u>,
     /// The canonical scheme's kind and default port.
     info: Scheme,
-    /// A `file:` URL: the host and path given are the HOSTPATH steps'
-    /// canonical ones, copied as they are.
+    /// A `file:` URL: the host and path given are HOSTPATH's canonical ones, copied as they are.
     file: bool,
     /// The port rules' result.
     port: Result<Option<u32>, InvalidReason>,
     opts: &'w CanonOptions<'w>,
     out: &'w mut String,
     at: &'w mut [Span; 8],
-    /// How many octets at the start of the path the path rules copy as
-    /// they are, known beforehand (see `Url::canonical_prefix`).
+    /// How many octets at the start of the path the path rules copy as they are (known before).
     path_ok: usize,
     /// Working space of the path rules.
     a: &'w mut String,
@@ -402,7 +366,7 @@ impl Layout for CanonWrite<'_, '_> {
         let start = self.out.len();
         let done = match i {
             0 => {
-                // Scheme: lowercase. (Most schemes are already.)
+                // Scheme: lowercase.
                 self.out.push_str(c);
                 if c.bytes().any(|c| c.is_ascii_uppercase()) {
                     self.out[start..].make_ascii_lowercase();
@@ -473,28 +437,21 @@ impl CanonWrite<'_, '_> {
         } else if self.u.hierarchical {
             hierarchical_path_from(p, self.path_ok, false, out, self.a, self.b);
         } else if self.info.is_mailto() {
-            // Not hierarchical, so resolution never touches its path again:
-            // only the escape decoding (to a fixed point) and encoding.
+            // Not hierarchical: only the escape decoding (to a fixed point) and encoding.
             self.a.clear();
             decode_unreserved_into(p, self.a);
             encode_utf8_into(self.a, &PATH, out);
         } else {
             encode_utf8_into(p, &OPAQUE_PATH, out);
-            // An opaque path that ends the serialization loses the spaces
-            // it ends with (the one octet preprocessing trims that
-            // OPAQUE_PATH leaves raw): run again on its output, the steps
-            // trim them, so without them is the fixed point (README,
-            // "Where wurl differs from the 2012 module").
+            // Ending the serialization, it loses its trailing spaces, which the steps run again
+            // would trim (README, "Where wurl differs from the 2012 module").
             if self.u.query.is_none() && self.u.fragment.is_none() {
                 let kept = out[start..].trim_end_matches(' ').len();
                 out.truncate(start + kept);
             }
         }
-        // The "/." prefix (NOTES.md: for schemes not in the
-        // non-hierarchical list, when there is no user, password, port or
-        // non-empty host): without it, the path would read as an authority.
-        // (The spans first: most URLs have a host, and then `out` is not
-        // read back right after the path was written into it.)
+        // The "/." prefix (NOTES.md: for schemes not in the non-hierarchical list, without user,
+        // password, port or non-empty host): without it, the path would read as an authority.
         let at = &*self.at;
         if !self.info.is_non_hierarchical()
             && at[Component::User] == Span::NONE
@@ -531,16 +488,14 @@ pub(crate) fn fragment_into(f: &str, out: &mut String) {
     }
 }
 
-/// Whether a `file:` host is a "drive specification". The conformance data
-/// reads a lone letter (`file://c/foo`) or `%41` as a host name, so the drive
-/// suffix is required here.
+/// Whether a `file:` host is a "drive specification", its suffix required (the conformance data
+/// reads a lone letter, `file://c/foo`, or `%41` as a host name).
 fn is_drive_spec(s: &str) -> bool {
     drive_spec_len(s) == Some(s.len())
 }
 
-/// The `file:` host and path steps from HOSTPATH up to CanonicalizeHost:
-/// the host and path they give, borrowed when nothing changes (the common
-/// case costs no copy).
+/// The `file:` host and path steps from HOSTPATH up to CanonicalizeHost: the host and path they
+/// give, borrowed when nothing changes.
 #[inline(always)]
 fn file_host_path<'a>(
     host: Option<&'a str>,
@@ -606,14 +561,10 @@ fn file_host_path<'a>(
 /// The bound on HOSTPATH rounds for `file:` URLs.
 pub(crate) const MAX_HOSTPATH_ROUNDS: u32 = 8;
 
-/// The steps from HOSTPATH to the path rules for a `file:` URL, repeated
-/// until host and path stop changing: the canonical host into `host_out`,
-/// the canonical path into `path_out`. CanonicalizeHost and the path rules
-/// are idempotent, so a round after the first changes something only when
-/// the `file:` steps change the previous round's result; the loop stops as
-/// soon as they would not. The canonical form is reached in a few rounds
-/// (the unit test below checks inputs built to need several); the bound
-/// makes termination certain whatever the input. Returns the rounds run.
+/// The steps from HOSTPATH to the path rules for a `file:` URL, repeated until host and path stop
+/// changing (into `work.host` and `work.path`); the rounds run. CanonicalizeHost and the path rules
+/// are idempotent, so a later round changes something only when the `file:` steps change the last
+/// result; the bound makes termination certain.
 fn file_hostpath(
     host: Option<&str>,
     path: Option<&str>,
@@ -637,8 +588,7 @@ fn file_hostpath(
             None => path_out.push('/'),
         }
         let (h2, p2) = file_host_path(Some(host_out.as_str()), Some(path_out.as_str()));
-        // Unchanged: most often the very slices given (no comparison of
-        // their bytes needed), else equal strings.
+        // Unchanged: most often the very slices given, else equal strings.
         let same = |new: &str, old: &str| std::ptr::eq(new, old) || new == old;
         if (same(&h2, host_out) && p2.as_deref().is_some_and(|p| same(p, path_out)))
             || rounds >= MAX_HOSTPATH_ROUNDS
@@ -651,14 +601,10 @@ fn file_hostpath(
     }
 }
 
-/// The path of a hierarchical URL in its canonical form (see
-/// [`hierarchical_path`]), appended to `out`: a leading `/` when it has
-/// none (an empty path is `/`), then the path itself. One pass over the
-/// path when it has no escape whose decoding could form a new escape with
-/// what precedes it and (in `file:`) no `\`, `%2F` or `%5C`: then one
-/// decoding is the fixed point, and dot segments (which only `.`, `..` and
-/// their `%2E` spellings form, before or after decoding) can be removed as
-/// the segments are written. Anything else takes the full steps.
+/// The canonical path of a hierarchical URL ([`hierarchical_path`]) appended to `out`, with a
+/// leading `/` (an empty path is `/`). One pass when no escape's decoding can form a new escape
+/// with what precedes it and (in `file:`) no `\`, `%2F` or `%5C`: one decoding is then the fixed
+/// point, and dot segments are removed as the segments are written. Else the full steps.
 pub(crate) fn hierarchical_path_into(
     p: &str,
     file: bool,
@@ -669,9 +615,8 @@ pub(crate) fn hierarchical_path_into(
     hierarchical_path_from(p, 0, file, out, a, b);
 }
 
-/// [`hierarchical_path_into`] of a path whose first `ok` octets (none, or
-/// a `/` and more) the path rules copy as they are: copied, and the one
-/// pass goes on after them.
+/// [`hierarchical_path_into`] of a path whose first `ok` octets (none, or a `/` and more) the path
+/// rules copy as they are: copied, the one pass going on after them.
 #[inline(always)]
 fn hierarchical_path_from(
     p: &str,
@@ -699,17 +644,13 @@ fn hierarchical_path_from(
     encode_utf8_into(a, &PATH, out);
 }
 
-/// RFC 3986 5.2.4 "remove dot-segments" for the segment at `seg_out` in
-/// `out` (after its `/`; anything of it already written runs to the end):
-/// a `.` is dropped, a `..` is dropped with the segment before it (none at
-/// the root, which is `out[root]`). The segment's own separator stays and
-/// the caller skips the separator that follows, so `/a/./b` and
-/// `/a/x/../b` both give `/a/b`, and `/a/.` and `/a/x/..` end in `/`.
+/// RFC 3986 5.2.4 "remove dot-segments" for the segment at `seg_out` in `out` (after its `/`): a
+/// `.` is dropped, a `..` with the segment before it (none at the root, `out[root]`). Its own `/`
+/// stays and the caller skips the next, so `/a/./b` and `/a/x/../b` give `/a/b`, `/a/.` `/a/`.
 fn drop_dot_segment(out: &mut String, root: usize, seg_out: usize, dot_dot: bool) {
     out.truncate(seg_out);
     if dot_dot {
-        // `out[seg_out - 1]` is the segment's own `/`. Only separators are
-        // `/` in what this pass writes (`%2F` stays escaped here).
+        // Only separators are `/` in what this pass writes (`%2F` stays escaped here).
         let prev = parent_start(out.as_bytes(), root, seg_out);
         out.truncate(prev);
     }
@@ -719,24 +660,16 @@ fn drop_dot_segment(out: &mut String, root: usize, seg_out: usize, dot_dot: bool
 pub(crate) enum PathStop {
     /// The path needs the full steps ([`hierarchical_path`]).
     Steps,
-    /// Resolution against its own parse changes the path
-    /// (`resolve::own_path_unchanged`): the stages.
+    /// Resolution against its own parse changes the path (`resolve::own_path_unchanged`).
     Resolution,
 }
 
-/// The single pass of [`hierarchical_path_from`] over the path `p` from
-/// octet `from` on, `p[..from]` being written in `out` already as the
-/// pass writes it (`from` is after the path's first octet, or 0; a
-/// segment starts at `from` when the octet before it is `/`). `root` is
-/// where the path's leading `/` is (or will be) in `out`. Returns where
-/// the path ends in `p`; `Err` (with `out` holding a partial result) when
-/// the path needs the full steps. With `TAIL`, `p` is the rest of a URL
-/// without a base, not the path alone (for the resume road,
-/// src/fast/resume.rs): the path ends at its first `?` or `#`, and the
-/// pass stops
-/// (`PathStop::Resolution`) at an octet that resolution of the URL
-/// against its own parse would change in the path, so that the tail is
-/// read once.
+/// The single pass of [`hierarchical_path_from`] over `p` from octet `from` on (0, or after the
+/// path's first octet), `p[..from]` already written in `out`; `root`: where the path's `/` is in
+/// `out`. Where the path ends in `p`; `Err` (`out` partial) when it needs the full steps. With
+/// `TAIL`, `p` is the rest of a URL without a base (the resume road, `fast::resume`): the path ends
+/// at its first `?` or `#`, and the pass stops at an octet that resolution against its own parse
+/// would change.
 #[inline(always)]
 pub(crate) fn path_pass_from<const TAIL: bool>(
     p: &str,
@@ -746,9 +679,8 @@ pub(crate) fn path_pass_from<const TAIL: bool>(
     root: usize,
 ) -> Result<usize, PathStop> {
     let b = p.as_bytes();
-    // `last`: the first octet of `p` not yet written. Octets are written in
-    // runs, so `out` lags behind `p`: the octet of `p` at `j >= last` will
-    // be at `out.len() + j - last`.
+    // `last`: the first octet of `p` not yet written (octets are written in runs, so the octet of
+    // `p` at `j >= last` will be at `out.len() + j - last`).
     let (mut i, mut last) = (from, from);
     let copy = if TAIL {
         &crate::path::PATH_COPY_IN_URL
@@ -758,20 +690,16 @@ pub(crate) fn path_pass_from<const TAIL: bool>(
     loop {
         i = crate::scan::run_while(b, i, |c| copy[usize::from(c)]);
         let Some(&c) = b.get(i) else { break };
-        // A segment starting here (at the path's start or after a `/`) may
-        // be a dot segment: `.`, `..` or a `%2E` spelling, up to the next
-        // `/` or the end of the path (with `TAIL`, a `?` or `#`).
+        // A segment starting here may be a dot segment: `.`, `..` or a `%2E` spelling, up to the
+        // next `/` or the end of the path (with `TAIL`, a `?` or `#`).
         if (c == b'.' || c == b'%')
             && (i == 0 || b[i - 1] == b'/')
             && let Some((n, dot_dot)) =
                 dot_segment_at(&b[i..], |x| TAIL && matches!(x, b'?' | b'#'))
         {
             out.push_str(&p[last..i]);
-            // The segment is at the end of `out` now (none of it is
-            // written): drop it, and with `..` the one before.
             drop_dot_segment(out, root, out.len(), dot_dot);
-            // The separator after a dot segment goes with it (not the end
-            // of the path).
+            // The separator after a dot segment goes with it.
             let end = i + n;
             last = end + usize::from(b.get(end) == Some(&b'/'));
             i = last;
@@ -783,21 +711,17 @@ pub(crate) fn path_pass_from<const TAIL: bool>(
                 return Err(PathStop::Resolution);
             }
             b'.' => i += 1,
-            // In `file:` a `\` is a separator (resolving the serialization
-            // again decodes its `%5C` into one): the full steps. Elsewhere
-            // it is an octet the path set escapes, below.
+            // In `file:` a `\` is a separator (resolving again decodes its `%5C`): the full steps.
+            // Elsewhere the path set escapes it, below.
             b'\\' if file => return Err(PathStop::Steps),
             b'%' => match escape_at(b, i) {
                 Some(v) if is_unreserved(v) => {
                     if last < i {
                         out.push_str(&p[last..i]);
                     }
-                    // A decoded hex digit could complete a new escape with
-                    // the `%` or `%X` just before it (`%3%35`): then the
-                    // full steps decode to a fixed point. (A raw `%` and
-                    // raw hex digits are copied as they are, and an escape
-                    // this pass writes is three characters at once, so
-                    // the end of `out` shows exactly that case.)
+                    // A decoded hex digit could complete an escape with the `%` or `%X` before it
+                    // (`%3%35`): the full steps decode to a fixed point. Raw octets are copied
+                    // and escapes written whole, so the end of `out` shows exactly that case.
                     if v.is_ascii_hexdigit() {
                         let w = &out.as_bytes()[root..];
                         let n = w.len();
@@ -807,8 +731,7 @@ pub(crate) fn path_pass_from<const TAIL: bool>(
                             return Err(PathStop::Steps);
                         }
                     }
-                    // `v` is ASCII (unreserved): masked so that the compiler
-                    // knows it, and writes one octet without the encoder.
+                    // `v` is ASCII (unreserved); the mask tells the compiler.
                     out.push(char::from(v & 0x7F));
                     i += 3;
                     last = i;
@@ -816,10 +739,8 @@ pub(crate) fn path_pass_from<const TAIL: bool>(
                 Some(b'/' | b'\\') if file => return Err(PathStop::Steps),
                 _ => i += 1,
             },
-            // With `TAIL`, the pass reads the octets after the recognizer
-            // for preprocessing too: a TAB, LF or CR it removes, or a
-            // noncharacter it replaces, is left to the stages. (Neither is
-            // in the copy set, nor a character's continuation octet.)
+            // With `TAIL`, a TAB, LF or CR that preprocessing removes, or a noncharacter it
+            // replaces, is left to the stages (neither is in the copy set).
             _ if TAIL
                 && (matches!(c, b'\t' | b'\n' | b'\r')
                     || (c >= 0xEF
@@ -846,44 +767,25 @@ pub(crate) fn path_pass_from<const TAIL: bool>(
     Ok(i)
 }
 
-/// The bound on the rounds of [`hierarchical_path`]. Each round after the
-/// first only runs when the escape decoding of the previous one made a new
-/// `%2F`/`%5C` (in `file:`) or a new dot segment; neither step can make a
-/// new escape of an unreserved character (removing segments never joins
-/// two segments' bytes, and a decoded separator is not a hex digit), so the
-/// third round never changes anything. The bound makes that certain.
+/// The bound on the rounds of [`hierarchical_path`]. A later round runs only when the last one's
+/// decoding made a new `%2F`/`%5C` (in `file:`) or dot segment, and neither step makes a new escape
+/// of an unreserved character (removing segments never joins two segments' bytes, and a decoded
+/// separator is not a hex digit), so the third round changes nothing; the bound makes that certain.
 const MAX_PATH_ROUNDS: usize = 4;
 
-/// The path of a hierarchical URL in its canonical form: the fixed point of
-/// what resolving the serialization again would do to it (spec "steps to
-/// resolve a relative URL" step 2 to 6: in `file:` URLs `%2F` and `%5C`
-/// decoded into separators, then "remove dot-segments") followed by the
-/// canonicalization steps (escapes of unreserved characters decoded, the
-/// path percent-encode set).
-///
-/// Why the resolution steps run here again: a path can reach
-/// canonicalization without them, or with them applied to part of it only.
-/// An empty, `?…` or `#…` reference copies the base's path as it is (spec
-/// resolution step 6, relative steps 4 and 5), and "merge paths" decodes
-/// `%2F`/`%5C` in the reference's half only (relative step 6.5.1), so the
-/// 2012 module gives `file:///a%2fb/a/b/c` for `file:a%2fb/c` against itself
-/// and `http://a/b/../c` for `""` against `http://a/b/../c`. Escape decoding
-/// can also make them (`%2%65` is `%2e` after one decoding, `%5%63` is
-/// `%5c`). Canonicalizing the serialization again would then remove or
-/// decode them: the output would not be a fixed point. Running the steps
-/// here gives what the 2012 module itself gives once run again on its own
-/// output (its fixed point), for every path, whatever its history; on a
-/// path that resolution has already normalized they change nothing. The
-/// README's table "Where wurl differs from the 2012 module" lists this.
-///
-/// The steps before encoding, on `a` in place (`b` is working space): the
-/// slow path of [`hierarchical_path_into`], which encodes `a` afterwards.
+/// The path of a hierarchical URL in its canonical form: the fixed point of what resolving the
+/// serialization again would do (spec "steps to resolve a relative URL" steps 2 to 6: in `file:`
+/// `%2F` and `%5C` decoded into separators, then "remove dot-segments"), then the canonicalization
+/// steps (escapes of unreserved characters decoded, the path percent-encode set). A path can reach
+/// canonicalization without those resolution steps, or with them on part of it only (an empty,
+/// `?…` or `#…` reference copies the base's path, relative steps 4 and 5; "merge paths" decodes
+/// `%2F`/`%5C` in the reference's half only, 6.5.1: the 2012 module gives `file:///a%2fb/a/b/c`
+/// for `file:a%2fb/c` against itself), and decoding can make new ones (`%2%65`): without them here
+/// the output would not be a fixed point (README, "Where wurl differs from the 2012 module"). On
+/// `a` in place, `b` working space: the slow path of [`hierarchical_path_into`].
 fn hierarchical_path(a: &mut String, b: &mut String, file: bool) {
-    // Outside `file:`, a `\` here was copied from a base's path without
-    // resolution's steps (an empty, `?…` or `#…` reference): the
-    // serialization has it as `%5C`, which resolving it again leaves as it
-    // is (only `file:` decodes `%5C`). Escaped first, it is no separator to
-    // the steps below, as it is not to the 2012 module.
+    // Outside `file:`, a `\` here was copied from a base's path without resolution's steps: its
+    // `%5C` is no separator to resolution (only `file:` decodes it), so it is escaped first.
     if !file && a.contains('\\') {
         b.clear();
         for (k, piece) in a.split('\\').enumerate() {
@@ -913,10 +815,9 @@ fn hierarchical_path(a: &mut String, b: &mut String, file: bool) {
     }
 }
 
-/// The stages on one input for the bulk path: resolve `input` against
-/// `base` (or against its own parse, like `url_to_canon_url`), then
-/// canonicalize, appending the serialization to `out`. Nothing is appended
-/// for an invalid result.
+/// The stages on one input for the bulk path: resolve `input` against `base` (or its own parse,
+/// like `url_to_canon_url`), then canonicalize, appending the serialization to `out` (nothing for
+/// an invalid result).
 pub(crate) fn canon_staged(
     base: Option<&Url>,
     input: &str,
@@ -939,21 +840,18 @@ pub(crate) fn canon_staged(
     match base {
         Some(base) => {
             b = base.parts();
-            // No `parse_source` here: a page's links are rarely the page,
-            // and comparing each link with it would cost every link.
+            // No `parse_source`: a page's links are rarely the page itself.
             let bufs = (path, path2);
             crate::resolve::resolve_str_into(&b, None, input, pre, side, bufs, true, &mut r);
         }
         None => {
             let s = crate::preprocess::preprocess_into(input, pre);
             crate::parse::parse_parts_into(s, side, &mut r);
-            // The input is its own base: an invalid parse gives its own
-            // reason (the rule of `api::own_base`).
+            // An invalid parse gives its own reason (the rule of `api::own_base`).
             if let Some(why) = r.invalid {
                 return Err(why);
             }
-            // Resolving the input against its own parse parses it again
-            // into the same parts: reuse them.
+            // Resolving against its own parse parses it again into the same parts: reuse them.
             if s.is_empty() {
                 r.fragment = None;
             } else {
@@ -979,9 +877,8 @@ pub(crate) fn canon_staged(
     res
 }
 
-/// [`canon_into`](crate::canon_into) without the fast exits (`crate::api`):
-/// the stages themselves, which the tests and fuzz targets compare the
-/// fast exits with.
+/// [`canon_into`](crate::canon_into) without the fast exits (`crate::api`): the stages, which the
+/// tests and fuzz targets compare the fast exits with.
 #[doc(hidden)]
 pub fn canon_into_stages(
     base: Option<&Url>,

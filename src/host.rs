@@ -21,8 +21,7 @@ pub enum HostKind {
     Domain,
     /// A dotted-decimal IPv4 address.
     Ipv4,
-    /// A bracketed IPv6 address (a bracketed host that is not one, which
-    /// the spec keeps, is a `Domain`).
+    /// A bracketed IPv6 address (another bracketed host, which the spec keeps, is a `Domain`).
     Ipv6,
 }
 
@@ -44,10 +43,8 @@ pub fn host_kind(u: &Url) -> HostKind {
     }
 }
 
-/// Step 6: percent-decodes every run of `%XX` escapes as UTF-8, with U+FFFD
-/// for invalid sequences (as `String::from_utf8_lossy` does, without its
-/// allocation), appending to `out`. Other `%` are left alone. `run` is
-/// scratch for the octets of one run.
+/// Step 6: percent-decodes each run of `%XX` escapes as UTF-8 (U+FFFD for invalid sequences, as
+/// `String::from_utf8_lossy`), appending to `out`; other `%` stay. `run` is scratch.
 fn decode_percent_utf8_into(s: &str, out: &mut String, run: &mut Vec<u8>) {
     let b = s.as_bytes();
     let mut i = 0;
@@ -79,10 +76,8 @@ fn is_label_separator(c: char) -> bool {
     matches!(c, '.' | '\u{3002}' | '\u{FF0E}' | '\u{FF61}')
 }
 
-/// Whether the UTF-8 `s` holds a label separator other than `.`: U+3002
-/// is `E3 80 82`, U+FF0E `EF BC 8E`, U+FF61 `EF BD A1`. A search for their
-/// lead octets (never continuation octets) rather than a decoding of every
-/// character: CJK hosts are full of other `E3` characters.
+/// Whether the UTF-8 `s` holds a label separator other than `.`: U+3002 is `E3 80 82`, U+FF0E
+/// `EF BC 8E`, U+FF61 `EF BD A1` (lead octets are never continuation octets).
 fn has_ideographic_separator(s: &[u8]) -> bool {
     let mut from = 0;
     while let Some(k) = crate::scan::find2(&s[from..], 0xE3, 0xEF) {
@@ -98,8 +93,7 @@ fn has_ideographic_separator(s: &[u8]) -> bool {
     false
 }
 
-/// Octet classes for the fast path of [`canonicalize_host_into`] (and
-/// what it tells the slow path), one table lookup per octet.
+/// Octet classes of the fast path of [`canonicalize_host_into`] (and for the slow path).
 const PLAIN: u8 = 1;
 /// An octet an `inet_addr()` number can contain: hex digits, `x`, `X`, `.`.
 const INET: u8 = 2;
@@ -110,8 +104,7 @@ const CTL: u8 = 8;
 /// `%`: step 6 decodes escapes.
 const PCT: u8 = 16;
 
-/// Octet classes for steps 26, 28 and 30 ([`finish`]), in a table of
-/// their own: eight bits per octet keep the fast path's fold on bytes.
+/// Octet classes for steps 26 to 30 ([`finish`]), in a table of their own (eight bits per octet).
 /// NUL, `/`, `%`, `\`: step 28 fails on them.
 const FORBIDDEN: u8 = 1;
 /// In step 30's set for `file:` URLs (`HOST_FILE`).
@@ -120,9 +113,8 @@ const ENCODE_FILE: u8 = 2;
 const ENCODE: u8 = 4;
 /// `:`: step 26 fails on it (outside `file:` URLs and brackets).
 const COLON: u8 = 8;
-/// Not an octet of an `inet_addr()` number (hex digits, `x`, `X`, `.`):
-/// with one, step 27 cannot find an IPv4 address (`parse_ipv4` rejects
-/// it), and is skipped. Every Punycode label has one (`n`, `-`).
+/// Not an `inet_addr()` number octet: with one, step 27 finds no IPv4 address (`parse_ipv4`
+/// rejects it) and is skipped. Every Punycode label has one (`n`, `-`).
 const NOT_INET: u8 = 16;
 
 const fn octet_classes(finish: bool) -> [u8; 256] {
@@ -173,8 +165,7 @@ const fn octet_classes(finish: bool) -> [u8; 256] {
 static OCTET_CLASS: [u8; 256] = octet_classes(false);
 static FINISH_CLASS: [u8; 256] = octet_classes(true);
 
-/// Intermediate strings of the slow path, kept per thread so that a warm
-/// thread allocates nothing. Each is cleared before use.
+/// Intermediate strings of the slow path, kept per thread; each is cleared before use.
 #[derive(Default)]
 struct Scratch {
     /// Step 2 output.
@@ -187,14 +178,12 @@ struct Scratch {
     prepped: String,
     /// Step 15 output.
     separated: String,
-    /// Steps 17 to 22 output (the labels joined again), when steps 25 to
-    /// 30 may change it (see [`finish_in_place`]).
+    /// Steps 17 to 22 output, when steps 25 to 30 may change it ([`finish_in_place`]).
     joined: String,
     nameprep: crate::nameprep::Scratch,
 }
 
-/// Buffers above this capacity are freed after a call: a megabyte host must
-/// not keep megabytes per thread alive.
+/// Buffers above this capacity are freed after a call (a megabyte host must not stay per thread).
 const SCRATCH_MAX: usize = 64 * 1024;
 
 /// Frees `b` if its capacity exceeds [`SCRATCH_MAX`].
@@ -226,8 +215,7 @@ thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
 
-/// Runs `f` with this thread's scratch buffers, or with fresh ones when they
-/// are in use (reentrancy) or gone (thread-local destruction).
+/// Runs `f` with this thread's scratch buffers, or fresh ones when in use (reentrancy) or gone.
 fn with_scratch<R>(mut f: impl FnMut(&mut Scratch) -> R) -> R {
     let r = SCRATCH.try_with(|cell| {
         let mut s = cell.try_borrow_mut().ok()?;
@@ -241,8 +229,7 @@ fn with_scratch<R>(mut f: impl FnMut(&mut Scratch) -> R) -> R {
     }
 }
 
-/// Runs CanonicalizeHost on `host` for a URL of `scheme`; the canonical host
-/// or why it failed.
+/// CanonicalizeHost of `host` for a URL of `scheme`: the canonical host or why it failed.
 pub fn canonicalize_host(host: &str, scheme: &str) -> Result<String, InvalidReason> {
     let mut out = String::with_capacity(host.len());
     canonicalize_host_into(host, crate::scheme::is_file(scheme), &mut out)?;
@@ -259,27 +246,18 @@ pub(crate) fn host_into(h: &str, is_file: bool, out: &mut String) -> Result<(), 
     r
 }
 
-/// CanonicalizeHost of `host` (spec section "The CanonicalizeHost
-/// algorithm"), appended to `out`.
-/// `is_file`: the URL's scheme is `file` (different percent-encode set and
-/// colon rule).
-/// On Err, `out` may hold partial output past its original length: the
-/// caller truncates.
-///
-/// Allocates nothing but `out`'s growth once the thread's scratch buffers
-/// have grown.
+/// CanonicalizeHost of `host` (spec section "The CanonicalizeHost algorithm"), appended to `out`;
+/// `is_file`: the scheme is `file` (another percent-encode set and colon rule). On Err, `out` may
+/// hold partial output past its original length: the caller truncates. Allocates nothing but
+/// `out`'s growth once the thread's scratch buffers have grown.
 pub fn canonicalize_host_into(
     host: &str,
     is_file: bool,
     out: &mut String,
 ) -> Result<(), InvalidReason> {
-    // Fast path. For a host of only `A-Z a-z 0-9 - . _ ~ +`, steps 2 to 6
-    // and 15 find nothing to do, Nameprep (step 11) is ASCII lowercasing,
-    // step 20 does not run (no non-ASCII), steps 25 and 26 see no `[` or
-    // `:`, step 28 no forbidden octet and step 30 no octet of its set. Step
-    // 27 could change it only if every octet can occur in an `inet_addr()`
-    // number (lowercasing keeps that so), which the second test excludes.
-    // `all`: the classes every octet has; `any`: those some octet has.
+    // Fast path (ARCHITECTURE.md, speed mechanisms, row 6): for a host of `A-Z a-z 0-9 - . _ ~ +`
+    // only, Nameprep (step 11) is ASCII lowercasing and no other step but 27 changes it; 27 can
+    // only when every octet can occur in an `inet_addr()` number, which the second test excludes.
     let (all, any) = classes(host.as_bytes());
     if all & PLAIN != 0 && all & INET == 0 {
         push_plain(host, any & UPPER != 0, out);
@@ -301,13 +279,8 @@ fn classes(host: &[u8]) -> (u8, u8) {
     (all, any)
 }
 
-/// The result of the fast path of [`canonicalize_host_into`] for a host of
-/// [`is_plain`] octets that is not all [`all_inet`] octets, appended to
-/// `out`: Nameprep of such a host is ASCII lowercasing, and no other step
-/// changes it. `upper`: whether some octet is uppercase. Copied, then
-/// lowercased in place only when some octet is uppercase (most hosts are
-/// already lowercase): a memcpy and a vectorizable pass beats pushing char
-/// by char.
+/// The fast path's result for a host of [`is_plain`] octets, not all [`all_inet`] ones, appended
+/// to `out`: it is lowercased (Nameprep), nothing else. `upper`: whether some octet is uppercase.
 #[inline(always)]
 pub(crate) fn push_plain(host: &str, upper: bool, out: &mut String) {
     let start = out.len();
@@ -322,32 +295,26 @@ pub(crate) const fn is_plain(c: u8) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, b'-' | b'.' | b'_' | b'~' | b'+')
 }
 
-/// Whether the fast path copies `c` as it is: a [`PLAIN`] octet that is not
-/// uppercase. For the recognizer's octet table (src/fast/recognize.rs),
-/// which recognizes URLs that are already canonical: a host of such octets
-/// is canonical unless
-/// [`all_inet`] says otherwise.
+/// Whether the fast path copies `c` as it is (a [`PLAIN`] octet, not uppercase), for the
+/// recognizer's octet table: a host of such octets is canonical unless [`all_inet`].
 pub(crate) const fn is_canonical_plain(c: u8) -> bool {
     is_plain(c) && !c.is_ascii_uppercase()
 }
 
-/// Whether every octet of `host` can occur in an `inet_addr()` number (hex
-/// digits, `x`, `.`), which sends even a plain host down the slow path
-/// (step 27). Stops at the first other octet, most hosts' first.
+/// Whether every octet of `host` can occur in an `inet_addr()` number (hex digits, `x`, `.`),
+/// which sends even a plain host down the slow path (step 27).
 pub(crate) fn all_inet(host: &[u8]) -> bool {
     host.iter()
         .all(|&b| OCTET_CLASS[usize::from(b)] & INET != 0)
 }
 
-/// The classes of `table` some octet of `s` has: one table lookup per
-/// octet, a fold without early exit.
+/// The classes of `table` some octet of `s` has.
 fn classes_of(s: &str, table: &[u8; 256]) -> u8 {
     s.bytes().fold(0, |any, b| any | table[usize::from(b)])
 }
 
-/// The whole algorithm, with `scratch` for every intermediate string.
-/// `any`: the [`OCTET_CLASS`] classes of `host`, which the fast path has
-/// just computed.
+/// The whole algorithm, with `scratch` for every intermediate string. `any`: the
+/// [`OCTET_CLASS`] classes some octet of `host` has.
 fn canonicalize_host_slow(
     host: &str,
     any: u8,
@@ -390,8 +357,7 @@ fn canonicalize_host_slow(
     prepped.clear();
     let rtl = nameprep_rtl_into(s, prepped, nameprep_scratch)
         .map_err(|_| InvalidReason::HostProhibitedCharacter)?;
-    // The earlier strings are no longer needed: free them now if large
-    // (peak memory on megabyte hosts).
+    // The earlier strings are no longer needed: free them if large (peak memory).
     free_if_large(no_ctl);
     free_if_large(decoded);
     let mut s: &str = prepped;
@@ -410,12 +376,11 @@ fn canonicalize_host_slow(
             Some(b) => (b, true),
             None => (s, false),
         };
-        // Steps 17 and 20, then 21 and 22, written straight to `out`: steps
-        // 25 to 30 almost never change the result (see `finish_in_place`).
+        // Steps 17 and 20, then 21 and 22, written straight to `out` (see `finish_in_place`).
         let start = out.len();
         let (mut rest, mut first) = (Some(body), true);
         while let Some(r) = rest {
-            // The next label, up to a `.` (found eight octets at a time).
+            // The next label, up to a `.`.
             let label = match crate::scan::find1(r.as_bytes(), b'.') {
                 Some(i) => {
                     rest = Some(&r[i + 1..]);
@@ -441,9 +406,8 @@ fn canonicalize_host_slow(
                 if label.starts_with("xn--") {
                     return Err(InvalidReason::HostAceWithNonAscii);
                 }
-                // Punycode writes at least one character per code point, so
-                // a label of more than 59 cannot fit in 63 with "xn--";
-                // failing first keeps the (quadratic) encoder off long input.
+                // Punycode writes at least one character per code point: more than 59 cannot
+                // fit in 63 with "xn--". Failing first keeps the quadratic encoder off long input.
                 if label.len() > 59 && label.chars().nth(59).is_some() {
                     return Err(InvalidReason::HostLabelTooLong);
                 }
@@ -468,22 +432,18 @@ fn canonicalize_host_slow(
         if has_root_dot {
             out.push('.');
         }
-        // The Nameprep output is no longer needed: free it before step 30
-        // makes its copy (peak memory on megabyte hosts).
+        // Free the Nameprep output before step 30 makes its copy (peak memory).
         free_if_large(prepped);
         free_if_large(separated);
         return finish_in_place(out, start, is_file, joined);
     }
-    // Otherwise nothing changes the labels: steps 16 to 22 give back the
-    // string as it is.
+    // Otherwise steps 16 to 22 give back the string as it is.
     finish(s, is_file, out)
 }
 
-/// Steps 25 to 30 on `out[start..]`, which steps 17 to 22 wrote there.
-/// When none of them changes it (no bracket, so step 25 passes; step 26
-/// finds no colon, step 27 no IPv4 address, step 28 no forbidden octet and
-/// step 30 nothing to encode), it stays as it is, without the copy that
-/// [`finish`] makes; otherwise it moves to `tmp` for [`finish`].
+/// Steps 25 to 30 on `out[start..]`, which steps 17 to 22 wrote. When none changes it (no bracket,
+/// colon, IPv4 address, forbidden octet or octet to encode), it stays without [`finish`]'s copy;
+/// otherwise it moves to `tmp` for [`finish`].
 fn finish_in_place(
     out: &mut String,
     start: usize,
@@ -505,9 +465,8 @@ fn finish_in_place(
 
 /// Steps 25 to 30 on `s`, appending the result to `out`.
 fn finish(s: &str, is_file: bool, out: &mut String) -> Result<(), InvalidReason> {
-    // Step 25. A bracketed host that is not an IPv6 address goes on to the
-    // later steps as it is (the conformance data keeps `[::1%20hello]` and
-    // `[google.com]`), but skips the colon rule of step 26.
+    // Step 25. A bracketed host that is not an IPv6 address goes on as it is (the conformance
+    // data keeps `[::1%20hello]` and `[google.com]`), but skips the colon rule of step 26.
     let bracketed = s.len() >= 2 && s.starts_with('[') && s.ends_with(']');
     if bracketed && let Some(g) = parse_ipv6(&s[1..s.len() - 1]) {
         out.push('[');
@@ -515,7 +474,6 @@ fn finish(s: &str, is_file: bool, out: &mut String) -> Result<(), InvalidReason>
         out.push(']');
         return Ok(());
     }
-    // The classes of the octets, for steps 26, 28 and 30: one pass.
     let any = classes_of(s, &FINISH_CLASS);
     // Step 26.
     if !is_file && !bracketed && any & COLON != 0 {

@@ -1,13 +1,7 @@
-//! "Steps to preprocess a string" (spec section "Preprocessing").
-//!
-//! 1. Surrogates, noncharacters and non-Unicode code points become U+FFFD.
-//!    A Rust `str` cannot hold surrogates or values above U+10FFFF (the C ABI
-//!    has already decoded invalid UTF-8 with U+FFFD replacement), so only
-//!    the noncharacters remain to replace.
-//! 2. TAB, LF and CR are removed everywhere.
-//! 3. VT, FF and SPACE are trimmed at both ends. Per NOTES.md, no other
-//!    control character is trimmed or removed (`\0http://test` stays a
-//!    relative path).
+//! "Steps to preprocess a string" (spec section "Preprocessing"): 1. surrogates, noncharacters and
+//! non-Unicode code points become U+FFFD (a `str` can hold only noncharacters of these; the C ABI
+//! decodes invalid UTF-8 with U+FFFD); 2. TAB, LF and CR are removed; 3. VT, FF and SPACE are
+//! trimmed at both ends. No other control is trimmed or removed (NOTES.md: `\0http://test`).
 
 use std::borrow::Cow;
 
@@ -22,31 +16,25 @@ pub(crate) fn is_trimmed(b: u8) -> bool {
     matches!(b, 0x0B | 0x0C | 0x20)
 }
 
-/// Whether preprocessing leaves the end `b` of a text as it is, when the
-/// text starts with an octet it does not trim: no TAB, LF or CR to remove,
-/// no noncharacter to replace, and no VT, FF or SPACE at the end to trim.
+/// Whether preprocessing leaves `b`, the end of a text that starts untrimmed, as it is.
 pub(crate) fn leaves_tail(b: &[u8]) -> bool {
     !needs_work(b) && !b.last().is_some_and(|&c| is_trimmed(c))
 }
 
-/// `s` preprocessed, when preprocessing only trims its ends: `None` when it
-/// removes or replaces something inside (then it needs a buffer).
+/// `s` preprocessed when that only trims its ends; `None` when it needs a buffer.
 pub(crate) fn only_trimmed(s: &str) -> Option<&str> {
     (!needs_work(s.as_bytes())).then(|| trim(s))
 }
 
-/// Step 3's trim as a prefilter, for input with white space at an end
-/// (`None` otherwise, most input, after one look at each end): `Some(t)`
-/// when trimming is all preprocessing does to it (`t`, trimmed), else
-/// `Some(None)` (it removes or replaces more: a buffer is needed).
+/// Step 3's trim as a prefilter for input with white space at an end (`None` otherwise, after one
+/// look at each end): `Some(t)` when trimming is all preprocessing does, else `Some(None)`.
 pub(crate) fn trim_ends(s: &str) -> Option<Option<&str>> {
     let b = s.as_bytes();
     let white = |c: Option<&u8>| c.is_some_and(|&c| is_trimmed(c));
     (white(b.first()) || white(b.last())).then(|| only_trimmed(s))
 }
 
-/// Applies the steps to preprocess a string. Borrows when nothing changes,
-/// which is the common case: one scan of the bytes for ASCII input.
+/// Applies the steps to preprocess a string; borrows when nothing is removed or replaced.
 pub fn preprocess(s: &str) -> Cow<'_, str> {
     if let Some(t) = only_trimmed(s) {
         return Cow::Borrowed(t);
@@ -55,28 +43,17 @@ pub fn preprocess(s: &str) -> Cow<'_, str> {
     Cow::Owned(preprocess_into(s, &mut buf).to_owned())
 }
 
-/// Whether a character must be removed or replaced. Noncharacters need a
-/// lead byte of 0xEF or more (U+FDD0.. and U+xFFFE..), so other text skips
-/// the character loop.
+/// Whether a character must be removed or replaced: a TAB, LF or CR, or a lead byte of 0xEF or
+/// more (noncharacters are U+FDD0.. and U+xFFFE..). (ARCHITECTURE.md, speed mechanisms, row 14)
 fn needs_work(bytes: &[u8]) -> bool {
-    // Eight octets at a time, a fold without early exit (URLs are short):
-    // per word, whether an octet is below 0x0E (TAB, LF and CR are, with
-    // the other C0 controls up to SO) and whether one is 0xEF or more. The
-    // first is confirmed octet by octet when it is set, which almost no
-    // URL makes happen: a few instructions per word instead of per octet
-    // (this runs on every URL that is not printable ASCII, and an IDN URL
-    // is ASCII but for a few characters).
     const LO: u64 = 0x0101_0101_0101_0101;
     const HI: u64 = 0x8080_8080_8080_8080;
     let flag = |b: u8| b == b'\t' || b == b'\n' || b == b'\r' || b >= 0xEF;
     if bytes.len() < 8 {
         return bytes.iter().any(|&b| flag(b));
     }
-    // Some octet below 0x0E: subtracting 0x0E borrows into the top bit of
-    // such an octet whose top bit was clear (exact for "some octet", as
-    // octets that borrow are below 0x0E or above one that is). 0xEF or
-    // more: the top bit set, and the low seven bits plus 0x11 carrying into
-    // the top bit (no carry leaves an octet: 0x7F + 0x11 < 0x100).
+    // `below`: some octet < 0x0E (exact for "some": a borrow starts at such an octet), confirmed
+    // octet by octet. `high`: top bit set and low seven bits + 0x11 carry (0x7F + 0x11 < 0x100).
     let word = |w: u64| {
         let below = w.wrapping_sub(LO * 0x0E) & !w & HI;
         let high = ((w & !HI) + LO * 0x11) & w & HI;
@@ -92,7 +69,6 @@ fn needs_work(bytes: &[u8]) -> bool {
         high |= h;
     }
     if !chunks.remainder().is_empty() {
-        // The last eight octets, overlapping the last word.
         let c = &bytes[bytes.len() - 8..];
         let (b, h) = word(u64::from_le_bytes([
             c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7],
@@ -103,21 +79,17 @@ fn needs_work(bytes: &[u8]) -> bool {
     high != 0 || below != 0 && bytes.iter().any(|&b| matches!(b, b'\t' | b'\n' | b'\r'))
 }
 
-/// The steps to preprocess a string, writing into `buf` (cleared first)
-/// only when something is removed or replaced; otherwise the trimmed input
-/// itself is returned, after one scan of its bytes.
+/// The steps to preprocess a string, writing into `buf` (cleared first) only when something is
+/// removed or replaced; otherwise the trimmed input itself is returned.
 #[inline]
 pub fn preprocess_into<'a>(s: &'a str, buf: &'a mut String) -> &'a str {
-    // (Inlined into the callers; the rest is out of line.)
     if let Some(s) = as_is(s) {
         return s;
     }
     preprocess_other(s, buf)
 }
 
-/// [`preprocess_into`] of `s` when it needs no buffer to tell: `s` itself
-/// when it is printable ASCII (most URLs), which preprocessing leaves as
-/// it is (nothing to remove, replace or trim).
+/// `s` when it is printable ASCII, left as it is (ARCHITECTURE.md, speed mechanisms, row 13).
 #[inline(always)]
 pub(crate) fn as_is(s: &str) -> Option<&str> {
     crate::scan::is_printable_ascii(s.as_bytes()).then_some(s)
@@ -126,9 +98,7 @@ pub(crate) fn as_is(s: &str) -> Option<&str> {
 /// [`preprocess_into`] for input that is not all printable ASCII.
 #[inline(never)]
 fn preprocess_other<'a>(s: &'a str, buf: &'a mut String) -> &'a str {
-    // The trimmed set and the removed set are disjoint, but a removed TAB
-    // between spaces would expose more spaces to trim, so trimming comes
-    // after removal.
+    // Trimming comes after removal: a removed TAB between spaces exposes more spaces to trim.
     if !needs_work(s.as_bytes()) {
         return trim(s);
     }
@@ -148,10 +118,7 @@ fn trim(s: &str) -> &str {
     let b = s.as_bytes();
     let n = b.len();
     if n >= 8 {
-        // The trimmed octets at each end, counted in the first and the
-        // last eight octets without a loop whose exit varies from URL to
-        // URL (most strings have none; a few, one or two): an end that
-        // is all white space is left to the loops below.
+        // Counted in the first and last eight octets; an end all white space is left to the loops.
         let lead = leading_trimmed(crate::scan::load(b, 0));
         let tail = trailing_trimmed(crate::scan::load(b, n - 8));
         if lead < 8 && tail < 8 && lead + tail < n {
@@ -172,8 +139,7 @@ fn trimmed_mask(w: u64) -> u64 {
     eq_mask_exact(w, 0x0B) | eq_mask_exact(w, 0x0C) | eq_mask_exact(w, b' ')
 }
 
-/// How many of the octets of `w` (the first one lowest) from the first on
-/// are trimmed (8: all of them).
+/// How many octets of `w` (the first one lowest) from the first on are trimmed (8: all).
 fn leading_trimmed(w: u64) -> usize {
     (!trimmed_mask(w) & 0x8080_8080_8080_8080).trailing_zeros() as usize / 8
 }

@@ -1,11 +1,6 @@
-//! Punycode encoding (RFC 3492 section 6.3), appending to a caller's buffer:
-//! CanonicalizeHost step 20.2.1.2.2 encodes every non-ASCII label, and
-//! `idna::punycode::encode_str` would allocate a new `String` each time
-//! (its writer-based encoder is private to that crate).
-//!
-//! Written from the RFC's pseudocode and parameter values (section 5), not
-//! from another implementation. The output digits are lowercase, as the
-//! `idna` crate writes them.
+//! Punycode encoding (RFC 3492 section 6.3, from its pseudocode) for CanonicalizeHost step
+//! 20.2.1.2.2, appending to a caller's buffer (`idna::punycode::encode_str` allocates a `String`).
+//! The digits are lowercase, as the `idna` crate writes them.
 
 /// Section 5 parameter values for Punycode.
 const BASE: u32 = 36;
@@ -28,49 +23,30 @@ fn adapt(delta: u32, num_points: u32, first_time: bool) -> u32 {
     k + (BASE - TMIN + 1) * delta / (delta + SKEW)
 }
 
-/// Section 5: digit values 0-25 are `a`-`z`, 26-35 are `0`-`9` (a table
-/// rather than a branch on the value), padded to 64 entries so that an
-/// index masked with 63 needs no bounds check.
+/// Section 5: digit values 0-25 are `a`-`z`, 26-35 `0`-`9`; 64 entries, so `& 63` is in bounds.
 const DIGITS: &[u8; 64] = b"abcdefghijklmnopqrstuvwxyz0123456789............................";
 
-/// The digit for the value `d` (below 36).
 #[inline(always)]
 fn digit(d: u32) -> char {
     char::from(DIGITS[(d & 63) as usize])
 }
 
-/// Non-basic code points decoded on the stack: a label of Punycode is at
-/// most 63 characters, so a stack array holds every label that can
-/// succeed; longer input (which the host rules reject before calling)
-/// still gets an exact answer from a vector.
+/// Non-basic code points held on the stack: a label has at most 63; longer input takes a vector.
 const STACK: usize = 64;
 
-/// A non-basic code point is kept with the number of basic code points
-/// before it (since the previous non-basic one) in one `u32`: the code
-/// point in the low 21 bits (U+10FFFF needs 21), the count above. One
-/// array of 64 words instead of two to clear per label; a count that does
-/// not fit takes the vector.
+/// A non-basic code point and the number of basic ones before it (since the previous non-basic
+/// one) share a `u32`: the code point in the low 21 bits, the count above (too large: the vector).
 const CP_BITS: u32 = 21;
 const CP_MASK: u32 = (1 << CP_BITS) - 1;
 const MAX_GAP: usize = (u32::MAX >> CP_BITS) as usize;
 
-/// Appends the Punycode encoding of `input` to `out` (without the `xn--`
-/// prefix). `false` on overflow (section 6.4), in which case `out` may hold
-/// partial output. Quadratic in the number of non-basic code points:
-/// callers bound the input (CanonicalizeHost never passes more than 59
-/// code points).
+/// Appends the Punycode encoding of `input` (without `xn--`) to `out`; `false` on overflow (6.4),
+/// maybe after partial output. Quadratic in non-basic code points: CanonicalizeHost passes <= 59.
 pub fn encode_into(input: &str, out: &mut String) -> bool {
-    // One pass over the UTF-8 (the code points are read once per round
-    // afterwards). Only the non-basic code points are kept, each with the
-    // number of basic code points before it since the previous non-basic
-    // one (see CP_BITS): each round's pass then runs over the non-basic
-    // code points alone, adding that count where the RFC's loop counts
-    // each basic code point one by one (a basic code point is always below
-    // `n`). Most labels of IDN hosts have two or three code points, none
-    // basic; Latin ones have one or two accented letters among many basic.
+    // Each round's pass runs over the non-basic code points alone, adding the count of basic ones
+    // before each (CP_BITS) where the RFC counts them one by one (they are all below `n`).
     let mut packed = [0u32; STACK];
     let (mut count, mut gap, mut basic) = (0, 0usize, 0usize);
-    // The smallest non-basic code point: the first round's `m`.
     let mut min = u32::MAX;
     for c in input.chars() {
         if c.is_ascii() {
@@ -90,11 +66,9 @@ pub fn encode_into(input: &str, out: &mut String) -> bool {
     encode_packed(input, &packed[..count], basic + gap, gap, min, out)
 }
 
-/// [`encode_into`] for input with more non-basic code points than the stack
-/// array holds, or more basic code points in a row than a word holds
-/// beside a code point: the run is split by padding entries of value 0,
-/// each standing for `MAX_GAP` basic code points (its count, `MAX_GAP - 1`,
-/// plus one for the value 0, below every `n`), which no round reaches.
+/// [`encode_into`] for more non-basic code points than `STACK`, or a run of basic ones longer
+/// than `MAX_GAP`: split by entries of value 0 that stand for `MAX_GAP` basic code points (their
+/// count, `MAX_GAP - 1`, plus one for the 0 itself, below every `n`), which no round reaches.
 #[cold]
 fn encode_long(input: &str, out: &mut String) -> bool {
     let (mut packed, mut gap, mut basic, mut min) = (Vec::new(), 0usize, 0usize, u32::MAX);
@@ -117,10 +91,8 @@ fn encode_long(input: &str, out: &mut String) -> bool {
     encode_packed(input, &packed, basic + gap, gap, min, out)
 }
 
-/// RFC 3492 6.3 on `input`, whose non-basic code points are `packed` (see
-/// CP_BITS; with padding entries of value 0 on the long path), `basic`
-/// of whose code points are basic, `tail` of them after the last
-/// non-basic one; `min` is the smallest non-basic code point.
+/// RFC 3492 6.3 on `input`, whose non-basic code points are `packed` (see `CP_BITS`); `basic` of
+/// its code points are basic, `tail` of them after the last non-basic; `min` is the first `m`.
 #[inline(always)]
 fn encode_packed(
     input: &str,
@@ -130,17 +102,15 @@ fn encode_packed(
     min: u32,
     out: &mut String,
 ) -> bool {
-    // Section 6.3: copy the basic code points in order, then the delimiter
-    // if there were any.
+    // Section 6.3: copy the basic code points in order, then the delimiter if there were any.
     if basic > 0 {
         for b in input.bytes().filter(u8::is_ascii) {
             out.push(char::from(b));
         }
         out.push('-');
     }
-    // `h` and `len` count code points; the RFC's integers are 32 bits here
-    // (as in the `idna` crate): more code points than that fails. Padding
-    // entries (value 0) are not code points.
+    // The RFC's integers are 32 bits here (as in `idna`): more code points fails. Padding entries
+    // (value 0) are not code points.
     let non_basic = packed.iter().filter(|&&e| e & CP_MASK != 0).count();
     let (Ok(basic), Ok(len), Ok(tail)) = (
         u32::try_from(basic),
@@ -150,29 +120,17 @@ fn encode_packed(
         return false;
     };
     let (mut n, mut bias) = (INITIAL_N, INITIAL_BIAS);
-    // `delta` in 64 bits, capped at 2^33 where it could exceed that: a
-    // value above `u32::MAX` when a code point is reached is section
-    // 6.4's overflow. Between two code points output `delta` only grows,
-    // so one test there, instead of a checked addition per step, fails on
-    // exactly the same input.
+    // `delta` in 64 bits, capped at 2^33: above `u32::MAX` at an output is 6.4's overflow. It only
+    // grows between two outputs, so testing there fails on exactly the input a checked add would.
     const CAP: u64 = 1 << 33;
     let mut delta: u64 = 0;
-    // `h`: the number of code points handled so far.
     let mut h = basic;
-    // The smallest code point not yet handled (>= n), found for the first
-    // round by the caller and for each next round during the pass over the
-    // code points (one pass per round instead of two).
+    // The smallest code point >= n, for the next round found during this round's pass.
     let mut m = min;
     while h < len {
-        // m exists: h < len.
         delta = (delta + u64::from(m - n) * u64::from(h + 1)).min(CAP);
         n = m;
-        // The next round's m: the smallest code point above this n.
         let mut next = u32::MAX;
-        // Whether a code point is below, at or above `n` varies from one to
-        // the next, which no branch predictor learns: the counting and the
-        // minimum are arithmetic and conditional moves, and only `c == n`
-        // branches.
         for &e in packed {
             let c = e & CP_MASK;
             // The basic code points before `c`, all below `n`, then `c`.
@@ -186,8 +144,7 @@ fn encode_packed(
                 let mut q = d;
                 let mut k = BASE;
                 loop {
-                    // TMIN if k <= bias, TMAX if k >= bias + TMAX, else
-                    // k - bias (which is then at least 1 = TMIN).
+                    // TMIN if k <= bias, TMAX if k >= bias + TMAX, else k - bias (>= 1 = TMIN).
                     let t = k.saturating_sub(bias).clamp(TMIN, TMAX);
                     if q < t {
                         break;
@@ -202,8 +159,7 @@ fn encode_packed(
                 h += 1;
             }
         }
-        // The basic code points after the last non-basic one, then the
-        // RFC's "increment delta and n".
+        // The basic code points after the last non-basic one, then "increment delta and n".
         delta += u64::from(tail) + 1;
         n += 1;
         m = next;

@@ -1,59 +1,46 @@
-//! Opt-in deduplication rules, applied to a canonical serialization after
-//! the 2012 canonicalization (which they never change): the rules crawlers
-//! apply before they compare keys.
+//! Opt-in deduplication rules, applied to a canonical serialization after the 2012
+//! canonicalization (which they never change): the rules crawlers apply before they compare keys.
 //!
-//! A rules specification is a comma-separated list of rules, each at most
-//! once, in any order (the rules are always applied in one fixed order, the
-//! order of this list, so the order of the specification does not matter):
+//! A rules specification is a comma-separated list of rules, each at most once, in any order (the
+//! rules are always applied in the order of this list):
 //!
 //! * `drop-userinfo` — removes the user, password and their `@`;
-//! * `strip-www` — removes a first host label `www` or `www` followed by
-//!   decimal digits (`www2`), with its dot, while at least two non-empty
-//!   labels remain after it: `www.example.com` → `example.com`,
-//!   `www.www1.example.com` → `example.com`, but `www.com` and
-//!   `www.example.` stay as they are. Bracketed (IPv6) hosts are left alone;
-//! * `normalize-escapes` — RFC 3986 6.2.2.1–2 where the 2012 form keeps
-//!   escapes: in the user-info, path, query and fragment (not the host,
-//!   and not in the all-path URLs `about:`, `data:`, `javascript:`,
-//!   `vbscript:`), an escape of an unreserved character is decoded and the
-//!   hex digits of every other escape are upper-cased;
-//! * `strip-session-ids` — removes query parameters named, ASCII
-//!   case-insensitively, `jsessionid`, `phpsessid`, or `aspsessionid`
-//!   followed by ASCII letters, whatever their values; `sid` with a value
-//!   of at least 32 ASCII letters and digits (a session token; shorter or
-//!   other values are content ids); `cfid` and `cftoken` when the query has
-//!   both; and path parameters `;jsessionid=VALUE` (ASCII case-insensitive
-//!   name, the value running to the next `;`, `/` or the end of the path)
-//!   from any path segment. The query parameters go as with `drop-params`;
-//! * `drop-params=GLOB|GLOB…` — removes the query parameters whose name
-//!   matches one of the patterns, where `*` matches any run of octets
-//!   (possibly empty) and every other character itself, case-sensitively
-//!   on the canonical form (`utm_*`, `fbclid`). A query left with no
-//!   parameter is removed with its `?`; other parameters, empty ones
-//!   included, keep their order;
-//! * `sort-query` — splits the query on `&`, removes empty parameters,
-//!   and sorts the rest by name (the octets before the first `=`), then by
-//!   value (the octets after it), as octets, then `a` before `a=`: a total
-//!   order, so a multiset of parameters has one order. A query left with
-//!   no parameter is removed with its `?`;
+//! * `strip-www` — removes a first host label `www` or `www` followed by decimal digits (`www2`),
+//!   with its dot, while at least two non-empty labels remain after it: `www.example.com` →
+//!   `example.com`, `www.www1.example.com` → `example.com`, but `www.com` and `www.example.` stay
+//!   as they are. Bracketed (IPv6) hosts are left alone;
+//! * `normalize-escapes` — RFC 3986 6.2.2.1–2 where the 2012 form keeps escapes: in the
+//!   user-info, path, query and fragment (not the host, nor in the all-path URLs `about:`, `data:`,
+//!   `javascript:`, `vbscript:`), an escape of an unreserved character is decoded and the hex
+//!   digits of every other escape are upper-cased;
+//! * `strip-session-ids` — removes query parameters named, ASCII case-insensitively,
+//!   `jsessionid`, `phpsessid`, or `aspsessionid` followed by ASCII letters, whatever their
+//!   values; `sid` with a value of at least 32 ASCII letters and digits (a session token; shorter
+//!   or other values are content ids); `cfid` and `cftoken` when the query has both; and path
+//!   parameters `;jsessionid=VALUE` (ASCII case-insensitive name, the value running to the next
+//!   `;`, `/` or the end of the path) from any segment. The query parameters go as with
+//!   `drop-params`;
+//! * `drop-params=GLOB|GLOB…` — removes the query parameters whose name matches one of the
+//!   patterns, where `*` matches any run of octets (possibly empty) and every other character
+//!   itself, case-sensitively on the canonical form (`utm_*`, `fbclid`). A query left with no
+//!   parameter is removed with its `?`; other parameters, empty ones included, keep their order;
+//! * `sort-query` — splits the query on `&`, removes empty parameters, and sorts the rest by name
+//!   (the octets before the first `=`), then by value (the octets after it), as octets, then `a`
+//!   before `a=`: a total order. A query left with no parameter is removed with its `?`;
 //! * `drop-fragment` — removes the fragment and its `#`.
 //!
-//! The empty specification is no rule. Query rules act on any URL with a
-//! query (`mailto:` included); the session path parameter only on URLs
-//! whose path is a path of segments (not `about:`, `data:`,
-//! `javascript:`, `mailto:` or `vbscript:`); the host rules on URLs with an
+//! The empty specification is no rule. Query rules act on any URL with a query (`mailto:`
+//! included); the session path parameter only on URLs whose path is a path of segments (not
+//! `about:`, `data:`, `javascript:`, `mailto:` or `vbscript:`); the host rules on URLs with an
 //! authority.
 //!
-//! A rule changes only its own part, and its output is canonical: a rule's
-//! change is kept only where the URL it leaves is one that the 2012
-//! canonicalization gives back unchanged, with the scheme, host (for
-//! `strip-www`, the stripped host) and port of the URL the rule was given;
-//! elsewhere that rule (for `strip-session-ids`, its path or its query
-//! part) leaves the URL as it is. Removing `;jsessionid=1` from
-//! `http:/;jsessionid=1/evil.com/x` would name the host `evil.com`, from
-//! `/.;jsessionid=x/b` expose a dot segment; stripping `www.` from
-//! `www.1.2.3` would leave an IPv4 address. So the output of
-//! [`Rules::apply_into`] is canonical and a fixed point of the same rules
+//! A rule changes only its own part, and its output is canonical: a rule's change is kept only
+//! where the 2012 canonicalization gives back the URL it leaves unchanged, with the scheme, host
+//! (for `strip-www`, the stripped host) and port of the URL the rule was given; elsewhere that rule
+//! (for `strip-session-ids`, its path or its query part) leaves the URL as it is. Removing
+//! `;jsessionid=1` from `http:/;jsessionid=1/evil.com/x` would name the host `evil.com`, from
+//! `/.;jsessionid=x/b` expose a dot segment; stripping `www.` from `www.1.2.3` would leave an IPv4
+//! address. So the output of [`Rules::apply_into`] is canonical and a fixed point of the same rules
 //! (`tests/key_properties.rs` and the `rules` fuzz target check both).
 
 use std::fmt;
@@ -62,8 +49,7 @@ use std::ops::Range;
 use crate::percent::{escape_at, is_unreserved};
 use crate::split::split;
 
-/// The names the rules specification knows, in the order they are
-/// applied (and documented).
+/// The names the rules specification knows, in the order they are applied (and documented).
 const RULE_NAMES: [&str; 7] = [
     "drop-userinfo",
     "strip-www",
@@ -74,11 +60,9 @@ const RULE_NAMES: [&str; 7] = [
     "drop-fragment",
 ];
 
-/// A compiled rules specification. Immutable: one value may be shared by
-/// any number of threads (it is `Send` and `Sync`), and applying it
-/// allocates nothing beyond the growth of the caller's output (a
-/// per-thread scratch buffer for `sort-query` grows once, to the largest
-/// query seen).
+/// A compiled rules specification. Immutable, `Send` and `Sync`: one value may be shared by any
+/// number of threads. Applying it allocates nothing beyond the growth of the caller's output (and
+/// a per-thread buffer for `sort-query`, grown once to the largest query seen).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Rules {
     spec: String,
@@ -86,8 +70,7 @@ pub struct Rules {
     strip_www: bool,
     normalize_escapes: bool,
     sort_query: bool,
-    /// The two parts of `strip-session-ids`, which are applied (and
-    /// checked) as two steps: the path parameter and the query parameters.
+    /// `strip-session-ids`, applied (and checked) as two steps: path parameter, query parameters.
     session_path: bool,
     session_query: bool,
     drop_userinfo: bool,
@@ -95,8 +78,7 @@ pub struct Rules {
     drop_params: Vec<Box<[u8]>>,
 }
 
-/// Why a rules specification was refused: the part of it that is wrong,
-/// and what is wrong with it.
+/// Why a rules specification was refused: the part of it that is wrong, and what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RulesError {
     part: String,
@@ -111,14 +93,12 @@ impl RulesError {
         }
     }
 
-    /// The part of the specification that is wrong (a whole rule, or a
-    /// pattern of `drop-params`).
+    /// The part of the specification that is wrong (a rule, or a pattern of `drop-params`).
     pub fn part(&self) -> &str {
         &self.part
     }
 
-    /// What is wrong, as a sentence that quotes the part (what
-    /// [`Display`](fmt::Display) writes).
+    /// What is wrong, as a sentence that quotes the part (what [`Display`](fmt::Display) writes).
     pub fn message(&self) -> &str {
         &self.message
     }
@@ -132,18 +112,15 @@ impl fmt::Display for RulesError {
 
 impl std::error::Error for RulesError {}
 
-/// Whether `c` may appear in a `drop-params` pattern: it must be able to
-/// appear in the name of a canonical query parameter. A canonical query is
-/// printable ASCII without `"`, `<` and `>` (canonicalization
-/// percent-encodes them, space, controls and non-ASCII), and a name ends
-/// at the first `=`, `&` or `#`; `,` and `|` separate rules and patterns.
+/// Whether `c` may appear in a `drop-params` pattern, i.e. in a canonical query parameter's name:
+/// printable ASCII but `"`, `<` and `>` (percent-encoded), not `=`, `&` or `#` (a name ends
+/// there); `,` and `|` separate rules and patterns.
 fn is_pattern_octet(c: u8) -> bool {
     c.is_ascii_graphic() && !matches!(c, b'=' | b'&' | b'#' | b',' | b'|' | b'"' | b'<' | b'>')
 }
 
-/// How an error message quotes a part of a specification: whole (as a
-/// Rust string literal) when short, else its first characters and its
-/// length, so that a huge specification does not make a huge message.
+/// How an error message quotes a part of a specification: whole (a Rust string literal) when
+/// short, else its first characters and its length.
 fn quote(s: &str) -> String {
     const MAX: usize = 40;
     if s.len() <= MAX {
@@ -157,8 +134,7 @@ fn quote(s: &str) -> String {
 }
 
 impl Rules {
-    /// Compiles a rules specification (see the module documentation), or
-    /// says which part of it is wrong.
+    /// Compiles a rules specification (see the module documentation), or says what part is wrong.
     ///
     /// ```
     /// let rules = wurl::Rules::parse("drop-fragment,sort-query").unwrap();
@@ -279,8 +255,7 @@ impl Rules {
         &self.spec
     }
 
-    /// Whether there is no rule (the empty specification): applying it
-    /// copies its input.
+    /// Whether there is no rule (the empty specification): applying it copies its input.
     pub fn is_empty(&self) -> bool {
         !(self.drop_fragment
             || self.strip_www
@@ -299,17 +274,10 @@ impl Rules {
         out
     }
 
-    /// Appends `canonical` with the rules applied to `out`. `canonical` is
-    /// a serialization made by wurl's canonicalization (of a valid URL);
-    /// other strings are split as if they were one (safely, but the result
-    /// has no particular meaning).
-    ///
-    /// The rules are applied one after the other in their fixed order, and
-    /// a rule's change is kept only when the URL it leaves is canonical
-    /// (the 2012 canonicalization gives it back unchanged) and has the
-    /// scheme, host (for `strip-www`, the host without its `www` labels)
-    /// and port of the URL it was given; otherwise that rule leaves the URL
-    /// as it is. So a key is always a canonical URL of the same site, and
+    /// Appends `canonical` with the rules applied to `out`. `canonical` is a serialization made by
+    /// wurl's canonicalization (of a valid URL); other strings are split as if they were one
+    /// (safely, but the result has no particular meaning). A rule's change is kept only where it
+    /// is sound (module documentation), so a key is always a canonical URL of the same site, and
     /// the rules applied to it change nothing.
     pub fn apply_into(&self, canonical: &str, out: &mut String) {
         if self.is_empty() {
@@ -317,10 +285,8 @@ impl Rules {
             return;
         }
         let start = out.len();
-        // All the rules in one pass; a change that may have left a URL
-        // that is not canonical, or of another host, is checked, and when
-        // the check fails the rules are applied one at a time (rare: only
-        // URLs made for it meet it).
+        // All the rules in one pass; a risky change is checked, and when the check fails the rules
+        // are applied one at a time.
         if !self.apply_once(canonical, out) || self.sound(canonical, &out[start..]) {
             return;
         }
@@ -335,8 +301,7 @@ impl Rules {
         out.push_str(&cur);
     }
 
-    /// Each rule of these rules alone, in the order they are applied
-    /// (`strip-session-ids` as two steps, path then query).
+    /// Each rule alone, in the order applied (`strip-session-ids` as two: path, then query).
     fn stages(&self) -> impl Iterator<Item = Rules> + '_ {
         let one = |on: bool, set: fn(&mut Rules)| {
             on.then(|| {
@@ -389,13 +354,10 @@ impl Rules {
         is_canonical(ruled)
     }
 
-    /// Appends `s` with all the rules applied in one pass to `out`, and
-    /// says whether a change was made that can leave a URL that is not
-    /// canonical or has another host: stripped `www` labels, user-info
-    /// dropped before an empty host, a decoded escape, a path parameter
-    /// removed, or a query or fragment removed from a URL without an
-    /// authority (whose path may end in a space, which is canonical only
-    /// before a `?` or `#`).
+    /// Appends `s` with all the rules applied in one pass to `out`; whether a change may have left
+    /// a URL not canonical or of another host: stripped `www` labels, user-info dropped before an
+    /// empty host, a decoded escape, a path parameter removed, or a query or fragment removed
+    /// without an authority (the path may end in a space, canonical only before `?` or `#`).
     fn apply_once(&self, s: &str, out: &mut String) -> bool {
         if self.normalize_escapes && s.contains('%') {
             return crate::scratch::with_side(crate::scratch::Side::RulesNorm, |n| {
@@ -427,9 +389,8 @@ impl Rules {
             } else {
                 host
             };
-            // A suffix of a canonical domain is a canonical domain unless
-            // it reads as an IPv4 address (`www.1.2.3`), whose last label
-            // is a number: only then is the stripped host checked.
+            // A suffix of a canonical domain is one unless it reads as an IPv4 address
+            // (`www.1.2.3`), whose last label is a number: only then is it checked.
             risky |= kept.len() != host.len() && ends_in_number_label(kept);
             out.push_str(kept);
             done = a.host.end;
@@ -518,10 +479,8 @@ fn is_canonical(s: &str) -> bool {
     })
 }
 
-/// Appends `s` to `out` with `normalize-escapes` applied to its user-info,
-/// path, query and fragment (not to its scheme and host, and not to the
-/// URLs that are all path: `about:`, `data:`, `javascript:`,
-/// `vbscript:`); says whether an escape was decoded.
+/// Appends `s` to `out` with `normalize-escapes` applied (module documentation); whether an
+/// escape was decoded.
 fn normalize_escapes_into(s: &str, out: &mut String) -> bool {
     let sp = split(s);
     if sp.opaque && &s[sp.scheme.clone()] != "mailto" {
@@ -540,11 +499,8 @@ fn normalize_escapes_into(s: &str, out: &mut String) -> bool {
     decoded
 }
 
-/// Appends `s` with each escape `%XY` (two hex digits) of an unreserved
-/// character decoded and the hex digits of the others upper-cased; a `%`
-/// not followed by two hex digits stays as it is, and so does an escape of
-/// a hex digit that would make an escape with such a `%` before it. Says
-/// whether an escape was decoded.
+/// Appends `s` with each escape of an unreserved character decoded and the hex digits of the
+/// others upper-cased; whether an escape was decoded.
 fn push_normalized(s: &str, out: &mut String) -> bool {
     let b = s.as_bytes();
     let (mut done, mut i) = (0, 0);
@@ -556,9 +512,8 @@ fn push_normalized(s: &str, out: &mut String) -> bool {
             continue;
         };
         out.push_str(&s[done..p]);
-        // A hex digit right after a `%` that starts no escape (`%6%61`,
-        // `%%361`) would make a new escape with it: it stays escaped, so
-        // that the rule is idempotent.
+        // A hex digit right after a `%` that starts no escape (`%6%61`, `%%361`) would make a new
+        // escape with it: it stays escaped, so that the rule is idempotent.
         let t = out.as_bytes();
         let after_bare_percent = t.last() == Some(&b'%')
             || (t.len() >= 2 && t[t.len() - 2] == b'%' && t[t.len() - 1].is_ascii_hexdigit());
@@ -610,8 +565,7 @@ fn params(q: &str) -> impl Iterator<Item = Range<usize>> + '_ {
     })
 }
 
-/// A parameter's name (the octets before its first `=`, or all of them)
-/// and value (the octets after it, or none).
+/// A parameter's name (the octets before its first `=`, or all) and value (after it, or none).
 fn param_key(p: &[u8]) -> (&[u8], &[u8]) {
     match p.iter().position(|&c| c == b'=') {
         Some(i) => (&p[..i], &p[i + 1..]),
@@ -627,10 +581,8 @@ fn param_order(p: &[u8]) -> (&[u8], &[u8], bool) {
     (name, value, name.len() < p.len())
 }
 
-/// A stable bottom-up merge sort of `v` by `le` (a `<=`), with `tmp` as the
-/// second buffer: no allocation once `tmp` has grown to `v`'s length
-/// (unlike the standard library's stable sort, whose buffer is not
-/// reused).
+/// A stable bottom-up merge sort of `v` by `le` (a `<=`), with `tmp` as the second buffer, which
+/// is reused (the standard library's stable sort allocates its own).
 fn merge_sort<T: Clone>(v: &mut Vec<T>, tmp: &mut Vec<T>, le: impl Fn(&T, &T) -> bool) {
     let n = v.len();
     if n < 2 {
@@ -639,8 +591,7 @@ fn merge_sort<T: Clone>(v: &mut Vec<T>, tmp: &mut Vec<T>, le: impl Fn(&T, &T) ->
     tmp.clear();
     tmp.extend_from_slice(v);
     let mut width = 1;
-    // `src` holds runs of `width` sorted elements; they are merged in pairs
-    // into `dst`, then the two swap roles.
+    // Runs of `width` sorted elements in `src` merge in pairs into `dst`; then the two swap.
     let (mut src, mut dst) = (v, tmp);
     let mut swapped = false;
     while width < n {
@@ -682,9 +633,8 @@ fn merge_sort<T: Clone>(v: &mut Vec<T>, tmp: &mut Vec<T>, le: impl Fn(&T, &T) ->
     }
 }
 
-/// Whether `name` matches `glob`: `*` matches any run of octets, every
-/// other octet itself. The classic linear backtracking match: on a
-/// mismatch, retry from the last `*` with one more octet consumed.
+/// Whether `name` matches `glob` (`*`: any run of octets). On a mismatch, retry from the last `*`
+/// with one more octet consumed (the classic linear backtracking match).
 fn glob_matches(glob: &[u8], name: &[u8]) -> bool {
     let (mut g, mut n) = (0, 0);
     let mut star: Option<(usize, usize)> = None;
@@ -706,12 +656,8 @@ fn glob_matches(glob: &[u8], name: &[u8]) -> bool {
     glob[g..].iter().all(|&c| c == b'*')
 }
 
-/// Whether the query parameter `p` is one `strip-session-ids` removes:
-/// named (ASCII case-insensitively) `jsessionid`, `phpsessid` or
-/// `aspsessionid` followed by ASCII letters, whatever its value; `sid`
-/// with a value of at least 32 ASCII letters and digits (a session token:
-/// shorter or other values are article and story ids); `cfid` and
-/// `cftoken` when the query has both (`cf`).
+/// Whether the query parameter `p` is one `strip-session-ids` removes (module documentation);
+/// `cf`: whether the query has both `cfid` and `cftoken`.
 fn is_session_param(p: &[u8], cf: bool) -> bool {
     let (name, value) = param_key(p);
     if name.eq_ignore_ascii_case(b"jsessionid") || name.eq_ignore_ascii_case(b"phpsessid") {
@@ -729,17 +675,15 @@ fn is_session_param(p: &[u8], cf: bool) -> bool {
         && name[ASP.len()..].iter().all(u8::is_ascii_alphabetic)
 }
 
-/// Whether the query `q` has both a `cfid` and a `cftoken` parameter
-/// (ColdFusion's session pair).
+/// Whether the query `q` has both a `cfid` and a `cftoken` parameter (ColdFusion's session).
 fn has_cf_pair(q: &str) -> bool {
     let b = q.as_bytes();
     let named = |n: &[u8]| params(q).any(|p| param_key(&b[p]).0.eq_ignore_ascii_case(n));
     named(b"cfid") && named(b"cftoken")
 }
 
-/// Whether the last non-empty label of `host` starts with a digit, as the
-/// last label of every host that reads as an IPv4 address (decimal, octal
-/// or `0x` hex) does.
+/// Whether the last non-empty label of `host` starts with a digit, as that of every host that
+/// reads as an IPv4 address (decimal, octal or `0x` hex) does.
 fn ends_in_number_label(host: &str) -> bool {
     host.trim_end_matches('.')
         .rsplit('.')
@@ -748,8 +692,7 @@ fn ends_in_number_label(host: &str) -> bool {
         .is_some_and(|c| c.is_ascii_digit())
 }
 
-/// `host` without its leading `www` / `www<digits>` labels (see
-/// `strip-www`).
+/// `host` without its leading `www` / `www<digits>` labels (see `strip-www`).
 fn strip_www(mut host: &str) -> &str {
     loop {
         let b = host.as_bytes();
