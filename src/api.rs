@@ -24,7 +24,7 @@ pub(crate) trait Input<'a>: Copy {
 }
 
 impl<'a> Input<'a> for &'a str {
-    #[inline(always)]
+    #[inline]
     fn bytes(self) -> &'a [u8] {
         self.as_bytes()
     }
@@ -32,7 +32,7 @@ impl<'a> Input<'a> for &'a str {
     fn ascii(self) -> Option<&'a str> {
         crate::scan::is_ascii(self.as_bytes()).then_some(self)
     }
-    #[inline(always)]
+    #[inline]
     fn non_ascii(self) -> Cow<'a, str> {
         Cow::Borrowed(self)
     }
@@ -40,7 +40,7 @@ impl<'a> Input<'a> for &'a str {
     fn text(self) -> Cow<'a, str> {
         Cow::Borrowed(self)
     }
-    #[inline(always)]
+    #[inline]
     fn tail(self, from: usize) -> Self {
         &self[from..]
     }
@@ -94,7 +94,7 @@ pub(crate) fn through_buffer<R>(
 }
 
 /// The bulk call: `input` against `base` (or itself), canonicalized with `opts`, into `sink`.
-#[inline(always)]
+#[inline]
 pub(crate) fn canon<'a, I: Input<'a>, S: Sink<I>>(
     base: Option<&Url>,
     input: I,
@@ -127,7 +127,7 @@ pub(crate) fn canon_other<'a, I: Input<'a>, S: Sink<I>>(
 }
 
 /// [`canon`] without a base, default options; called directly by the C ABI for these common calls.
-#[inline(always)]
+#[inline]
 pub(crate) fn canon_own<'a, I: Input<'a>, S: Sink<I>>(input: I, sink: S) -> S::Out {
     // The recognizer accepts ASCII only: no ASCII test first. `stop` is read in place (`resume`).
     if !fast::on() {
@@ -275,7 +275,7 @@ pub fn canonicalize_with(url: &Url, opts: &CanonOptions) -> Url {
     crate::canonicalize::canonicalize_with(url, opts)
 }
 
-#[inline(always)]
+#[inline]
 pub(crate) fn parse_input<'a, I: Input<'a>>(input: I) -> Url {
     match input.ascii() {
         Some(s) => parse_text(s),
@@ -324,7 +324,7 @@ fn parse_trimmed(s: &str) -> Url {
 }
 
 /// [`resolve`]; the string `base` was parsed from is passed as is, known by its address.
-#[inline(always)]
+#[inline]
 pub(crate) fn resolve_input<'a, I: Input<'a>>(base: &Url, input: I) -> Url {
     let s = match base.parse_source() {
         Some(src) if src.as_bytes() == input.bytes() => Cow::Borrowed(src),
@@ -333,7 +333,7 @@ pub(crate) fn resolve_input<'a, I: Input<'a>>(base: &Url, input: I) -> Url {
     resolve_text(base, &s)
 }
 
-#[inline(always)]
+#[inline]
 fn resolve_text(base: &Url, input: &str) -> Url {
     if fast::on()
         && let Some(u) = fast::resolve(base, input)

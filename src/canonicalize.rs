@@ -307,7 +307,7 @@ fn write_canonical(
 /// user without a password; the port stays when the port rules (`port`) keep one or fail (the walk
 /// stops there); `file_hostpath` replaces a `file:` URL's host and path; a hierarchical URL
 /// without a path has an empty one (its path rule writes `/`).
-#[inline(always)]
+#[inline]
 fn kept_parts<'a>(
     u: &Parts<'a>,
     port: &Result<Option<u32>, InvalidReason>,
@@ -355,7 +355,7 @@ struct CanonWrite<'w, 'u> {
 }
 
 impl Layout for CanonWrite<'_, '_> {
-    #[inline(always)]
+    #[inline]
     fn lit(&mut self, l: &'static str) -> Option<()> {
         self.out.push_str(l);
         Some(())
@@ -412,7 +412,7 @@ impl Layout for CanonWrite<'_, '_> {
 
 impl CanonWrite<'_, '_> {
     /// The host `h`: CanonicalizeHost (or `file:`'s canonical host).
-    #[inline(always)]
+    #[inline]
     fn host(&mut self, h: &str) -> Result<(), InvalidReason> {
         if self.file {
             self.out.push_str(h);
@@ -496,7 +496,7 @@ fn is_drive_spec(s: &str) -> bool {
 
 /// The `file:` host and path steps from HOSTPATH up to CanonicalizeHost: the host and path they
 /// give, borrowed when nothing changes.
-#[inline(always)]
+#[inline]
 fn file_host_path<'a>(
     host: Option<&'a str>,
     path: Option<&'a str>,

@@ -173,7 +173,7 @@ fn decode_utf8(bytes: &[u8]) -> Cow<'_, str> {
 }
 
 /// `bytes` as text when every octet is ASCII (`scan::is_ascii`, row 14).
-#[inline(always)]
+#[inline]
 fn ascii_str(bytes: &[u8]) -> Option<&str> {
     if crate::scan::is_ascii(bytes) {
         // SAFETY: every octet is below 0x80, so `bytes` is valid UTF-8.
@@ -199,7 +199,7 @@ fn decode_non_ascii(bytes: &[u8]) -> Cow<'_, str> {
 struct CInput<'a>(&'a [u8]);
 
 impl<'a> api::Input<'a> for CInput<'a> {
-    #[inline(always)]
+    #[inline]
     fn bytes(self) -> &'a [u8] {
         self.0
     }
@@ -207,7 +207,7 @@ impl<'a> api::Input<'a> for CInput<'a> {
     fn ascii(self) -> Option<&'a str> {
         ascii_str(self.0)
     }
-    #[inline(always)]
+    #[inline]
     fn non_ascii(self) -> Cow<'a, str> {
         decode_non_ascii(self.0)
     }
@@ -215,7 +215,7 @@ impl<'a> api::Input<'a> for CInput<'a> {
     fn text(self) -> Cow<'a, str> {
         decode_utf8(self.0)
     }
-    #[inline(always)]
+    #[inline]
     fn tail(self, from: usize) -> Self {
         CInput(&self.0[from..])
     }
@@ -466,7 +466,7 @@ fn deliver_raw(
 }
 
 /// The bulk call's input and charset label, checked in this order, then `flags`; `Err`: status.
-#[inline(always)]
+#[inline]
 fn canon_args<'a>(
     input: *const c_char,
     input_len: usize,
@@ -483,7 +483,7 @@ fn canon_args<'a>(
 }
 
 /// The canonicalization options of a charset label and checked `flags`.
-#[inline(always)]
+#[inline]
 fn canon_options(charset: Option<&str>, flags: u32) -> CanonOptions<'_> {
     CanonOptions {
         charset,

@@ -268,7 +268,7 @@ pub fn canonicalize_host_into(
 
 /// The fast path's classes of `host`: those every octet has (`all`, with
 /// [`PLAIN`] and [`INET`] for the empty host) and those some octet has.
-#[inline(always)]
+#[inline]
 fn classes(host: &[u8]) -> (u8, u8) {
     let (mut all, mut any) = (PLAIN | INET, 0);
     for &b in host {
@@ -281,7 +281,7 @@ fn classes(host: &[u8]) -> (u8, u8) {
 
 /// The fast path's result for a host of [`is_plain`] octets, not all [`all_inet`] ones, appended
 /// to `out`: it is lowercased (Nameprep), nothing else. `upper`: whether some octet is uppercase.
-#[inline(always)]
+#[inline]
 pub(crate) fn push_plain(host: &str, upper: bool, out: &mut String) {
     let start = out.len();
     out.push_str(host);

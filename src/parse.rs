@@ -36,7 +36,7 @@ pub(crate) fn parse_resumed_at(input: &str, st: &Stop, lower: bool) -> Url {
 
 /// The stages on `input`, which the recognizer read as far as `stop` says; up to the path, the
 /// scheme and authority are where it found them ([`resumed_layout`]).
-#[inline(always)]
+#[inline]
 pub(crate) fn parse_stages_from(input: &str, stop: &Stop) -> Url {
     if stop.path_start != 0 {
         return preprocessed(input, |s| parse_resumed(s, input, stop, false));
@@ -139,7 +139,7 @@ fn resumed_layout(s: &str, stop: &Stop) -> [Span; 8] {
 }
 
 /// Debug builds: `url`, a resumed parse of `s`, is what [`parse_parts_into`] makes of it.
-#[inline(always)]
+#[inline]
 fn debug_assert_is_the_steps(s: &str, url: &Parts) {
     #[cfg(debug_assertions)]
     {

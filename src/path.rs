@@ -47,7 +47,7 @@ pub(crate) fn dot_segment(seg: &[u8]) -> Option<bool> {
 
 /// The dot segment at the start of `s` (ended by `/`, an octet `end` accepts or the end): its
 /// length and whether it is `..` ([`dot_segment`]). Looks at seven octets at most.
-#[inline(always)]
+#[inline]
 pub(crate) fn dot_segment_at(s: &[u8], end: impl Fn(u8) -> bool) -> Option<(usize, bool)> {
     if !matches!(s.first(), Some(b'.' | b'%')) {
         return None;
@@ -63,7 +63,7 @@ pub(crate) fn dot_segment_at(s: &[u8], end: impl Fn(u8) -> bool) -> Option<(usiz
 /// Rule C of "remove dot-segments" (RFC 3986 5.2.4) on a written path: where the segment before the
 /// `/` ending `out[..end]` starts, to cut there for `..`; `end` itself when only the root is
 /// before.
-#[inline(always)]
+#[inline]
 pub(crate) fn parent_start(out: &[u8], root: usize, end: usize) -> usize {
     if end <= root + 1 {
         return end;
@@ -88,7 +88,7 @@ pub(crate) enum RefKind {
 
 /// The [`RefKind`] of a parsed reference: whether it has an authority, its path's first octet
 /// (`None`: empty or absent), whether it has a query and a fragment.
-#[inline(always)]
+#[inline]
 pub(crate) fn ref_kind(
     authority: bool,
     path_first: Option<u8>,
@@ -106,7 +106,7 @@ pub(crate) fn ref_kind(
 }
 
 /// Whether a reference without a scheme has an authority: two leading slash characters.
-#[inline(always)]
+#[inline]
 pub(crate) fn has_authority(r: &[u8]) -> bool {
     let slash = |c: Option<&u8>| matches!(c, Some(b'/' | b'\\'));
     slash(r.first()) && slash(r.get(1))
@@ -233,7 +233,7 @@ pub(crate) fn needs_dot_removal(p: &[u8]) -> bool {
 
 /// The prefilter of [`needs_dot_removal`] (with `PCT`, of [`file_path_changes`]): whether the path
 /// starts with `.`, `%` or `\`, or some byte pair is [`pair_scan`]'s. False rules the path out.
-#[inline(always)]
+#[inline]
 pub(crate) fn may_change<const PCT: bool>(p: &[u8]) -> bool {
     let Some((&first, rest)) = p.split_first() else {
         return false;

@@ -90,7 +90,7 @@ pub fn preprocess_into<'a>(s: &'a str, buf: &'a mut String) -> &'a str {
 }
 
 /// `s` when it is printable ASCII, left as it is (ARCHITECTURE.md, speed mechanisms, row 13).
-#[inline(always)]
+#[inline]
 pub(crate) fn as_is(s: &str) -> Option<&str> {
     crate::scan::is_printable_ascii(s.as_bytes()).then_some(s)
 }

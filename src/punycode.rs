@@ -26,7 +26,7 @@ fn adapt(delta: u32, num_points: u32, first_time: bool) -> u32 {
 /// Section 5: digit values 0-25 are `a`-`z`, 26-35 `0`-`9`; 64 entries, so `& 63` is in bounds.
 const DIGITS: &[u8; 64] = b"abcdefghijklmnopqrstuvwxyz0123456789............................";
 
-#[inline(always)]
+#[inline]
 fn digit(d: u32) -> char {
     char::from(DIGITS[(d & 63) as usize])
 }

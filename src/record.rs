@@ -21,7 +21,7 @@ const ABSENT: usize = usize::MAX;
 
 impl PartialEq for Span {
     /// Both ends at once, without a branch between them.
-    #[inline(always)]
+    #[inline]
     fn eq(&self, other: &Span) -> bool {
         (self.start ^ other.start) | (self.end ^ other.end) == 0
     }
@@ -311,14 +311,14 @@ pub enum Component {
 /// Component places by name (`at[Component::Host]`), never a literal index.
 impl<const N: usize> std::ops::Index<Component> for [Span; N] {
     type Output = Span;
-    #[inline(always)]
+    #[inline]
     fn index(&self, c: Component) -> &Span {
         &self[c as usize]
     }
 }
 
 impl<const N: usize> std::ops::IndexMut<Component> for [Span; N] {
-    #[inline(always)]
+    #[inline]
     fn index_mut(&mut self, c: Component) -> &mut Span {
         &mut self[c as usize]
     }
@@ -613,7 +613,7 @@ impl Url {
     }
 
     /// Empties `r` for reuse ([`Url::recycle`]); false when its buffer is too large to keep.
-    #[inline(always)]
+    #[inline]
     pub(crate) fn empty_spare(r: &mut Record) -> bool {
         if r.buf.capacity() > SPARE_BUFFER_MAX {
             return false;
@@ -822,7 +822,7 @@ impl Url {
     }
 
     /// [`Url::fill_rest`] for a valid record serialized in `buf`, with no host in its parts.
-    #[inline(always)]
+    #[inline]
     fn fill_serialized(
         buf: &mut String,
         spans: &mut [Span; 11],
@@ -1185,7 +1185,7 @@ fn same_flags(p: &Parts, q: &Parts) -> bool {
 
 /// `f` on each pair of components and on the raw authorities, the
 /// likeliest to differ first (a resolved link's path, query or fragment).
-#[inline(always)]
+#[inline]
 fn all_pairs(p: &Parts, q: &Parts, f: impl Fn(Option<&str>, Option<&str>) -> bool) -> bool {
     f(p.path, q.path)
         && f(p.query, q.query)
@@ -1201,7 +1201,7 @@ fn all_pairs(p: &Parts, q: &Parts, f: impl Fn(Option<&str>, Option<&str>) -> boo
 /// Whether two components of the same length (or both absent) are
 /// equal. Components are short (a scheme, a host, a port): from 4 to 16
 /// bytes they are compared as two overlapping words, without a call.
-#[inline(always)]
+#[inline]
 fn same_bytes(a: Option<&str>, b: Option<&str>) -> bool {
     let (Some(a), Some(b)) = (a, b) else {
         return a.is_none() && b.is_none();

@@ -8,7 +8,7 @@ const HI: u64 = 0x8080_8080_8080_8080;
 /// The high bit of each octet of `w` equal to `c`. Bits above a true match
 /// may be set spuriously (a borrow), never bits below the first one, so the
 /// lowest set bit is exact: what a forward search needs.
-#[inline(always)]
+#[inline]
 fn eq_mask(w: u64, c: u8) -> u64 {
     let x = w ^ (LO * u64::from(c));
     x.wrapping_sub(LO) & !x & HI
@@ -17,7 +17,7 @@ fn eq_mask(w: u64, c: u8) -> u64 {
 /// The high bit of each octet of `w` equal to `c`, exactly: no borrow or carry crosses octets (the
 /// low seven bits plus `0x7F` stay below `0x100`), so the highest bit is right too, unlike
 /// [`eq_mask`].
-#[inline(always)]
+#[inline]
 pub(crate) fn eq_mask_exact(w: u64, c: u8) -> u64 {
     const LOW7: u64 = !HI;
     let x = w ^ (LO * u64::from(c));
@@ -25,14 +25,14 @@ pub(crate) fn eq_mask_exact(w: u64, c: u8) -> u64 {
 }
 
 /// The eight octets of `b` from `i`, the first one lowest.
-#[inline(always)]
+#[inline]
 pub(crate) fn load(b: &[u8], i: usize) -> u64 {
     let mut w = [0u8; 8];
     w.copy_from_slice(&b[i..i + 8]);
     u64::from_le_bytes(w)
 }
 
-#[inline(always)]
+#[inline]
 fn load16(b: &[u8], i: usize) -> u128 {
     let mut w = [0u8; 16];
     w.copy_from_slice(&b[i..i + 16]);
@@ -40,7 +40,7 @@ fn load16(b: &[u8], i: usize) -> u128 {
 }
 
 /// The offset of the first octet of `b` for which `mask` ([`eq_mask`]) sets its high bit.
-#[inline(always)]
+#[inline]
 fn find_by(b: &[u8], mask: impl Fn(u64) -> u64, hit: impl Fn(u8) -> bool) -> Option<usize> {
     let n = b.len();
     if n < 8 {
@@ -68,7 +68,7 @@ fn find_by(b: &[u8], mask: impl Fn(u64) -> u64, hit: impl Fn(u8) -> bool) -> Opt
 
 /// The offset of the last octet of `b` for which the exact `mask` ([`eq_mask_exact`]) sets its high
 /// bit.
-#[inline(always)]
+#[inline]
 fn rfind_by(b: &[u8], mask: impl Fn(u64) -> u64, hit: impl Fn(u8) -> bool) -> Option<usize> {
     let n = b.len();
     if n < 8 {

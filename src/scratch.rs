@@ -104,7 +104,7 @@ thread_local! {
 
 /// Runs `f` with this thread's buffers, or fresh ones when they are in use (a call from inside
 /// `f`) or the thread is exiting. `f` writes only the buffers `used` names.
-#[inline(always)]
+#[inline]
 pub(crate) fn with<R>(used: Used, f: impl FnOnce(&mut Scratch) -> R) -> R {
     with_either(used, used, |sc| (f(sc), true))
 }

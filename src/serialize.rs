@@ -14,14 +14,14 @@ pub(crate) trait Layout {
 /// "Steps to serialize a parsed URL" (steps 3 to 9) as a layout, the one place that says where each
 /// component goes in `scheme:[//[user[:password]@]host[:port]]path[?query][#fragment]`: the pieces
 /// of `u` in order, given to `v` until it says `None`.
-#[inline(always)]
+#[inline]
 pub(crate) fn walk(u: &Parts, v: &mut impl Layout) -> Option<()> {
     walk_to_host(u, v)?;
     walk_after_host(u, v)
 }
 
 /// [`walk`] up to the host: the scheme, `:`, and of the authority `//`, user information, host.
-#[inline(always)]
+#[inline]
 fn walk_to_host(u: &Parts, v: &mut impl Layout) -> Option<()> {
     if let Some(scheme) = u.scheme {
         v.comp(0, scheme)?;
@@ -75,7 +75,7 @@ pub(crate) fn walk_after_host(u: &Parts, v: &mut impl Layout) -> Option<()> {
 pub(crate) fn serialized_len(u: &Parts) -> usize {
     struct Len(usize);
     impl Layout for Len {
-        #[inline(always)]
+        #[inline]
         fn lit(&mut self, l: &'static str) -> Option<()> {
             self.0 += l.len();
             Some(())
@@ -143,7 +143,7 @@ pub(crate) fn serialize_parts(u: &Parts, s: &mut String, at: &mut [Span; 8]) {
         at: &'w mut [Span; 8],
     }
     impl Layout for Write<'_> {
-        #[inline(always)]
+        #[inline]
         fn lit(&mut self, l: &'static str) -> Option<()> {
             self.s.push_str(l);
             Some(())
@@ -176,7 +176,7 @@ fn walk_layout(u: &Parts, s: &str, at: &mut [Span; 8]) -> Option<()> {
         at: &'a mut [Span; 8],
     }
     impl Layout for Find<'_, '_> {
-        #[inline(always)]
+        #[inline]
         fn lit(&mut self, l: &'static str) -> Option<()> {
             let l = l.as_bytes();
             (self.b.get(self.pos..self.pos + l.len())? == l).then(|| self.pos += l.len())

@@ -30,7 +30,7 @@ mod switch {
 
 #[cfg(not(any(test, feature = "differential")))]
 mod switch {
-    #[inline(always)]
+    #[inline]
     pub(crate) const fn on() -> bool {
         true
     }
@@ -45,7 +45,7 @@ pub fn set_fast_exits(on: bool) -> bool {
 }
 
 /// Whether the fast exits may answer on this thread (see `set_fast_exits`).
-#[inline(always)]
+#[inline]
 pub(crate) fn on() -> bool {
     switch::on()
 }

@@ -60,14 +60,14 @@ static CLASS: [u8; 256] = {
 };
 
 /// The end of the run of octets of `class` in `s` from `from` (`scan::run_while`).
-#[inline(always)]
+#[inline]
 fn run(s: &[u8], from: usize, class: u8) -> usize {
     crate::scan::run_while(s, from, |c| CLASS[usize::from(c)] & class != 0)
 }
 
 /// Whether the stages (default options) give `s` back unchanged: preprocessing, parsing, resolution
 /// against its own parse and canonicalization. `false`: this pass could not tell.
-#[inline(always)]
+#[inline]
 pub fn is_canonical(s: &[u8]) -> bool {
     crate::scan::is_ascii(s) && is_canonical_ascii(s)
 }
@@ -314,7 +314,7 @@ fn authority_on<const MODE: u8>(
 /// The end of the path in `s` from segment start `i` (at `?`, `#` or the end): the path rules copy
 /// each octet but a `.` starting a segment, an escape of an unreserved octet (in `file:` of `/` or
 /// `\` too), `\` and the path percent-encode set. `None` on one of those.
-#[inline(always)]
+#[inline]
 fn path_rest(s: &[u8], i: usize, file: bool) -> Option<usize> {
     path_upto(s, i, file).ok()
 }
