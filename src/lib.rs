@@ -13,6 +13,7 @@ mod fast;
 pub mod ffi;
 pub(crate) mod hint;
 pub mod host;
+mod invalid;
 pub mod ipv4;
 pub mod ipv6;
 pub mod nameprep;

@@ -3,7 +3,7 @@
 //! the schemes parsing treats apart), its default port (section "Port
 //! numbers") and the port rules of canonicalization.
 
-use crate::record::InvalidReason;
+use crate::invalid::InvalidReason;
 
 /// A *valid scheme character*: `A-Z a-z 0-9 + - .` (NOTES.md: no `_`, and a
 /// scheme may start with a digit).
