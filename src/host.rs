@@ -1,14 +1,13 @@
 //! The CanonicalizeHost algorithm (spec section "The CanonicalizeHost
 //! algorithm"): the steps without a marker plus the THIS steps.
 
-use std::cell::RefCell;
-
 use crate::ipv4::{canonicalize_ipv4_into, is_canonical_ipv4};
 use crate::ipv6::{format_ipv6_into, parse_ipv6};
 use crate::nameprep::{NameprepError, check_bidi, nameprep_rtl_into};
 use crate::percent::{self, HOST, HOST_FILE, escape_at};
 use crate::punycode;
 use crate::record::{InvalidReason, Url};
+use crate::scratch::{HostBufs, free_if_large};
 
 /// What kind of host a URL has (`wurl_host_kind`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -165,70 +164,6 @@ const fn octet_classes(finish: bool) -> [u8; 256] {
 static OCTET_CLASS: [u8; 256] = octet_classes(false);
 static FINISH_CLASS: [u8; 256] = octet_classes(true);
 
-/// Intermediate strings of the slow path, kept per thread; each is cleared before use.
-#[derive(Default)]
-struct Scratch {
-    /// Step 2 output.
-    no_ctl: String,
-    /// Step 6 output.
-    decoded: String,
-    /// The escaped octets of one run in step 6.
-    run: Vec<u8>,
-    /// Step 11 output.
-    prepped: String,
-    /// Step 15 output.
-    separated: String,
-    /// Steps 17 to 22 output, when steps 25 to 30 may change it ([`finish_in_place`]).
-    joined: String,
-    nameprep: crate::nameprep::Scratch,
-}
-
-/// Buffers above this capacity are freed after a call (a megabyte host must not stay per thread).
-const SCRATCH_MAX: usize = 64 * 1024;
-
-/// Frees `b` if its capacity exceeds [`SCRATCH_MAX`].
-fn free_if_large(b: &mut String) {
-    if b.capacity() > SCRATCH_MAX {
-        *b = String::new();
-    }
-}
-
-impl Scratch {
-    fn release_large(&mut self) {
-        for b in [
-            &mut self.no_ctl,
-            &mut self.decoded,
-            &mut self.prepped,
-            &mut self.separated,
-            &mut self.joined,
-        ] {
-            free_if_large(b);
-        }
-        if self.run.capacity() > SCRATCH_MAX {
-            self.run = Vec::new();
-        }
-        self.nameprep.release_above(SCRATCH_MAX);
-    }
-}
-
-thread_local! {
-    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
-}
-
-/// Runs `f` with this thread's scratch buffers, or fresh ones when in use (reentrancy) or gone.
-fn with_scratch<R>(mut f: impl FnMut(&mut Scratch) -> R) -> R {
-    let r = SCRATCH.try_with(|cell| {
-        let mut s = cell.try_borrow_mut().ok()?;
-        let r = f(&mut s);
-        s.release_large();
-        Some(r)
-    });
-    match r {
-        Ok(Some(r)) => r,
-        _ => f(&mut Scratch::default()),
-    }
-}
-
 /// CanonicalizeHost of `host` for a URL of `scheme`: the canonical host or why it failed.
 pub fn canonicalize_host(host: &str, scheme: &str) -> Result<String, InvalidReason> {
     let mut out = String::with_capacity(host.len());
@@ -263,7 +198,7 @@ pub fn canonicalize_host_into(
         push_plain(host, any & UPPER != 0, out);
         return Ok(());
     }
-    with_scratch(|scratch| canonicalize_host_slow(host, any, is_file, out, scratch))
+    crate::scratch::with_host(|scratch| canonicalize_host_slow(host, any, is_file, out, scratch))
 }
 
 /// The fast path's classes of `host`: those every octet has (`all`, with
@@ -320,9 +255,9 @@ fn canonicalize_host_slow(
     any: u8,
     is_file: bool,
     out: &mut String,
-    scratch: &mut Scratch,
+    scratch: &mut HostBufs,
 ) -> Result<(), InvalidReason> {
-    let Scratch {
+    let HostBufs {
         no_ctl,
         decoded,
         run,

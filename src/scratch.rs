@@ -86,9 +86,7 @@ impl Scratch {
         ] {
             if used.has(bit) {
                 s.clear();
-                if s.capacity() > KEEP {
-                    *s = String::new();
-                }
+                free_if_large(s);
             }
             // An undeclared write would leave a buffer unchecked: debug builds (the tests) catch
             // it. A panicking call skips its trim; the next user clears the buffer (every stage
@@ -164,9 +162,7 @@ pub(crate) fn with_side<R>(which: Side, f: impl FnOnce(&mut String) -> R) -> R {
         cells[which as usize].try_borrow_mut().ok().map(|mut b| {
             b.clear();
             let r = (f.take().expect("called once"))(&mut b);
-            if b.capacity() > KEEP {
-                *b = String::new();
-            }
+            free_if_large(&mut b);
             r
         })
     });
@@ -174,6 +170,68 @@ pub(crate) fn with_side<R>(which: Side, f: impl FnOnce(&mut String) -> R) -> R {
         (Ok(Some(r)), _) => r,
         (_, Some(f)) => f(&mut String::new()),
         (_, None) => unreachable!("f ran but gave no result"),
+    }
+}
+
+/// CanonicalizeHost's intermediate strings (its slow path), each cleared before use.
+#[derive(Default)]
+pub(crate) struct HostBufs {
+    /// Step 2 output.
+    pub(crate) no_ctl: String,
+    /// Step 6 output.
+    pub(crate) decoded: String,
+    /// The escaped octets of one run in step 6.
+    pub(crate) run: Vec<u8>,
+    /// Step 11 output.
+    pub(crate) prepped: String,
+    /// Step 15 output.
+    pub(crate) separated: String,
+    /// Steps 17 to 22 output, when steps 25 to 30 may change it (`host::finish_in_place`).
+    pub(crate) joined: String,
+    pub(crate) nameprep: crate::nameprep::Scratch,
+}
+
+/// Frees `b` if it grew past [`KEEP`] (peak memory of a megabyte host).
+pub(crate) fn free_if_large(b: &mut String) {
+    if b.capacity() > KEEP {
+        *b = String::new();
+    }
+}
+
+impl HostBufs {
+    fn release_large(&mut self) {
+        for b in [
+            &mut self.no_ctl,
+            &mut self.decoded,
+            &mut self.prepped,
+            &mut self.separated,
+            &mut self.joined,
+        ] {
+            free_if_large(b);
+        }
+        if self.run.capacity() > KEEP {
+            self.run = Vec::new();
+        }
+        self.nameprep.release_above(KEEP);
+    }
+}
+
+thread_local! {
+    static HOST: RefCell<HostBufs> = RefCell::new(HostBufs::default());
+}
+
+/// Runs `f` with this thread's [`HostBufs`] (fresh ones when in use or the thread is exiting),
+/// freeing those grown past [`KEEP`] afterwards.
+pub(crate) fn with_host<R>(mut f: impl FnMut(&mut HostBufs) -> R) -> R {
+    let r = HOST.try_with(|cell| {
+        let mut s = cell.try_borrow_mut().ok()?;
+        let r = f(&mut s);
+        s.release_large();
+        Some(r)
+    });
+    match r {
+        Ok(Some(r)) => r,
+        _ => f(&mut HostBufs::default()),
     }
 }
 
