@@ -190,12 +190,15 @@ pub fn canonicalize_host_into(
     is_file: bool,
     out: &mut String,
 ) -> Result<(), InvalidReason> {
-    // Fast path (ARCHITECTURE.md, speed mechanisms, row 6): for a host of `A-Z a-z 0-9 - . _ ~ +`
-    // only, Nameprep (step 11) is ASCII lowercasing and no other step but 27 changes it; 27 can
-    // only when every octet can occur in an `inet_addr()` number, which the second test excludes.
+    // Fast path (ARCHITECTURE.md, speed mechanisms, row 6): for a non-empty host of
+    // `A-Z a-z 0-9 - . _ ~ +` only, Nameprep (step 11) is ASCII lowercasing and no other step but
+    // 27 changes it; 27 can only when every octet can occur in an `inet_addr()` number, and then
+    // writes the address (its parse reads either case) or leaves the host as it is.
     let (all, any) = classes(host.as_bytes());
-    if all & PLAIN != 0 && all & INET == 0 {
-        push_plain(host, any & UPPER != 0, out);
+    if all & PLAIN != 0 && !host.is_empty() {
+        if all & INET == 0 || !canonicalize_ipv4_into(host, out) {
+            push_plain(host, any & UPPER != 0, out);
+        }
         return Ok(());
     }
     crate::scratch::with_host(|scratch| canonicalize_host_slow(host, any, is_file, out, scratch))
@@ -473,6 +476,53 @@ mod tests {
                 "{b:#x}"
             );
             assert_eq!(all_inet(&[b]), c & INET != 0, "{b:#x}");
+        }
+    }
+
+    /// The fast path on hosts of `inet_addr()` octets (step 27) gives what the whole algorithm
+    /// gives: every host of up to five octets over digits, hex letters of both cases, `x`, `X`
+    /// and `.`, and the IPv4 forms of longer ones.
+    #[test]
+    fn inet_hosts_on_the_fast_path_are_the_steps() {
+        fn check(h: &str) {
+            for is_file in [false, true] {
+                let (mut fast, mut slow) = (String::new(), String::new());
+                let f = canonicalize_host_into(h, is_file, &mut fast);
+                let (_, any) = classes(h.as_bytes());
+                let s = crate::scratch::with_host(|sc| {
+                    canonicalize_host_slow(h, any, is_file, &mut slow, sc)
+                });
+                assert_eq!((f, &fast), (s, &slow), "{h:?}");
+            }
+        }
+        let alphabet = b"019aFxX.";
+        let mut stack = vec![String::new()];
+        while let Some(h) = stack.pop() {
+            if !h.is_empty() {
+                check(&h);
+            }
+            if h.len() < 5 {
+                stack.extend(alphabet.iter().map(|&c| format!("{h}{}", c as char)));
+            }
+        }
+        for h in [
+            "127.0.0.1",
+            "0x7F.1",
+            "0X7f.0.0.1",
+            "017700000001",
+            "2130706433",
+            "1.2.3.256",
+            "4294967296",
+            "0xffffffff",
+            "10.0.0.1.",
+            "1..2",
+            "08.1",
+            "0x1.0x2.0x3.0x4",
+            "deadbeef",
+            "Face.B00C",
+            "1.2.65536",
+        ] {
+            check(h);
         }
     }
 
