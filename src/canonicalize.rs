@@ -667,9 +667,9 @@ pub(crate) enum PathStop {
 /// The single pass of [`hierarchical_path_from`] over `p` from octet `from` on (0, or after the
 /// path's first octet), `p[..from]` already written in `out`; `root`: where the path's `/` is in
 /// `out`. Where the path ends in `p`; `Err` (`out` partial) when it needs the full steps. With
-/// `TAIL`, `p` is the rest of a URL without a base (the resume road, `fast::resume`): the path ends
-/// at its first `?` or `#`, and the pass stops at an octet that resolution against its own parse
-/// would change.
+/// `TAIL`, `p` is the rest of a URL without a base (the resume road, src/fast/resume.rs): the
+/// path ends at its first `?` or `#`, and the pass stops at an octet that resolution against its
+/// own parse would change.
 #[inline(always)]
 pub(crate) fn path_pass_from<const TAIL: bool>(
     p: &str,

@@ -57,7 +57,7 @@ impl Used {
     pub(crate) const RESOLVE: Used = Used(Used::PRE | Used::SIDE | Used::PATH | Used::PATH2);
     /// Canonicalization of a record: the serialization and its working buffers.
     pub(crate) const CANONICALIZE: Used = Used(Used::CANON | Used::WORK_FILE | Used::WORK_STEPS);
-    /// The bulk path's resume road (`fast::resume`): its output and the full path steps.
+    /// The bulk path's resume road (src/fast/resume.rs): its output and the full path steps.
     pub(crate) const RESUME: Used = Used(Used::OUT | Used::WORK_STEPS);
     /// The bulk path: every stage, and its output.
     pub(crate) const ALL: Used = Used(u16::MAX);
