@@ -5,8 +5,9 @@
 /// 0 when not reached. `s[..scheme_end]`: a lowercase hierarchical scheme other than `file:`, then
 /// `://`. `s[..host_end]`: `scheme://host` as parse splits it, a host CanonicalizeHost copies
 /// (lowercases if `host_upper`). `path_start`: after a port the port rules copy (or drop,
-/// `port_dropped`); the path starts with `/` or is empty (written `/`). The path rules copy `s[path_start..path_ok]`;
-/// `path_ok == s.len()` when query and fragment are canonical too (only the edits are left).
+/// `port_dropped`); the path starts with `/` or is empty (written `/`). The path rules copy
+/// `s[path_start..path_ok]`; `path_ok == s.len()` when query and fragment are canonical too (only
+/// the edits are left).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Stop {
     pub(crate) scheme_end: usize,
