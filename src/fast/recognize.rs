@@ -27,7 +27,9 @@ const HOST_UPPER: u8 = 32;
 /// (preprocessing removes the controls and strips the ends' spaces, the sets encode the rest).
 static CLASS: [u8; 256] = {
     let mut t = [0u8; 256];
-    let mut i = 0x21;
+    // From the space: the sets give it the fragment class alone (a fragment keeps its spaces;
+    // preprocessing strips them only at the ends, see `query_fragment`).
+    let mut i = 0x20;
     while i < 0x7F {
         let c = i as u8;
         let mut k = 0;
@@ -50,11 +52,6 @@ static CLASS: [u8; 256] = {
         }
         t[i] = k;
         i += 1;
-    }
-    // A space inside the fragment is kept as it is (not in the fragment
-    // set); preprocessing strips it only at the ends (see `query_fragment`).
-    if !FRAGMENT.contains(b' ') {
-        t[b' ' as usize] = FRAGMENT_OK;
     }
     t
 };
