@@ -591,7 +591,6 @@ fn canon_general(
     let base = handle(base);
     if flags & WURL_FLAG_URL_STANDARD != 0 {
         return crate::scratch::with_side(crate::scratch::Side::FfiOut, |out| {
-            out.clear();
             let res = match standard_base(base.as_deref()) {
                 Ok(b) => api::canon_standard(b, CInput(bytes), label.as_deref(), out),
                 Err(why) => Err(why),
@@ -810,7 +809,6 @@ fn deliver_key(
     out_len: *mut usize,
 ) -> wurl_status {
     crate::scratch::with_side(crate::scratch::Side::FfiOut, |out| {
-        out.clear();
         crate::key::key_of_into(canonical, key, out);
         deliver(out.as_bytes(), buf, buf_cap, out_len)
     })
@@ -912,7 +910,6 @@ pub extern "C" fn wurl_canon_key_into(
         let opts = canon_options(label.as_deref(), flags);
         let base = handle(base);
         crate::scratch::with_side(crate::scratch::Side::FfiOut, |out| {
-            out.clear();
             let res = if flags & WURL_FLAG_URL_STANDARD != 0 {
                 standard_base(base.as_deref())
                     .and_then(|b| {
@@ -980,7 +977,6 @@ pub extern "C" fn wurl_canon_standard_into(
             Err(e) => return e,
         };
         crate::scratch::with_side(crate::scratch::Side::FfiOut, |out| {
-            out.clear();
             let res = crate::key::key_standard_input_into(
                 base.as_deref(),
                 CInput(bytes),
