@@ -256,6 +256,57 @@ fn copy_authority<'a>(r: &mut Parts<'a>, base: &Parts<'a>, work: &mut String) {
     r.known = known_host(base, work);
 }
 
+/// What of the base steps 2 to 6 of "steps to resolve a relative URL" keep before the reference's
+/// own components, by the step [`ref_kind`] chose. The one statement of those steps: the stage
+/// and the merge against a canonical base (src/fast/recognize.rs) both take it from [`kept`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kept {
+    /// Step 2: the scheme.
+    Scheme,
+    /// Step 3: the scheme and the authority.
+    Authority,
+    /// Step 4: the scheme, authority and path.
+    Path,
+    /// Step 5: the scheme, authority, path and query.
+    Query,
+    /// Step 6, RFC 3986 5.2.3 "merge paths": the scheme, the authority, then `/` when `slash` (the
+    /// base has an authority and an empty path), the base path's first `prefix` octets (through
+    /// its last slash character, `/` or `\`), then the reference's path.
+    Merged { prefix: usize, slash: bool },
+}
+
+/// The [`Kept`] of a reference of kind `kind` against a base with path `base_path` (empty when
+/// absent) and, when `base_authority`, an authority. `CANONICAL`: the base path is canonical, so
+/// its only slash character is `/` (the path percent-encode set escapes `\\`).
+#[inline(always)]
+pub(crate) fn kept<const CANONICAL: bool>(
+    kind: RefKind,
+    base_path: &[u8],
+    base_authority: bool,
+) -> Kept {
+    match kind {
+        RefKind::NetworkPath => Kept::Scheme,
+        RefKind::AbsolutePath => Kept::Authority,
+        RefKind::Query => Kept::Path,
+        RefKind::Fragment => Kept::Query,
+        RefKind::Relative if base_authority && base_path.is_empty() => Kept::Merged {
+            prefix: 0,
+            slash: true,
+        },
+        RefKind::Relative => {
+            let last = if CANONICAL {
+                crate::scan::rfind1(base_path, b'/')
+            } else {
+                crate::scan::rfind2(base_path, b'/', b'\\')
+            };
+            Kept::Merged {
+                prefix: last.map_or(0, |i| i + 1),
+                slash: false,
+            }
+        }
+    }
+}
+
 /// "Steps to resolve a relative URL" (/resolved-url/ is `r`).
 fn resolve_relative<'a>(
     r: &mut Parts<'a>,
@@ -281,58 +332,89 @@ fn resolve_relative<'a>(
         r.query.is_some(),
         r.fragment.is_some(),
     );
-    if kind == RefKind::NetworkPath {
-        // Step 2.
-        if let Some(p) = r.path {
-            r.path = Some(norm.path("", p, false, file, path, path2));
-        }
-        if file {
-            r.host = r.authority;
-            r.user = None;
-            r.password = None;
-            r.port = None;
-        }
-    } else if kind == RefKind::AbsolutePath {
-        // Step 3.
-        copy_authority(r, base, path);
-        let p = r.path.unwrap_or_default();
-        r.path = Some(norm.path("", p, false, file, path, path2));
-    } else if kind == RefKind::Query {
-        // Step 4.
-        copy_authority(r, base, path);
-        r.path = base.path;
-    } else if kind == RefKind::Fragment {
-        // Step 5.
-        copy_authority(r, base, path);
-        r.path = base.path;
-        r.query = base.query;
+    let r_path = r.path.unwrap_or_default();
+    // Step 6.5.2: in `file:`, a path starting with a drive specification keeps no authority of the
+    // base, and merges with an empty base path.
+    let drive =
+        kind == RefKind::Relative && file && starts_with_drive_spec(&decode_file_slashes(r_path));
+    let (b_path, b_authority) = if drive {
+        ("", false)
     } else {
-        // Step 6.
-        copy_authority(r, base, path);
-        let r_path = r.path.unwrap_or_default();
-        let mut b_path = base.path.unwrap_or("");
-        let mut base_has_authority = base.authority.is_some() || base.host.is_some();
-        if file && starts_with_drive_spec(&decode_file_slashes(r_path)) {
-            r.authority = None;
-            r.user = None;
-            r.password = None;
-            r.host = None;
-            r.port = None;
-            r.known = Known::default();
-            b_path = "";
-            base_has_authority = false;
-        }
-        // RFC 3986 5.2.3 "merge paths", on `/` and `\`: with an authority and an empty path, `/`
-        // and the reference; else the base up to its last slash character, then the reference.
-        let (prefix, slash) = if base_has_authority && b_path.is_empty() {
-            ("", true)
-        } else {
-            match crate::scan::rfind2(b_path.as_bytes(), b'/', b'\\') {
-                Some(i) => (&b_path[..=i], false),
-                None => ("", false),
+        (
+            base.path.unwrap_or(""),
+            base.authority.is_some() || base.host.is_some(),
+        )
+    };
+    match kept::<false>(kind, b_path.as_bytes(), b_authority) {
+        Kept::Scheme => {
+            if let Some(p) = r.path {
+                r.path = Some(norm.path("", p, false, file, path, path2));
             }
+            if file {
+                r.host = r.authority;
+                r.user = None;
+                r.password = None;
+                r.port = None;
+            }
+        }
+        Kept::Authority => {
+            copy_authority(r, base, path);
+            r.path = Some(norm.path("", r_path, false, file, path, path2));
+        }
+        Kept::Path => {
+            copy_authority(r, base, path);
+            r.path = base.path;
+        }
+        Kept::Query => {
+            copy_authority(r, base, path);
+            r.path = base.path;
+            r.query = base.query;
+        }
+        Kept::Merged { prefix, slash } => {
+            if drive {
+                r.authority = None;
+                r.user = None;
+                r.password = None;
+                r.host = None;
+                r.port = None;
+                r.known = Known::default();
+            } else {
+                copy_authority(r, base, path);
+            }
+            r.path = Some(norm.path(&b_path[..prefix], r_path, slash, file, path, path2));
+        }
+    }
+}
+
+#[cfg(test)]
+mod kept_tests {
+    use super::{Kept, kept};
+    use crate::path::RefKind;
+
+    /// Steps 2 to 5 keep whole components; step 6 merges after the base path's last slash
+    /// character (`\\` too), or writes `/` when an authority has an empty path (RFC 3986 5.2.3).
+    #[test]
+    fn kept_is_each_step() {
+        assert_eq!(
+            kept::<false>(RefKind::NetworkPath, b"/a/b", true),
+            Kept::Scheme
+        );
+        assert_eq!(
+            kept::<false>(RefKind::AbsolutePath, b"/a/b", true),
+            Kept::Authority
+        );
+        assert_eq!(kept::<false>(RefKind::Query, b"/a/b", true), Kept::Path);
+        assert_eq!(kept::<false>(RefKind::Fragment, b"/a/b", true), Kept::Query);
+        let merged = |p: &[u8], auth| match kept::<false>(RefKind::Relative, p, auth) {
+            Kept::Merged { prefix, slash } => (prefix, slash),
+            k => panic!("{k:?}"),
         };
-        r.path = Some(norm.path(prefix, r_path, slash, file, path, path2));
+        assert_eq!(merged(b"/a/b", true), (3, false));
+        assert_eq!(merged(b"/a\\b", true), (3, false));
+        assert_eq!(merged(b"/a/b\\", false), (5, false));
+        assert_eq!(merged(b"ab", false), (0, false));
+        assert_eq!(merged(b"", true), (0, true));
+        assert_eq!(merged(b"", false), (0, false));
     }
 }
 

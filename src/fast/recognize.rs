@@ -8,9 +8,10 @@
 //! fast-exit differential, I18, I19).
 
 use crate::hint::Stop;
-use crate::path::{PATH_COPY, RefKind, dot_segment_at, has_authority, parent_start, ref_kind};
+use crate::path::{PATH_COPY, dot_segment_at, has_authority, parent_start, ref_kind};
 use crate::percent::{FRAGMENT, QUERY, escape_at, is_unreserved};
 use crate::record::{Component, Span};
+use crate::resolve::{Kept, kept};
 use crate::scheme::{Scheme, SchemeKind, canonical_port_octets, is_scheme_char, scheme_len};
 
 /// Octet classes of [`CLASS`]: a path octet [`PATH_COPY`] copies (not `?`, `#`); a query octet
@@ -437,20 +438,22 @@ pub(crate) fn merge(base: &str, bat: &[Span; 8], class: Scheme, r: &[u8]) -> Opt
         b'#' => ref_kind(false, None, false, true),
         _ => ref_kind(has_authority(r), Some(first), false, false),
     };
-    // `end`: where the reference's path ends, when it has one.
-    let (keep, skip, end) = match kind {
-        RefKind::Fragment => {
+    // The base's serialization up to the end of what the step keeps (`keep`), the reference's from
+    // `skip`; `end`: where the reference's path ends, when it has one.
+    // A base the recognizer verified has an authority.
+    let (keep, skip, end) = match kept::<true>(kind, &b[path.clone()], true) {
+        Kept::Query => {
             at[Component::Fragment] = Span::NONE;
             (no_fragment, 0, None)
         }
-        RefKind::Query => {
+        Kept::Path => {
             at[Component::Query] = Span::NONE;
             at[Component::Fragment] = Span::NONE;
             (path.end, 0, None)
         }
         // The base's scheme, then the reference checked as an absolute URL's after `scheme:`; a `\`
         // among the slashes goes to the stages.
-        RefKind::NetworkPath => {
+        Kept::Scheme => {
             if !r.starts_with(b"//") {
                 return None;
             }
@@ -471,13 +474,15 @@ pub(crate) fn merge(base: &str, bat: &[Span; 8], class: Scheme, r: &[u8]) -> Opt
             });
         }
         // A leading `\` is left to the stages, which write `/` for it.
-        RefKind::AbsolutePath if first != b'/' => return None,
-        RefKind::AbsolutePath => (path.start, 0, Some(path_rest(r, 1, false)?)),
-        RefKind::Relative => {
-            // "Merge paths" after the base path's last `/`; "remove dot-segments" on the leading
-            // `.` and `..` segments (`..` drops the kept segment, never the root).
+        Kept::Authority if first != b'/' => return None,
+        Kept::Authority => (path.start, 0, Some(path_rest(r, 1, false)?)),
+        // A canonical path is never empty.
+        Kept::Merged { slash: true, .. } => return None,
+        Kept::Merged { prefix, .. } => {
+            // "Remove dot-segments" on the reference's leading `.` and `..` segments (`..` drops
+            // the kept segment, never the root).
             let root = path.start;
-            let mut keep = root + crate::scan::rfind1(&b[path.clone()], b'/')? + 1;
+            let mut keep = root + prefix;
             let mut skip = 0;
             while let Some((n, dot_dot)) = dot_segment_at(&r[skip..], |c| c == b'?' || c == b'#') {
                 if dot_dot {
