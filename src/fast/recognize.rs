@@ -8,7 +8,7 @@
 //! fast-exit differential, I18, I19).
 
 use crate::hint::Stop;
-use crate::path::{PATH_COPY, RefKind, dot_segment_at, has_authority, parent_start, ref_kind};
+use crate::path::{PATH_COPY, RefKind, has_authority, leading_dot_segments, ref_kind};
 use crate::percent::{FRAGMENT, QUERY, escape_at, is_unreserved};
 use crate::record::{Component, Span};
 use crate::scheme::{Scheme, SchemeKind, canonical_port_octets, is_scheme_char, scheme_len};
@@ -477,14 +477,8 @@ pub(crate) fn merge(base: &str, bat: &[Span; 8], class: Scheme, r: &[u8]) -> Opt
             // "Merge paths" after the base path's last `/`; "remove dot-segments" on the leading
             // `.` and `..` segments (`..` drops the kept segment, never the root).
             let root = path.start;
-            let mut keep = root + crate::scan::rfind1(&b[path.clone()], b'/')? + 1;
-            let mut skip = 0;
-            while let Some((n, dot_dot)) = dot_segment_at(&r[skip..], |c| c == b'?' || c == b'#') {
-                if dot_dot {
-                    keep = parent_start(b, root, keep);
-                }
-                skip += n + usize::from(r.get(skip + n) == Some(&b'/'));
-            }
+            let keep = root + crate::scan::rfind1(&b[path.clone()], b'/')? + 1;
+            let (keep, skip) = leading_dot_segments(b, root, keep, r);
             (keep, skip, Some(path_rest(r, skip, false)?))
         }
     };
