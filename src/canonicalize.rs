@@ -1194,6 +1194,16 @@ mod tests {
                     continue;
                 }
                 assert_eq!(&one[root..], full_steps(&p, file), "{p:?} file={file}");
+                // With `TAIL` the path ends at `?` or `#`, also right after a dot segment.
+                for tail in ["?q", "#f"].iter().filter(|_| !file) {
+                    let mut t = String::from(&one[..root]);
+                    t.push_str(if p.starts_with('/') { "" } else { "/" });
+                    if let Ok(k) =
+                        path_pass_from::<true>(&(p.clone() + tail), 0, false, &mut t, root)
+                    {
+                        assert_eq!((k, t.as_str()), (p.len(), one.as_str()), "{p:?}{tail}");
+                    }
+                }
             }
         });
     }

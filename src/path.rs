@@ -500,6 +500,10 @@ mod tests {
         assert_eq!(remove_dot_segments("../a"), "a");
         assert_eq!(remove_dot_segments("/.."), "/");
         assert_eq!(remove_dot_segments(".."), "");
+        // Rule C on a relative path's first segment leaves the `/` of the input.
+        assert_eq!(remove_dot_segments("a/../b"), "/b");
+        assert_eq!(remove_dot_segments("a/.."), "/");
+        assert_eq!(remove_dot_segments("a/b/../../../c"), "/c");
     }
 
     /// What `needs_dot_removal` answers, by a plain look at every segment.
@@ -730,6 +734,34 @@ mod tests {
         for p in ["/", "/a/", "/a/b/", "/a//", "//", "/a/b/c/"] {
             let cut = parent_start(p.as_bytes(), 0, p.len());
             assert_eq!(&p[..cut], remove_dot_segments(&format!("{p}..")), "{p:?}");
+        }
+    }
+
+    /// The merge's leading dot segments ([`leading_dot_segments`]) are the first steps of the one
+    /// loop: "remove dot-segments" on the merged path gives the same path from what they leave (the
+    /// base's kept prefix and the reference's rest), whose rest starts with no dot segment; on
+    /// every short reference over the octets that matter, after several base paths.
+    #[test]
+    fn leading_dot_segments_are_the_loop_s_first_steps() {
+        for base in ["/", "/a/", "/a/b/", "/a/b/c/", "/a//"] {
+            let b = base.as_bytes();
+            crate::testutil::each_sequence(b"./%2eEa?", 6, |r| {
+                let (keep, skip) = leading_dot_segments(b, 0, b.len(), r);
+                let s = std::str::from_utf8(r).unwrap();
+                let path = &s[..s.find('?').unwrap_or(s.len())];
+                assert!(skip <= path.len(), "{base:?} {s:?}");
+                let rest = &path[skip..];
+                assert_eq!(
+                    dot_segment_at(rest.as_bytes(), |_| false),
+                    None,
+                    "{base:?} {s:?}"
+                );
+                assert_eq!(
+                    remove_dot_segments(&format!("{}{rest}", &base[..keep])),
+                    remove_dot_segments(&format!("{base}{path}")),
+                    "{base:?} {s:?}"
+                );
+            });
         }
     }
 
