@@ -666,23 +666,23 @@ impl<const TAIL: bool> DotOutput for OnePass<'_, TAIL> {
     const BACKSLASH: bool = false;
     const QUERY_ENDS: bool = TAIL;
 
-    #[inline(always)]
+    #[inline]
     fn written(&self) -> (&[u8], usize) {
         (self.out.as_bytes(), self.root)
     }
 
-    #[inline(always)]
+    #[inline]
     fn truncate(&mut self, len: usize) {
         self.out.truncate(len);
     }
 
-    #[inline(always)]
+    #[inline]
     fn root_slash(&mut self) {
         self.out.truncate(self.root);
         self.out.push('/');
     }
 
-    #[inline(always)]
+    #[inline]
     fn run(&mut self, from: usize, to: usize) {
         self.out.push_str(&self.p[from..to]);
     }
