@@ -8,8 +8,8 @@ use std::borrow::Cow;
 
 use crate::charset::{encode_query_into, query_encoding};
 use crate::path::{
-    PATH_COPY, decode_file_slashes_into, dot_segment_at, drive_spec_len, has_slash_escape,
-    needs_dot_removal, parent_start, remove_dot_segments_into, starts_with_slash,
+    DotOutput, DotWriter, PATH_COPY, decode_file_slashes_into, drive_spec_len, has_slash_escape,
+    needs_dot_removal, remove_dot_segments_into, remove_dots, starts_with_slash,
 };
 use crate::percent::{
     self, FRAGMENT, OPAQUE_PATH, PATH, QUERY, USERINFO, decode_unreserved_into, encode_utf8_into,
@@ -644,18 +644,6 @@ fn hierarchical_path_from(
     encode_utf8_into(a, &PATH, out);
 }
 
-/// RFC 3986 5.2.4 "remove dot-segments" for the segment at `seg_out` in `out` (after its `/`): a
-/// `.` is dropped, a `..` with the segment before it (none at the root, `out[root]`). Its own `/`
-/// stays and the caller skips the next, so `/a/./b` and `/a/x/../b` give `/a/b`, `/a/.` `/a/`.
-fn drop_dot_segment(out: &mut String, root: usize, seg_out: usize, dot_dot: bool) {
-    out.truncate(seg_out);
-    if dot_dot {
-        // Only separators are `/` in what this pass writes (`%2F` stays escaped here).
-        let prev = parent_start(out.as_bytes(), root, seg_out);
-        out.truncate(prev);
-    }
-}
-
 /// Why [`path_pass_from`] stopped short of the end of the path.
 pub(crate) enum PathStop {
     /// The path needs the full steps ([`hierarchical_path`]).
@@ -664,66 +652,72 @@ pub(crate) enum PathStop {
     Resolution,
 }
 
-/// The single pass of [`hierarchical_path_from`] over `p` from octet `from` on (0, or after the
-/// path's first octet), `p[..from]` already written in `out`; `root`: where the path's `/` is in
-/// `out`. Where the path ends in `p`; `Err` (`out` partial) when it needs the full steps. With
-/// `TAIL`, `p` is the rest of a URL without a base (the resume road, src/fast/resume.rs): the
-/// path ends at its first `?` or `#`, and the pass stops at an octet that resolution against its
-/// own parse would change.
-#[inline(always)]
-pub(crate) fn path_pass_from<const TAIL: bool>(
-    p: &str,
-    from: usize,
+/// The one pass's writer for "remove dot-segments" ([`remove_dots`]): between dot segments it
+/// decodes escapes of unreserved characters and escapes the path set, and stops where it cannot
+/// decide alone. Only `/` separates segments (`%2F` stays escaped, `\` is escaped or stops it).
+struct OnePass<'a, const TAIL: bool> {
+    p: &'a str,
     file: bool,
-    out: &mut String,
+    out: &'a mut String,
     root: usize,
-) -> Result<usize, PathStop> {
-    let b = p.as_bytes();
-    // `last`: the first octet of `p` not yet written (octets are written in runs, so the octet of
-    // `p` at `j >= last` will be at `out.len() + j - last`).
-    let (mut i, mut last) = (from, from);
-    let copy = if TAIL {
+}
+
+impl<const TAIL: bool> DotOutput for OnePass<'_, TAIL> {
+    const BACKSLASH: bool = false;
+    const QUERY_ENDS: bool = TAIL;
+
+    #[inline]
+    fn written(&self) -> (&[u8], usize) {
+        (self.out.as_bytes(), self.root)
+    }
+
+    #[inline]
+    fn truncate(&mut self, len: usize) {
+        self.out.truncate(len);
+    }
+
+    #[inline]
+    fn root_slash(&mut self) {
+        self.out.truncate(self.root);
+        self.out.push('/');
+    }
+
+    #[inline]
+    fn run(&mut self, from: usize, to: usize) {
+        self.out.push_str(&self.p[from..to]);
+    }
+}
+
+impl<const TAIL: bool> DotWriter for OnePass<'_, TAIL> {
+    type Stop = PathStop;
+    const COPY: &'static [bool; 256] = if TAIL {
         &crate::path::PATH_COPY_IN_URL
     } else {
         &PATH_COPY
     };
-    loop {
-        i = crate::scan::run_while(b, i, |c| copy[usize::from(c)]);
-        let Some(&c) = b.get(i) else { break };
-        // A segment starting here may be a dot segment: `.`, `..` or a `%2E` spelling, up to the
-        // next `/` or the end of the path (with `TAIL`, a `?` or `#`).
-        if (c == b'.' || c == b'%')
-            && (i == 0 || b[i - 1] == b'/')
-            && let Some((n, dot_dot)) =
-                dot_segment_at(&b[i..], |x| TAIL && matches!(x, b'?' | b'#'))
-        {
-            out.push_str(&p[last..i]);
-            drop_dot_segment(out, root, out.len(), dot_dot);
-            // The separator after a dot segment goes with it.
-            let end = i + n;
-            last = end + usize::from(b.get(end) == Some(&b'/'));
-            i = last;
-            continue;
-        }
+
+    #[inline(always)]
+    fn other(&mut self, i: usize, last: &mut usize) -> Result<usize, PathStop> {
+        let (p, b, out) = (self.p, self.p.as_bytes(), &mut *self.out);
+        let c = b[i];
         match c {
-            b'?' | b'#' if TAIL => break,
             b'\\' if TAIL && !crate::resolve::own_path_unchanged(&p[i..=i]) => {
-                return Err(PathStop::Resolution);
+                Err(PathStop::Resolution)
             }
-            b'.' => i += 1,
+            b'.' => Ok(i + 1),
             // In `file:` a `\` is a separator (resolving again decodes its `%5C`): the full steps.
             // Elsewhere the path set escapes it, below.
-            b'\\' if file => return Err(PathStop::Steps),
+            b'\\' if self.file => Err(PathStop::Steps),
             b'%' => match escape_at(b, i) {
                 Some(v) if is_unreserved(v) => {
-                    if last < i {
-                        out.push_str(&p[last..i]);
+                    if *last < i {
+                        out.push_str(&p[*last..i]);
                     }
                     // A decoded hex digit could complete an escape with the `%` or `%X` before it
                     // (`%3%35`): the full steps decode to a fixed point. Raw octets are copied
                     // and escapes written whole, so the end of `out` shows exactly that case.
                     if v.is_ascii_hexdigit() {
-                        let w = &out.as_bytes()[root..];
+                        let w = &out.as_bytes()[self.root..];
                         let n = w.len();
                         if w.last() == Some(&b'%')
                             || (n >= 2 && w[n - 2] == b'%' && w[n - 1].is_ascii_hexdigit())
@@ -733,11 +727,11 @@ pub(crate) fn path_pass_from<const TAIL: bool>(
                     }
                     // `v` is ASCII (unreserved); the mask tells the compiler.
                     out.push(char::from(v & 0x7F));
-                    i += 3;
-                    last = i;
+                    *last = i + 3;
+                    Ok(i + 3)
                 }
-                Some(b'/' | b'\\') if file => return Err(PathStop::Steps),
-                _ => i += 1,
+                Some(b'/' | b'\\') if self.file => Err(PathStop::Steps),
+                _ => Ok(i + 1),
             },
             // With `TAIL`, a TAB, LF or CR that preprocessing removes, or a noncharacter it
             // replaces, is left to the stages (neither is in the copy set).
@@ -749,22 +743,36 @@ pub(crate) fn path_pass_from<const TAIL: bool>(
                             .next()
                             .is_some_and(crate::preprocess::is_noncharacter))) =>
             {
-                return Err(PathStop::Resolution);
+                Err(PathStop::Resolution)
             }
             _ => {
-                if last < i {
-                    out.push_str(&p[last..i]);
+                if *last < i {
+                    out.push_str(&p[*last..i]);
                 }
                 percent::push_escape(out, c);
-                i += 1;
-                last = i;
+                *last = i + 1;
+                Ok(i + 1)
             }
         }
     }
-    if last < i {
-        out.push_str(&p[last..i]);
-    }
-    Ok(i)
+}
+
+/// The single pass of [`hierarchical_path_from`] over `p` from octet `from` on (0, or after the
+/// path's first octet), `p[..from]` already written in `out`; `root`: where the path's `/` is in
+/// `out`. Where the path ends in `p`; `Err` (`out` partial) when it needs the full steps. With
+/// `TAIL`, `p` is the rest of a URL without a base (the resume road, src/fast/resume.rs): the
+/// path ends at its first `?` or `#`, and the pass stops at an octet that resolution against its
+/// own parse would change. "Remove dot-segments" ([`remove_dots`]) with the [`OnePass`] writer.
+#[inline(always)]
+pub(crate) fn path_pass_from<const TAIL: bool>(
+    p: &str,
+    from: usize,
+    file: bool,
+    out: &mut String,
+    root: usize,
+) -> Result<usize, PathStop> {
+    let mut w = OnePass::<TAIL> { p, file, out, root };
+    remove_dots(p.as_bytes(), from, &mut w)
 }
 
 /// The bound on the rounds of [`hierarchical_path`]. A later round runs only when the last one's
@@ -1186,6 +1194,16 @@ mod tests {
                     continue;
                 }
                 assert_eq!(&one[root..], full_steps(&p, file), "{p:?} file={file}");
+                // With `TAIL` the path ends at `?` or `#`, also right after a dot segment.
+                for tail in ["?q", "#f"].iter().filter(|_| !file) {
+                    let mut t = String::from(&one[..root]);
+                    t.push_str(if p.starts_with('/') { "" } else { "/" });
+                    if let Ok(k) =
+                        path_pass_from::<true>(&(p.clone() + tail), 0, false, &mut t, root)
+                    {
+                        assert_eq!((k, t.as_str()), (p.len(), one.as_str()), "{p:?}{tail}");
+                    }
+                }
             }
         });
     }

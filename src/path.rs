@@ -6,7 +6,6 @@
 use std::borrow::Cow;
 
 use crate::percent::{PATH, escape_at};
-use crate::scan::{find1, find2};
 
 /// Octets canonicalization's pass over a path copies without a second look: not in the path
 /// percent-encode set, not `\`, `%` or `.`. `/` too: a segment is looked at only when it starts
@@ -277,6 +276,201 @@ fn is_dot_candidate(seg: &[u8]) -> bool {
     dot_segment(seg).is_some()
 }
 
+/// Where one use of "remove dot-segments" writes, and what separates and ends its segments: what
+/// [`dot_segment_step`] needs. Resolution's removal ([`remove_dot_segments_into`]) and the
+/// canonicalization pass over a path write into a buffer; the merge of a link with a canonical base
+/// ([`leading_dot_segments`]) keeps a prefix of the base's serialization.
+pub(crate) trait DotOutput {
+    /// Whether `\` separates segments, as `/` does (the spec's amendment, in resolution).
+    const BACKSLASH: bool;
+    /// Whether `?` and `#` end the path (a path read with the rest of a URL).
+    const QUERY_ENDS: bool;
+    /// The output so far and where the path starts in it (its `/`, or a relative path's first
+    /// segment).
+    fn written(&self) -> (&[u8], usize);
+    /// Cuts the output to `len` octets.
+    fn truncate(&mut self, len: usize);
+    /// Makes the path written `/`: rule C removed a relative path's first segment.
+    fn root_slash(&mut self);
+    /// Writes the input's octets `from..to`, none of them a dot segment.
+    fn run(&mut self, from: usize, to: usize);
+}
+
+/// What a use of the whole loop ([`remove_dots`]) does with the octets between dot segments: copy
+/// them in runs, or look at each.
+pub(crate) trait DotWriter: DotOutput {
+    /// Why the loop stopped before the end of the path.
+    type Stop;
+    /// Octets the loop writes in runs without a look: never `.` or `%` (a dot segment's start), nor
+    /// an octet [`DotWriter::other`] writes otherwise.
+    const COPY: &'static [bool; 256];
+    /// The input's octet at `i`, outside [`DotWriter::COPY`], not starting a dot segment and not
+    /// ending the path, with `input[last..i]` not yet written: where to go on, or `Err`.
+    fn other(&mut self, i: usize, last: &mut usize) -> Result<usize, Self::Stop>;
+}
+
+/// RFC 3986 5.2.4 "remove dot-segments" (`%2E` read as `.`) on `b` from octet `from` (0, or after
+/// octets already written that end a segment), writing through `w`: dot segments by
+/// [`dot_segment_step`], other segments written as they come (rule E), by runs. Where the path
+/// ends.
+#[inline(always)]
+pub(crate) fn remove_dots<W: DotWriter>(
+    b: &[u8],
+    from: usize,
+    w: &mut W,
+) -> Result<usize, W::Stop> {
+    // `last`: the first octet not yet written.
+    let (mut i, mut last) = (from, from);
+    loop {
+        i = crate::scan::run_while(b, i, |c| W::COPY[usize::from(c)]);
+        let Some(&c) = b.get(i) else { break };
+        if (c == b'.' || c == b'%')
+            && (i == 0 || is_sep::<W>(b[i - 1]))
+            && let Some(next) = dot_segment_step(b, i, last, w)
+        {
+            (i, last) = (next, next);
+            continue;
+        }
+        if W::QUERY_ENDS && matches!(c, b'?' | b'#') {
+            break;
+        }
+        i = w.other(i, &mut last)?;
+    }
+    if last < i {
+        w.run(last, i);
+    }
+    Ok(i)
+}
+
+/// Whether `c` separates segments for `W`.
+#[inline]
+fn is_sep<W: DotOutput>(c: u8) -> bool {
+    c == b'/' || (W::BACKSLASH && c == b'\\')
+}
+
+/// One step of "remove dot-segments" at the start `i` of a segment, `b[last..i]` not yet written:
+/// when the segment is a dot segment, writes `b[last..i]`, drops the segment (a `.`: rules A, B,
+/// D), for `..` with the segment written before it (C), and returns where the input goes on, past
+/// the separator after it. The `/` before the dot segment stays written, so `/a/./b` and
+/// `/a/x/../b` give `/a/b`, `/a/.` gives `/a/`.
+#[inline]
+fn dot_segment_step<W: DotOutput>(b: &[u8], i: usize, last: usize, w: &mut W) -> Option<usize> {
+    let ends = |c: u8| (W::BACKSLASH && c == b'\\') || (W::QUERY_ENDS && matches!(c, b'?' | b'#'));
+    let (n, dot_dot) = dot_segment_at(&b[i..], ends)?;
+    w.run(last, i);
+    if dot_dot {
+        let (out, root) = w.written();
+        let cut = parent_start(out, root, out.len());
+        // Only a relative path's first segment has no `/` before it: the rule leaves `/`.
+        if cut == root + 1 && out[root] != b'/' {
+            w.root_slash();
+        } else {
+            w.truncate(cut);
+        }
+    }
+    let end = i + n;
+    Some(end + usize::from(b.get(end).is_some_and(|&c| is_sep::<W>(c))))
+}
+
+/// Octets resolution's removal writes in runs: all but `.`, `%` and `\` (written `/`).
+static REMOVAL_COPY: [bool; 256] = {
+    let mut t = [true; 256];
+    t[b'.' as usize] = false;
+    t[b'%' as usize] = false;
+    t[b'\\' as usize] = false;
+    t
+};
+
+/// Resolution's removal: appends to `out`, `\` written `/`.
+struct Removal<'a> {
+    input: &'a str,
+    out: &'a mut String,
+    root: usize,
+}
+
+impl DotOutput for Removal<'_> {
+    const BACKSLASH: bool = true;
+    const QUERY_ENDS: bool = false;
+
+    fn written(&self) -> (&[u8], usize) {
+        (self.out.as_bytes(), self.root)
+    }
+
+    fn truncate(&mut self, len: usize) {
+        self.out.truncate(len);
+    }
+
+    fn root_slash(&mut self) {
+        self.out.truncate(self.root);
+        self.out.push('/');
+    }
+
+    fn run(&mut self, from: usize, to: usize) {
+        self.out.push_str(&self.input[from..to]);
+    }
+}
+
+impl DotWriter for Removal<'_> {
+    type Stop = std::convert::Infallible;
+    const COPY: &'static [bool; 256] = &REMOVAL_COPY;
+
+    fn other(&mut self, i: usize, last: &mut usize) -> Result<usize, Self::Stop> {
+        if self.input.as_bytes()[i] == b'\\' {
+            self.run(*last, i);
+            self.out.push('/');
+            *last = i + 1;
+        }
+        Ok(i + 1)
+    }
+}
+
+/// The merge's output: a canonical base's serialization up to `keep`, whose path starts with `/`
+/// at `root`. It writes nothing of the reference: the merge stops at its first segment that is not
+/// a dot segment.
+struct KeptPrefix<'a> {
+    base: &'a [u8],
+    root: usize,
+    keep: usize,
+}
+
+impl DotOutput for KeptPrefix<'_> {
+    const BACKSLASH: bool = false;
+    const QUERY_ENDS: bool = true;
+
+    fn written(&self) -> (&[u8], usize) {
+        (&self.base[..self.keep], self.root)
+    }
+
+    fn truncate(&mut self, len: usize) {
+        self.keep = len;
+    }
+
+    fn root_slash(&mut self) {
+        self.keep = self.root + 1;
+    }
+
+    fn run(&mut self, _: usize, _: usize) {}
+}
+
+/// "Remove dot-segments" on the leading dot segments of a relative reference `r` merged after
+/// `base[..keep]` (a canonical base's path at `root`, up to and with its last `/`): how much of the
+/// base stays and where the first other segment starts in `r`. The leading phase of
+/// [`remove_dots`]: its steps until the first segment that is not a dot segment.
+#[inline]
+pub(crate) fn leading_dot_segments(
+    base: &[u8],
+    root: usize,
+    keep: usize,
+    r: &[u8],
+) -> (usize, usize) {
+    let mut w = KeptPrefix { base, root, keep };
+    let mut skip = 0;
+    while let Some(next) = dot_segment_step(r, skip, skip, &mut w) {
+        skip = next;
+    }
+    (w.keep, skip)
+}
+
 /// RFC 3986 5.2.4 "remove dot-segments", with `\` read as `/` and `%2E` as
 /// `.`.
 pub fn remove_dot_segments(path: &str) -> String {
@@ -285,82 +479,12 @@ pub fn remove_dot_segments(path: &str) -> String {
     out
 }
 
-/// [`remove_dot_segments`], appending to `out`. Linear: each output byte is appended once and
-/// scanned at most once more when a `..` removes it; runs between dot segments are appended whole.
+/// [`remove_dot_segments`], appending to `out`: [`remove_dots`] with `\` written `/`. Linear: each
+/// output octet is appended once and scanned at most once more when a `..` removes it.
 pub(crate) fn remove_dot_segments_into(input: &str, out: &mut String) {
-    let base = out.len();
-    let b = input.as_bytes();
-    let n = b.len();
-    // `\` reads as `/`: a path with one searches for both and writes `/` for each.
-    let backslash = find1(b, b'\\').is_some();
-    let is_sep = |c: u8| c == b'/' || c == b'\\';
-    let seg_end = |from: usize| {
-        let rest = &b[from..];
-        let k = if backslash {
-            find2(rest, b'/', b'\\')
-        } else {
-            find1(rest, b'/')
-        };
-        k.map_or(n, |p| from + p)
-    };
-    let push = |out: &mut String, run: &str| {
-        if backslash {
-            for (k, piece) in run.split('\\').enumerate() {
-                if k > 0 {
-                    out.push('/');
-                }
-                out.push_str(piece);
-            }
-        } else {
-            out.push_str(run);
-        }
-    };
-    let mut i = 0;
-    // Rules A and D: leading "." or ".." segments are dropped.
-    while i < n && !is_sep(b[i]) {
-        let end = seg_end(i);
-        let seg = &b[i..end];
-        if dot_segment(seg).is_none() {
-            break;
-        }
-        i = if end < n { end + 1 } else { n };
-    }
-    // The segments from `run` on are appended as they are (rule E) until
-    // a dot segment: a `.` or `%` just after a separator.
-    let mut run = i;
-    let mut from = i;
-    while let Some(k) = find2(&b[from..], b'.', b'%') {
-        let j = from + k;
-        let end = seg_end(j);
-        from = end;
-        if j == 0 || !is_sep(b[j - 1]) {
-            continue;
-        }
-        let seg = &b[j..end];
-        let Some(dot_dot) = dot_segment(seg) else {
-            continue;
-        };
-        let dot = !dot_dot;
-        // The unit "/seg" starts at `j - 1`.
-        push(out, &input[run..j - 1]);
-        if !dot {
-            // Rule C: drop the last output segment (its only separator is `/`).
-            let cut = crate::scan::rfind1(&out.as_bytes()[base..], b'/').map_or(base, |c| base + c);
-            out.truncate(cut);
-        }
-        // Rule B (and C): "/./" or "/../" goes on at the next separator; a
-        // final "/." or "/.." becomes "/".
-        if end < n {
-            run = end;
-        } else {
-            out.push('/');
-            run = n;
-        }
-        if from >= n {
-            break;
-        }
-    }
-    push(out, &input[run..]);
+    let root = out.len();
+    let mut w = Removal { input, out, root };
+    let Ok(_) = remove_dots(input.as_bytes(), 0, &mut w);
 }
 
 #[cfg(test)]
@@ -376,6 +500,10 @@ mod tests {
         assert_eq!(remove_dot_segments("../a"), "a");
         assert_eq!(remove_dot_segments("/.."), "/");
         assert_eq!(remove_dot_segments(".."), "");
+        // Rule C on a relative path's first segment leaves the `/` of the input.
+        assert_eq!(remove_dot_segments("a/../b"), "/b");
+        assert_eq!(remove_dot_segments("a/.."), "/");
+        assert_eq!(remove_dot_segments("a/b/../../../c"), "/c");
     }
 
     /// What `needs_dot_removal` answers, by a plain look at every segment.
@@ -606,6 +734,34 @@ mod tests {
         for p in ["/", "/a/", "/a/b/", "/a//", "//", "/a/b/c/"] {
             let cut = parent_start(p.as_bytes(), 0, p.len());
             assert_eq!(&p[..cut], remove_dot_segments(&format!("{p}..")), "{p:?}");
+        }
+    }
+
+    /// The merge's leading dot segments ([`leading_dot_segments`]) are the first steps of the one
+    /// loop: "remove dot-segments" on the merged path gives the same path from what they leave (the
+    /// base's kept prefix and the reference's rest), whose rest starts with no dot segment; on
+    /// every short reference over the octets that matter, after several base paths.
+    #[test]
+    fn leading_dot_segments_are_the_loop_s_first_steps() {
+        for base in ["/", "/a/", "/a/b/", "/a/b/c/", "/a//"] {
+            let b = base.as_bytes();
+            crate::testutil::each_sequence(b"./%2eEa?", 6, |r| {
+                let (keep, skip) = leading_dot_segments(b, 0, b.len(), r);
+                let s = std::str::from_utf8(r).unwrap();
+                let path = &s[..s.find('?').unwrap_or(s.len())];
+                assert!(skip <= path.len(), "{base:?} {s:?}");
+                let rest = &path[skip..];
+                assert_eq!(
+                    dot_segment_at(rest.as_bytes(), |_| false),
+                    None,
+                    "{base:?} {s:?}"
+                );
+                assert_eq!(
+                    remove_dot_segments(&format!("{}{rest}", &base[..keep])),
+                    remove_dot_segments(&format!("{base}{path}")),
+                    "{base:?} {s:?}"
+                );
+            });
         }
     }
 

@@ -8,7 +8,7 @@
 //! fast-exit differential, I18, I19).
 
 use crate::hint::Stop;
-use crate::path::{PATH_COPY, dot_segment_at, has_authority, parent_start, ref_kind};
+use crate::path::{PATH_COPY, has_authority, leading_dot_segments, ref_kind};
 use crate::percent::{FRAGMENT, QUERY, escape_at, is_unreserved};
 use crate::record::{Component, Span};
 use crate::resolve::{Kept, kept};
@@ -482,14 +482,7 @@ pub(crate) fn merge(base: &str, bat: &[Span; 8], class: Scheme, r: &[u8]) -> Opt
             // "Remove dot-segments" on the reference's leading `.` and `..` segments (`..` drops
             // the kept segment, never the root).
             let root = path.start;
-            let mut keep = root + prefix;
-            let mut skip = 0;
-            while let Some((n, dot_dot)) = dot_segment_at(&r[skip..], |c| c == b'?' || c == b'#') {
-                if dot_dot {
-                    keep = parent_start(b, root, keep);
-                }
-                skip += n + usize::from(r.get(skip + n) == Some(&b'/'));
-            }
+            let (keep, skip) = leading_dot_segments(b, root, root + prefix, r);
             (keep, skip, Some(path_rest(r, skip, false)?))
         }
     };
