@@ -248,13 +248,31 @@ fn canonical_after_prefix(
     let Ok(port) = canonical_port(u.port, u.class.default_port) else {
         return false;
     };
-    let port = Ok(port);
-    let kept = kept_parts(u, &port, None);
+    let kept = kept_parts(u, &Ok(port), None);
+    write_after_host(u, &kept, port, path_ok, out, at, work);
+    true
+}
+
+/// The steps with the default options after the host of `u`, a URL that is not `file:`: the parts
+/// of `kept` after its host (`kept.port` present when the port rules keep `port`), each written by
+/// its rule ([`CanonWrite`], the first `path_ok` octets of the path copied as they are) where
+/// [`walk_after_host`](crate::serialize::walk_after_host) puts it, appended to `out`, with where
+/// each went in `at`. Also the resume road's writer (`fast::resume`), on parts without a path.
+#[inline(always)]
+pub(crate) fn write_after_host(
+    u: &Parts,
+    kept: &Parts,
+    port: Option<u32>,
+    path_ok: usize,
+    out: &mut String,
+    at: &mut [Span; 8],
+    work: &mut Work,
+) {
     let mut w = CanonWrite {
         u,
         info: u.class,
         file: false,
-        port,
+        port: Ok(port),
         opts: &CanonOptions::default(),
         out,
         at,
@@ -263,8 +281,7 @@ fn canonical_after_prefix(
         b: &mut work.b,
         err: None,
     };
-    crate::serialize::walk_after_host(&kept, &mut w);
-    true
+    crate::serialize::walk_after_host(kept, &mut w);
 }
 
 /// "Steps to canonicalize a URL" on `u`, appended to `out` with where each component went in

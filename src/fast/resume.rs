@@ -1,15 +1,13 @@
 //! The resume road of the bulk call without a base (ARCHITECTURE.md, speed mechanisms, row 3):
 //! on input the recognizer rejected, its canonical prefix ([`Stop`]) is copied and the components
-//! after it are written by the stages' own component writers (`canonicalize`).
+//! after it are written by the stages' own component writers (`canonicalize`), each after its
+//! delimiter where `serialize::walk_after_host` lays it out.
 
 use crate::canonicalize::{
-    CanonOptions, PathStop, canon_staged, fragment_into, hierarchical_path_into, path_pass_from,
-    push_port,
+    CanonOptions, PathStop, canon_staged, hierarchical_path_into, path_pass_from, write_after_host,
 };
-use crate::charset::{encode_query_into, query_encoding};
 use crate::hint::Stop;
-use crate::percent::QUERY;
-use crate::record::{InvalidReason, Parts};
+use crate::record::{InvalidReason, Parts, Span};
 use crate::scheme::{Scheme, canonical_port};
 use crate::scratch::{Scratch, Work};
 
@@ -117,7 +115,7 @@ fn resume_into(s: &str, stop: &Stop, out: &mut String, work: &mut Work) -> bool 
         if end < b.len() && !crate::preprocess::leaves_tail(&b[end..]) {
             return false;
         }
-        query_fragment_into(s, end, out);
+        query_fragment_into(s, end, out, work);
         return true;
     } else {
         let scheme_end = stop.scheme_end;
@@ -154,14 +152,14 @@ fn resume_into(s: &str, stop: &Stop, out: &mut String, work: &mut Work) -> bool 
             end
         };
         let default = Scheme::of(&b[..scheme_end]).default_port;
-        match canonical_port(p.port, default) {
-            Ok(Some(v)) => {
-                out.push(':');
-                push_port(out, v);
-            }
-            Ok(None) => {}
-            Err(_) => return false,
-        }
+        let Ok(port) = canonical_port(p.port, default) else {
+            return false;
+        };
+        let kept = Parts {
+            port: p.port.filter(|_| port.is_some()),
+            ..Parts::default()
+        };
+        write_rest(&kept, port, out, work);
         i = end;
     }
     // Path: up to `?`, `#` or the end; `/` when it is empty.
@@ -172,7 +170,7 @@ fn resume_into(s: &str, stop: &Stop, out: &mut String, work: &mut Work) -> bool 
     let Some(end) = path_rest_into(s, i, i, root, out, work) else {
         return false;
     };
-    query_fragment_into(s, end, out);
+    query_fragment_into(s, end, out, work);
     true
 }
 
@@ -225,17 +223,28 @@ fn push_authority(s: &str, from: usize, stop: &Stop, out: &mut String) -> usize 
     out.len()
 }
 
-/// Appends the query and the fragment of `s` from `i`, canonical.
-fn query_fragment_into(s: &str, mut i: usize, out: &mut String) {
+/// Appends the query and the fragment of `s` from `i` (where the path ends), canonical.
+fn query_fragment_into(s: &str, mut i: usize, out: &mut String, work: &mut Work) {
     let b = s.as_bytes();
+    let mut rest = Parts {
+        hierarchical: true,
+        ..Parts::default()
+    };
     if b.get(i) == Some(&b'?') {
         let end = crate::scan::find1(&b[i + 1..], b'#').map_or(b.len(), |k| i + 1 + k);
-        out.push('?');
-        encode_query_into(&s[i + 1..end], query_encoding(None), &QUERY, out);
+        rest.query = Some(&s[i + 1..end]);
         i = end;
     }
     if b.get(i) == Some(&b'#') {
-        out.push('#');
-        fragment_into(&s[i + 1..], out);
+        rest.fragment = Some(&s[i + 1..]);
     }
+    write_rest(&rest, None, out, work);
+}
+
+/// The parts of `p` after the host, none of them a path (a port the port rules keep as `port`, a
+/// query, a fragment), each after its delimiter ([`crate::serialize::walk_after_host`]) and written
+/// by canonicalization's rule with the default options.
+#[inline(always)]
+fn write_rest(p: &Parts, port: Option<u32>, out: &mut String, work: &mut Work) {
+    write_after_host(p, p, port, 0, out, &mut [Span::NONE; 8], work);
 }
