@@ -155,7 +155,7 @@ is(JSON::PP->new->canonical->encode(url_to_canon_parsed_url('http://a:81/')),
 }
 
 # ... except that a base hash that says hierarchical where its components
-# are not (README, differences: drop-in rows) is resolved as its
+# are not (docs/DIFFERENCES.md: drop-in rows) is resolved as its
 # components say: the module resolved "x" against this one as
 # { scheme => 'mailto', path => 'x', is_hierarchical => 1, ... }.
 {
@@ -166,14 +166,14 @@ is(JSON::PP->new->canonical->encode(url_to_canon_parsed_url('http://a:81/')),
 }
 
 # The package variables are the module's names for the library's table;
-# the library does not read them (README, differences: drop-in rows).
+# the library does not read them (docs/DIFFERENCES.md: drop-in rows).
 {
     local $Web::URL::Canonicalize::DefaultPort->{foo} = 8080;
     is(url_to_canon_url('foo://h:8080/'), 'foo://h:8080/',
         'drop-in difference: a change of $DefaultPort changes nothing');
 }
 
-# A hand-made hash is read through its serialization (README, differences:
+# A hand-made hash is read through its serialization (docs/DIFFERENCES.md:
 # drop-in rows): a component that its serialization cannot carry is read
 # as that string parses. The module said the host "a/b" is invalid.
 {

@@ -511,7 +511,7 @@ What the string cannot carry is read as the string parses (a C</> in the
 host: C<< host => 'a/b', path => '/x' >> is C<http://a/b/x>, where the
 module said invalid), and C<resolve_url> resolves against a base made
 hierarchical by hand whose components are not (C<mailto:>) as its
-components say. See the README's table of differences.
+components say. See the table of differences in wurl's docs/DIFFERENCES.md.
 
 =head1 SEE ALSO
 
