@@ -34,18 +34,24 @@
 //! `about:`, `data:`, `javascript:`, `mailto:` or `vbscript:`); the host rules on URLs with an
 //! authority.
 //!
-//! A rule changes only its own part, and its output is canonical: a rule's change is kept only
-//! where the 2012 canonicalization gives back the URL it leaves unchanged, with the scheme, host
-//! (for `strip-www`, the stripped host) and port of the URL the rule was given; elsewhere that rule
-//! (for `strip-session-ids`, its path or its query part) leaves the URL as it is. Removing
+//! A rule changes only its own part, and its output is canonical in the model that made its input:
+//! a rule's change is kept only where that model's canonicalization (the 2012 one, or the URL
+//! Standard's for [`Rules::apply_model_into`] with [`Model::UrlStandard`]) gives back the URL it
+//! leaves unchanged, with the scheme, host (for `strip-www`, the stripped host) and port of the URL
+//! the rule was given; elsewhere that rule (for `strip-session-ids`, its path or its query part)
+//! leaves the URL as it is. The models part on such changes: from `file://h/;jsessionid=1/x` the
+//! rule leaves `file://h//x`, which the 2012 model keeps and the URL Standard reads as
+//! `file://h/x`, so the URL Standard's key keeps the parameter. Removing
 //! `;jsessionid=1` from `http:/;jsessionid=1/evil.com/x` would name the host `evil.com`, from
 //! `/.;jsessionid=x/b` expose a dot segment; stripping `www.` from `www.1.2.3` would leave an IPv4
-//! address. So the output of [`Rules::apply_into`] is canonical and a fixed point of the same rules
-//! (`tests/key_properties.rs` and the `rules` fuzz target check both).
+//! address. So the output of [`Rules::apply_model_into`] is canonical in its model and a fixed
+//! point of the same rules (`tests/key_properties.rs` and the `rules` fuzz target check both, in
+//! both models).
 
 use std::fmt;
 use std::ops::Range;
 
+use crate::api::Model;
 use crate::percent::{escape_at, is_unreserved};
 use crate::split::split;
 
@@ -280,6 +286,23 @@ impl Rules {
     /// is sound (module documentation), so a key is always a canonical URL of the same site, and
     /// the rules applied to it change nothing.
     pub fn apply_into(&self, canonical: &str, out: &mut String) {
+        self.apply_model_into(canonical, Model::Canon2012, out);
+    }
+
+    /// [`Rules::apply_into`] for a serialization made by `model`'s canonicalization: a change is
+    /// kept only where that model gives the ruled URL back unchanged, so that the key is a fixed
+    /// point of the model that made it.
+    /// ```
+    /// use wurl::{Model, Rules};
+    /// let r = Rules::parse("strip-session-ids").unwrap();
+    /// let mut k = String::new();
+    /// r.apply_model_into("file://h/;jsessionid=1/x", Model::UrlStandard, &mut k);
+    /// assert_eq!(k, "file://h/;jsessionid=1/x"); // `file://h//x` would read as `file://h/x`
+    /// k.clear();
+    /// r.apply_model_into("http://h/;jsessionid=1/x", Model::UrlStandard, &mut k);
+    /// assert_eq!(k, "http://h//x");
+    /// ```
+    pub fn apply_model_into(&self, canonical: &str, model: Model, out: &mut String) {
         if self.is_empty() {
             out.push_str(canonical);
             return;
@@ -287,14 +310,14 @@ impl Rules {
         let start = out.len();
         // All the rules in one pass; a risky change is checked, and when the check fails the rules
         // are applied one at a time.
-        if !self.apply_once(canonical, out) || self.sound(canonical, &out[start..]) {
+        if !self.apply_once(canonical, out) || self.sound(canonical, &out[start..], model) {
             return;
         }
         out.truncate(start);
         let mut cur = canonical.to_owned();
         for stage in self.stages() {
             let mut next = String::with_capacity(cur.len());
-            if !stage.apply_once(&cur, &mut next) || stage.sound(&cur, &next) {
+            if !stage.apply_once(&cur, &mut next) || stage.sound(&cur, &next, model) {
                 cur = next;
             }
         }
@@ -328,9 +351,9 @@ impl Rules {
     }
 
     /// Whether `ruled`, what these rules made of `input`, is a canonical
-    /// URL with `input`'s scheme, host (without its `www` labels under
-    /// `strip-www`) and port, and an authority where `input` has one.
-    fn sound(&self, input: &str, ruled: &str) -> bool {
+    /// URL of `model` with `input`'s scheme, host (without its `www` labels
+    /// under `strip-www`) and port, and an authority where `input` has one.
+    fn sound(&self, input: &str, ruled: &str, model: Model) -> bool {
         let (a, b) = (split(input), split(ruled));
         if input[a.scheme.clone()] != ruled[b.scheme.clone()] {
             return false;
@@ -351,7 +374,7 @@ impl Rules {
             }
             _ => return false,
         }
-        is_canonical(ruled)
+        is_canonical(ruled, model)
     }
 
     /// Appends `s` with all the rules applied in one pass to `out`; whether a change may have left
@@ -468,14 +491,19 @@ impl Rules {
     }
 }
 
-/// Whether the 2012 canonicalization (default options) gives `s` back
-/// unchanged: the one-pass recognizer, or else the stages.
-fn is_canonical(s: &str) -> bool {
-    if crate::api::is_canonical(s.as_bytes()) {
+/// Whether `model`'s canonicalization (default options, no base) gives `s`
+/// back unchanged: for the 2012 model the one-pass recognizer, or else the
+/// stages; for the URL Standard its parser and serializer.
+fn is_canonical(s: &str, model: Model) -> bool {
+    if model == Model::Canon2012 && crate::api::is_canonical(s.as_bytes()) {
         return true;
     }
     crate::scratch::with_side(crate::scratch::Side::RulesCheck, |b| {
-        crate::api::canon_into(None, s, &crate::CanonOptions::default(), b).is_ok() && b == s
+        let ok = match model {
+            Model::UrlStandard => crate::api::canon_standard_into(None, s, None, b).is_ok(),
+            _ => crate::api::canon_into(None, s, &crate::CanonOptions::default(), b).is_ok(),
+        };
+        ok && b == s
     })
 }
 
