@@ -84,6 +84,9 @@ pub struct Rules {
     drop_params: Vec<Box<[u8]>>,
 }
 
+/// [`RulesError::max_len`].
+pub(crate) const MESSAGE_MAX: usize = 400;
+
 /// Why a rules specification was refused: the part of it that is wrong, and what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RulesError {
@@ -92,6 +95,13 @@ pub struct RulesError {
 }
 
 impl RulesError {
+    /// The longest [`RulesError::message`], in bytes, whatever the specification: a part is
+    /// quoted by at most its first characters (an escaped excerpt and the part's length). The C
+    /// ABI states it as `WURL_RULES_MESSAGE_MAX`.
+    pub const fn max_len() -> usize {
+        MESSAGE_MAX
+    }
+
     fn new(part: &str, message: String) -> RulesError {
         RulesError {
             part: part.to_owned(),
@@ -125,18 +135,27 @@ fn is_pattern_octet(c: u8) -> bool {
     c.is_ascii_graphic() && !matches!(c, b'=' | b'&' | b'#' | b',' | b'|' | b'"' | b'<' | b'>')
 }
 
-/// How an error message quotes a part of a specification: whole (a Rust string literal) when
-/// short, else its first characters and its length.
+/// How an error message quotes a part of a specification: as a Rust string literal, whole when
+/// its escaped form is short, else the first characters whose escaped form fits (control
+/// characters escape to up to 10 bytes each) and the part's length. At most 80 bytes, so that
+/// every message stays within [`RulesError::max_len()`] whatever the specification holds.
 fn quote(s: &str) -> String {
     const MAX: usize = 40;
-    if s.len() <= MAX {
-        return format!("{s:?}");
+    use std::fmt::Write;
+    let mut q = String::from("\"");
+    for (i, c) in s.char_indices() {
+        let start = q.len();
+        // The character as `str`'s `Debug` writes it, without the quotes.
+        let _ = write!(q, "{:?}", &s[i..i + c.len_utf8()]);
+        q.pop();
+        q.replace_range(start..start + 1, "");
+        if q.len() > MAX {
+            q.truncate(start);
+            return format!("{q}\"… ({} bytes)", s.len());
+        }
     }
-    let mut n = MAX - 8;
-    while !s.is_char_boundary(n) {
-        n -= 1;
-    }
-    format!("{:?}… ({} bytes)", &s[..n], s.len())
+    q.push('"');
+    q
 }
 
 impl Rules {
@@ -965,6 +984,41 @@ mod tests {
         }
         let e = Rules::parse(&format!("drop-params={long}")).unwrap();
         assert!(!e.is_empty());
+    }
+
+    /// Every message stays within `RulesError::max_len()`, also for parts of control characters,
+    /// each of which a quote writes escaped (`\u{1}`): in every place a part is quoted, at
+    /// every length.
+    #[test]
+    fn messages_stay_within_the_documented_bound() {
+        let mut longest = 0;
+        for c in ['\u{1}', '\u{7f}', '\u{85}', '"', '\u{300}', 'é', '\u{feff}'] {
+            for n in (0..300).step_by(7) {
+                let x: String = std::iter::repeat_n(c, n).collect();
+                for spec in [
+                    x.clone(),
+                    format!("{x},{x}"),
+                    format!("sort-query,sort-query{x}"),
+                    format!("sort-query={x},sort-query,sort-query"),
+                    format!("drop-params=a{x}|b"),
+                    format!("drop-params={x}{x}|a,drop-params=a|b"),
+                    format!("drop-params=a||{x}"),
+                    format!("{x},,sort-query"),
+                    format!("strip-www={x}"),
+                ] {
+                    if let Err(e) = Rules::parse(&spec) {
+                        longest = longest.max(e.message().len());
+                        assert!(
+                            e.message().len() <= RulesError::max_len(),
+                            "{} bytes for {spec:?}: {}",
+                            e.message().len(),
+                            e.message()
+                        );
+                    }
+                }
+            }
+        }
+        assert!(longest > 200, "{longest}");
     }
 
     #[test]

@@ -20,7 +20,7 @@ fuzz_target!(|data: &[u8]| {
     let url = String::from_utf8_lossy(url);
     if let Err(e) = wurl::Rules::parse(&spec) {
         assert!(
-            e.message().len() <= 400,
+            e.message().len() <= wurl::RulesError::max_len(),
             "rules error message of {} bytes for a {}-byte specification",
             e.message().len(),
             spec.len()
