@@ -280,7 +280,10 @@ struct CompareArgs {
     /// summary.
     #[arg(long)]
     show_all: bool,
-    /// Examples kept per class.
+    /// Examples kept per class. Each value of an example is kept cut to its
+    /// first 200 bytes (at a character boundary, then `…`; in JSON the
+    /// example then has "cut":true), and the table cuts it further to fit;
+    /// --show-all prints whole lines.
     #[arg(long, value_name = "N", default_value_t = 3)]
     examples: usize,
     /// Never show a progress bar (it is shown only when standard error is a
