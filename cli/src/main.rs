@@ -44,7 +44,9 @@ Input:
   URLs are taken from the arguments or, when there are none, from standard
   input (or --input FILE; -i - is standard input), one per line. LF and CRLF
   line ends are accepted, and a UTF-8 byte order mark at the start of the
-  input is dropped. With -z, inputs and outputs end with NUL instead (CR
+  input is dropped; one that starts a later line (files joined with cat)
+  is kept, but an invalid line's reason names it, and --stats counts such
+  lines. With -z, inputs and outputs end with NUL instead (CR
   and LF are then ordinary bytes). Every input line gives one output line
   (or none, with --invalid skip), in input order, also with -j N. A line
   longer than 16 MiB is not read into memory: it is an invalid input
@@ -84,6 +86,22 @@ Output formats (--format):
         \"reason\"}, with null for absent components (and for url and reason).
   surt  (canon only) the SURT form of the canonical URL, after --rules:
         com,example,www)/a?q (--surt-scheme keeps the scheme).
+
+--get TEMPLATE (canon):
+  One line per input from TEMPLATE: {scheme} {user} {password} {host}
+  {port} {path} {query} {fragment} are the components of the canonical URL
+  (absent and empty both print nothing; -f json tells them apart), {url}
+  the canonical URL, {key} it after --rules, {surt} the SURT form of the
+  key (--surt-scheme keeps the scheme). {{ and }} are literal braces; other
+  text, TAB included, is written as it is. An unknown name, a lone { or },
+  or a line end in TEMPLATE is a usage error (exit status 2), and so is
+  --get with --format tsv, json or surt. A value's TAB, LF, CR and NUL are
+  written %09, %0A, %0D, %00, so one input gives one line. Invalid inputs
+  are handled as --invalid says (as for text); --base, --pairs, --charset,
+  --model, -z and -j work as for text.
+
+Messages quote at most the first 200 bytes of an input or of an option's
+value, then … and its length in bytes.
 
 Invalid URLs (--invalid):
   blank  (default) text: an empty line; tsv/json: the record with its reason.
@@ -144,6 +162,7 @@ enum Command {
   wurl canon --format tsv --invalid fail -i urls.txt
   wurl canon --rules 'drop-fragment,strip-www,sort-query,drop-params=utm_*' < urls.txt
   wurl canon --format surt 'http://www.Example.com/a/b?z=1&a=2'
+  printf 'http://a/b\\n' | wurl canon --get '{host} {path}'   # a /b
   wurl canon --model url-standard 'http://faß.de/a\\b/../c'   # http://xn--fa-hia.de/a/c")]
     Canon(CanonArgs),
     /// Parse URLs into their raw components, without resolution or
@@ -226,7 +245,7 @@ struct CanonArgs {
     /// {password} {host} {port} {path} {query} {fragment} (of the canonical
     /// URL; absent and empty both print nothing), {url} (the canonical URL),
     /// {key} (after --rules), {surt} (SURT of the key); {{ and }} are
-    /// literal braces. See "--get" below.
+    /// literal braces. More (escaping, usage errors) in `wurl --help`.
     #[arg(long, value_name = "TEMPLATE")]
     get: Option<String>,
     #[command(flatten)]
