@@ -33,8 +33,7 @@ pub enum Field {
 }
 
 /// The names, in the order `--help` lists them.
-pub const NAMES: &str =
-    "scheme, user, password, host, port, path, query, fragment, url, key, surt";
+pub const NAMES: &str = "scheme, user, password, host, port, path, query, fragment, url, key, surt";
 
 impl Field {
     fn from_name(name: &str) -> Option<Field> {
@@ -205,7 +204,10 @@ mod tests {
         assert_eq!(render("{host} {path}", "http://a/b"), "a /b");
         assert_eq!(render("{{{scheme}}}", "http://a/b"), "{http}");
         assert_eq!(render("x}}y{{z", "http://a/"), "x}y{z");
-        assert_eq!(render("{url}\t{key}\t{surt}", "http://a/"), "http://a/\tK\tS");
+        assert_eq!(
+            render("{url}\t{key}\t{surt}", "http://a/"),
+            "http://a/\tK\tS"
+        );
         // Absent (no port, no query) and empty (`?`) both print nothing.
         assert_eq!(render("[{port}][{query}]", "http://a/?"), "[][]");
         assert_eq!(render("", "http://a/"), "");
@@ -213,7 +215,9 @@ mod tests {
 
     #[test]
     fn bad_templates() {
-        for t in ["{hots}", "{host", "}", "a}b", "{ host }", "{}", "a\nb", "a\rb"] {
+        for t in [
+            "{hots}", "{host", "}", "a}b", "{ host }", "{}", "a\nb", "a\rb",
+        ] {
             let e = Template::parse(t).unwrap_err();
             assert!(e.starts_with("wurl: --get "), "{t:?}: {e}");
         }

@@ -668,11 +668,9 @@ fn run_checked(args: Vec<OsString>, streams: sys::Streams, diag: &Arc<Diag>) -> 
         charset,
         strict,
         rules,
-        surt: (common.format == Format::Surt || get.is_some()).then_some(
-            wurl::surt::SurtOptions {
-                with_scheme: surt_scheme,
-            },
-        ),
+        surt: (common.format == Format::Surt || get.is_some()).then_some(wurl::surt::SurtOptions {
+            with_scheme: surt_scheme,
+        }),
         format: common.format,
         invalid: common.invalid,
         quiet: common.quiet,

@@ -242,7 +242,8 @@ impl Ctx {
         bom: bool,
     ) -> Result<(), Why> {
         let why = self.noted(why, bom);
-        if !matches!(self.format, Format::Text | Format::Surt) && self.invalid == InvalidPolicy::Blank
+        if !matches!(self.format, Format::Text | Format::Surt)
+            && self.invalid == InvalidPolicy::Blank
         {
             self.row(out, base_col, None, Some(&why));
         }
