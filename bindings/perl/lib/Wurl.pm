@@ -329,6 +329,11 @@ sub _canonicalize_status {
     my $flags = $opt{strict} ? WURL_FLAG_NETWORK_STRICT : 0;
     if (defined $opt{model}) {
         if ($opt{model} eq 'url-standard') {
+            # As the CLI and Python say it: the flag would otherwise reach the
+            # library, which reports only an argument out of range.
+            Carp::croak("$what: strict => 1 tests the 2012 result; it cannot be used with "
+                  . "model => 'url-standard'")
+              if $opt{strict};
             $flags |= WURL_FLAG_URL_STANDARD;
         } elsif ($opt{model} ne '2012') {
             Carp::croak("$what: model must be '2012' or 'url-standard', not '$opt{model}'");
