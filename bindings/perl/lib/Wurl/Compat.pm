@@ -590,7 +590,9 @@ as the WHATWG Encoding Standard does.
 Strings follow the rule of L<Wurl/STRINGS>: a string is its characters,
 whatever its UTF8 flag (a byte string is Latin-1 characters), and a
 surrogate or a code point above U+10FFFF is one U+FFFD, as the module read
-them.
+them. The module's functions take characters only: for bytes read from a
+file or socket that must give the keys C, the CLI, Ruby and Python give,
+use L<Wurl> with C<< bytes => 1 >> (see L<Wurl/STRINGS>).
 
 =head1 HAND-MADE HASHES
 
