@@ -320,6 +320,75 @@ int main()
         CHECK(buf.capacity() == cap && moved.capacity() == 0 && *last == "http://b/c");
     }
 
+    // --- a url without a handle is no URL: as a base (or the URL itself) every
+    // call gives null_arg; only a null pointer base means "no base" -------------
+    {
+        const wurl::status null_arg = wurl::status::null_arg;
+        auto rs = wurl::rules::compile("strip-www").value();
+        wurl::url page = wurl::parse("http://a/").value();
+        // A scheme-relative path: with the base it takes the base's host,
+        // without a base it stays as it is, so a handle-less base read as
+        // "no base" would be seen.
+        const char *rel = "http:/foo";
+        auto with_base = c_canon(page.get(), rel);
+        auto no_base = c_canon(nullptr, rel);
+        CHECK(with_base.first == WURL_OK && with_base.second == "http://a/foo");
+        CHECK(no_base.first == WURL_OK && no_base.second != with_base.second);
+
+        // A null pointer base: no base, as documented.
+        std::string out;
+        wurl::buffer buf;
+        CHECK(wurl::canon_into(out, rel, nullptr) == wurl::status::ok && out == no_base.second);
+        CHECK(wurl::key_into(out, rel, &rs, 0, nullptr) == wurl::status::ok && out == no_base.second);
+        CHECK(buf.canon(rel, nullptr).ok() && *buf.canon(rel, nullptr) == no_base.second);
+        CHECK(buf.key(rel, &rs, 0, nullptr).ok() && *buf.key(rel, &rs, 0, nullptr) == no_base.second);
+
+        // Three ways to hold no handle: moved from, released, default.
+        wurl::url owner = std::move(page);
+        CHECK(!page.has_handle() && owner.has_handle());
+        wurl::url released = wurl::parse("http://b/").value();
+        wurl::url adopted(released.release());
+        wurl::url none;
+        const wurl::url *handleless[] = {&page, &released, &none};
+        for (const wurl::url *b : handleless) {
+            for (const char *in : {rel, "http://b/x", ""}) {
+                out = "stale";
+                CHECK(wurl::canon_into(out, in, b) == null_arg && out.empty());
+                out = "stale";
+                CHECK(wurl::key_into(out, in, nullptr, 0, b) == null_arg && out.empty());
+                out = "stale";
+                CHECK(wurl::key_into(out, in, &rs, wurl::key_surt, b, "shift_jis") == null_arg && out.empty());
+
+                auto c = buf.canon(in, b);
+                CHECK(!c && c.code() == null_arg && c->empty() && c.message() == wurl_status_str(WURL_E_NULL_ARG));
+                bool threw = false;
+                try {
+                    (void)c.value();
+                } catch (const wurl::error &e) {
+                    threw = e.code() == null_arg;
+                }
+                CHECK(threw);
+                auto k = buf.key(in, &rs, 0, b);
+                CHECK(!k && k.code() == null_arg && k->empty());
+
+                auto r = wurl::resolve(*b, in);
+                CHECK(!r && r.code() == null_arg && !r->has_handle());
+            }
+            // The URL itself without a handle: the same status.
+            CHECK(wurl::canonicalize(*b).code() == null_arg);
+            out = "stale";
+            CHECK(b->key_into(out, &rs) == null_arg && out.empty());
+            CHECK(buf.key(*b).code() == null_arg);
+        }
+        // A fresh buffer fails the same way, before allocating anything.
+        wurl::buffer fresh;
+        CHECK(fresh.canon(rel, &page).code() == null_arg && fresh.capacity() == 0);
+
+        // The handle that was moved or released still works as a base.
+        CHECK(wurl::canon_into(out, rel, &owner) == wurl::status::ok && out == with_base.second);
+        CHECK(*buf.canon(rel, &adopted) == "http://b/foo");
+    }
+
 #if defined(__cpp_lib_string_resize_and_overwrite)
     const char *into = "resize_and_overwrite";
 #else

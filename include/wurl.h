@@ -121,6 +121,12 @@
 #define WURL_MAX_INPUT_LEN ((16 * 1024) * 1024)
 
 /**
+ * The longest message `wurl_rules_compile` writes, in bytes (without its NUL), whatever the
+ * specification: a `msg` of `WURL_RULES_MESSAGE_MAX + 1` bytes always holds it whole.
+ */
+#define WURL_RULES_MESSAGE_MAX 400
+
+/**
  * Major version of the header (the `MAJOR` of `WURL_VERSION`). Programs
  * can test it with the preprocessor; the SONAME is `libwurl.so.<major>`.
  */
@@ -411,7 +417,8 @@ bool wurl_charset_known(const char *label, size_t label_len);
  * On `WURL_OK`, `*out` is a new rules handle the caller frees with `wurl_rules_free`. On
  * `WURL_E_BAD_RULES`, `*out` is untouched and, when `msg_cap > 0`, `msg` receives a
  * NUL-terminated English message quoting the bad part (cut to fit `msg_cap`, at a character
- * boundary); `msg` is written only then, and may be NULL when `msg_cap` is 0.
+ * boundary); `msg` is written only then, and may be NULL when `msg_cap` is 0. A message is at
+ * most `WURL_RULES_MESSAGE_MAX` bytes whatever the specification.
  */
 wurl_status wurl_rules_compile(const char *spec,
                                size_t spec_len,

@@ -29,6 +29,14 @@
  * wurl::buffer cannot grow. Every view (std::string_view) of a URL lives as
  * long as the wurl::url it came from, and moving a wurl::url keeps them
  * valid.
+ *
+ * A base is optional where it is a pointer (`const url *base`): nullptr
+ * means no base (the input is its own base). A wurl::url that holds no
+ * handle (moved from, released, or default-constructed) is not a URL: given
+ * as a base, by pointer or by reference, or as the URL of canonicalize or
+ * key, the call fails with status::null_arg, as the C call does for a NULL
+ * handle. It is never read as "no base": that would silently resolve
+ * against the wrong URL.
  */
 #ifndef WURL_HPP
 #define WURL_HPP
@@ -319,7 +327,8 @@ class url {
        (wurl_url_key_into): its serialization with `rules` applied (nullptr:
        none), in SURT form with key_surt or key_surt_scheme. Returns
        status::ok (out holds the key) or status::invalid_url / an error
-       (out is empty). Defined after wurl::rules. */
+       (out is empty; status::null_arg when this url holds no handle).
+       Defined after wurl::rules. */
     status key_into(std::string &out, const rules *r = nullptr, std::uint32_t key_flags = 0) const;
 
   private:
@@ -382,6 +391,12 @@ inline result<url> made(wurl_status st, wurl_url *out)
         return result<url>(static_cast<status>(st), std::string());
     return result<url>(status::ok, url(out));
 }
+
+/* Whether `base` points to a wurl::url without a handle. Such a base is no
+   URL, and the call fails with status::null_arg: passing it down as NULL
+   would ask the C call for "no base" and resolve the input against itself,
+   a wrong result with status::ok. */
+inline bool handleless(const url *base) noexcept { return base != nullptr && !base->has_handle(); }
 } // namespace detail
 
 /* Parses `input` ("steps to parse a URL"): no resolution, no
@@ -393,7 +408,8 @@ inline result<url> parse(std::string_view input)
     return detail::made(st, out);
 }
 
-/* Resolves `input` against `base` ("steps to resolve a URL"). */
+/* Resolves `input` against `base` ("steps to resolve a URL"). A `base`
+   without a handle (moved from) gives status::null_arg. */
 inline result<url> resolve(const url &base, std::string_view input)
 {
     wurl_url *out = nullptr;
@@ -403,7 +419,7 @@ inline result<url> resolve(const url &base, std::string_view input)
 
 /* Canonicalizes `u` ("steps to canonicalize a URL"); `charset` is the
    document's encoding label for the query (empty: UTF-8), `flags` 0 or
-   wurl::network_strict. */
+   wurl::network_strict. A `u` without a handle gives status::null_arg. */
 inline result<url> canonicalize(const url &u, std::string_view charset = {}, std::uint32_t flags = 0)
 {
     wurl_url *out = nullptr;
@@ -412,7 +428,8 @@ inline result<url> canonicalize(const url &u, std::string_view charset = {}, std
 }
 
 /* The bulk path (wurl_canon_into): resolves `input` against `base`
-   (nullptr: the input is its own base), canonicalizes, and writes the
+   (nullptr: the input is its own base; a url without a handle, such as a
+   moved-from one: status::null_arg), canonicalizes, and writes the
    serialization into `out`, which the caller keeps from one call to the
    next: its capacity is reused, so once it fits the longest result no call
    allocates. Returns status::ok (out holds the canonical URL),
@@ -422,6 +439,10 @@ inline result<url> canonicalize(const url &u, std::string_view charset = {}, std
 inline status canon_into(std::string &out, std::string_view input, const url *base = nullptr,
                          std::string_view charset = {}, std::uint32_t flags = 0)
 {
+    if (detail::handleless(base)) {
+        out.clear();
+        return status::null_arg;
+    }
     const wurl_url *b = base ? base->get() : nullptr;
     return detail::into(out, detail::guess(input, b), [&](char *buf, std::size_t cap, std::size_t *len) {
         return wurl_canon_into(b, detail::ptr(input), input.size(), detail::ptr(charset), charset.size(), flags, buf,
@@ -431,11 +452,16 @@ inline status canon_into(std::string &out, std::string_view input, const url *ba
 
 /* The bulk path with a key (wurl_canon_key_into): what canon_into writes,
    then `rules` applied (nullptr: none) and, with key_surt or
-   key_surt_scheme, the SURT form. Returns as canon_into does. */
+   key_surt_scheme, the SURT form. Returns as canon_into does (a `base`
+   without a handle: status::null_arg, out empty). */
 inline status key_into(std::string &out, std::string_view input, const rules *r = nullptr,
                        std::uint32_t key_flags = 0, const url *base = nullptr, std::string_view charset = {},
                        std::uint32_t flags = 0)
 {
+    if (detail::handleless(base)) {
+        out.clear();
+        return status::null_arg;
+    }
     const wurl_url *b = base ? base->get() : nullptr;
     const wurl_rules *rh = r ? r->get() : nullptr;
     return detail::into(out, detail::guess(input, b), [&](char *buf, std::size_t cap, std::size_t *len) {
@@ -487,10 +513,13 @@ class buffer {
             allocate(n + 1);
     }
 
-    /* wurl_canon_into: what wurl::canon_into writes, into this buffer. */
+    /* wurl_canon_into: what wurl::canon_into writes, into this buffer (a
+       `base` without a handle: status::null_arg). */
     result<std::string_view> canon(std::string_view input, const url *base = nullptr, std::string_view charset = {},
                                    std::uint32_t flags = 0)
     {
+        if (detail::handleless(base))
+            return result<std::string_view>(status::null_arg, std::string_view());
         const wurl_url *b = base ? base->get() : nullptr;
         return run([&](char *buf, std::size_t cap, std::size_t *len) {
             return wurl_canon_into(b, detail::ptr(input), input.size(), detail::ptr(charset), charset.size(), flags,
@@ -498,10 +527,13 @@ class buffer {
         });
     }
 
-    /* wurl_canon_key_into: what wurl::key_into writes, into this buffer. */
+    /* wurl_canon_key_into: what wurl::key_into writes, into this buffer (a
+       `base` without a handle: status::null_arg). */
     result<std::string_view> key(std::string_view input, const rules *r = nullptr, std::uint32_t key_flags = 0,
                                  const url *base = nullptr, std::string_view charset = {}, std::uint32_t flags = 0)
     {
+        if (detail::handleless(base))
+            return result<std::string_view>(status::null_arg, std::string_view());
         const wurl_url *b = base ? base->get() : nullptr;
         const wurl_rules *rh = r ? r->get() : nullptr;
         return run([&](char *buf, std::size_t cap, std::size_t *len) {
@@ -510,7 +542,8 @@ class buffer {
         });
     }
 
-    /* wurl_url_key_into: what url::key_into writes, into this buffer. */
+    /* wurl_url_key_into: what url::key_into writes, into this buffer (a `u`
+       without a handle: status::null_arg). */
     result<std::string_view> key(const url &u, const rules *r = nullptr, std::uint32_t key_flags = 0)
     {
         const wurl_rules *rh = r ? r->get() : nullptr;

@@ -122,6 +122,11 @@ pub const WURL_HOST_IPV6: u32 = 4;
 /// Inputs (URLs, charset labels) longer than this many bytes give `WURL_E_TOO_LONG`, unread.
 pub const WURL_MAX_INPUT_LEN: usize = 16 * 1024 * 1024;
 
+/// The longest message `wurl_rules_compile` writes, in bytes (without its NUL), whatever the
+/// specification: a `msg` of `WURL_RULES_MESSAGE_MAX + 1` bytes always holds it whole.
+pub const WURL_RULES_MESSAGE_MAX: usize = 400;
+const _: () = assert!(WURL_RULES_MESSAGE_MAX == crate::rules::MESSAGE_MAX);
+
 /// Major version of the header (the `MAJOR` of `WURL_VERSION`). Programs
 /// can test it with the preprocessor; the SONAME is `libwurl.so.<major>`.
 pub const WURL_VERSION_MAJOR: u32 = 0;
@@ -820,7 +825,8 @@ fn deliver_key(
 /// On `WURL_OK`, `*out` is a new rules handle the caller frees with `wurl_rules_free`. On
 /// `WURL_E_BAD_RULES`, `*out` is untouched and, when `msg_cap > 0`, `msg` receives a
 /// NUL-terminated English message quoting the bad part (cut to fit `msg_cap`, at a character
-/// boundary); `msg` is written only then, and may be NULL when `msg_cap` is 0.
+/// boundary); `msg` is written only then, and may be NULL when `msg_cap` is 0. A message is at
+/// most `WURL_RULES_MESSAGE_MAX` bytes whatever the specification.
 #[unsafe(no_mangle)]
 pub extern "C" fn wurl_rules_compile(
     spec: *const c_char,

@@ -3,7 +3,7 @@
 
 use crate::scratch::{Side, with_side};
 
-use crate::api::Input;
+use crate::api::{Input, Model};
 use crate::canonicalize::CanonOptions;
 use crate::record::{InvalidReason, Url};
 use crate::rules::Rules;
@@ -18,14 +18,21 @@ pub struct KeyOptions<'a> {
     pub surt: Option<SurtOptions>,
 }
 
-/// Appends the key of `canonical` (a wurl canonical serialization) to `out`: rules, then SURT.
+/// Appends the key of `canonical` (a wurl canonical serialization of the 2012 model) to `out`:
+/// rules, then SURT.
 pub fn key_of_into(canonical: &str, key: &KeyOptions, out: &mut String) {
+    key_of_model_into(canonical, Model::Canon2012, key, out);
+}
+
+/// [`key_of_into`] for a serialization made by `model`: the rules keep a change only where
+/// `model` gives the ruled URL back ([`Rules::apply_model_into`]).
+pub fn key_of_model_into(canonical: &str, model: Model, key: &KeyOptions, out: &mut String) {
     match (key.rules.filter(|r| !r.is_empty()), &key.surt) {
         (None, None) => out.push_str(canonical),
-        (Some(r), None) => r.apply_into(canonical, out),
+        (Some(r), None) => r.apply_model_into(canonical, model, out),
         (None, Some(s)) => surt_into(canonical, s, out),
         (Some(r), Some(s)) => with_side(Side::KeyRuled, |ruled| {
-            r.apply_into(canonical, ruled);
+            r.apply_model_into(canonical, model, ruled);
             surt_into(ruled, s, out);
         }),
     }
@@ -104,7 +111,7 @@ pub(crate) fn key_standard_input_into<'a, I: Input<'a>>(
     }
     with_side(Side::KeyCanon, |canon| {
         crate::api::canon_standard(base, input, charset, &mut *canon)?;
-        key_of_into(canon, key, out);
+        key_of_model_into(canon, Model::UrlStandard, key, out);
         Ok(())
     })
 }

@@ -67,5 +67,7 @@ pub mod rules;
 mod split;
 pub mod surt;
 
-pub use key::{KeyOptions, key_into, key_of_into, key_of_url_into, key_standard_into};
+pub use key::{
+    KeyOptions, key_into, key_of_into, key_of_model_into, key_of_url_into, key_standard_into,
+};
 pub use rules::{Rules, RulesError};

@@ -34,18 +34,24 @@
 //! `about:`, `data:`, `javascript:`, `mailto:` or `vbscript:`); the host rules on URLs with an
 //! authority.
 //!
-//! A rule changes only its own part, and its output is canonical: a rule's change is kept only
-//! where the 2012 canonicalization gives back the URL it leaves unchanged, with the scheme, host
-//! (for `strip-www`, the stripped host) and port of the URL the rule was given; elsewhere that rule
-//! (for `strip-session-ids`, its path or its query part) leaves the URL as it is. Removing
+//! A rule changes only its own part, and its output is canonical in the model that made its input:
+//! a rule's change is kept only where that model's canonicalization (the 2012 one, or the URL
+//! Standard's for [`Rules::apply_model_into`] with [`Model::UrlStandard`]) gives back the URL it
+//! leaves unchanged, with the scheme, host (for `strip-www`, the stripped host) and port of the URL
+//! the rule was given; elsewhere that rule (for `strip-session-ids`, its path or its query part)
+//! leaves the URL as it is. The models part on such changes: from `file://h/;jsessionid=1/x` the
+//! rule leaves `file://h//x`, which the 2012 model keeps and the URL Standard reads as
+//! `file://h/x`, so the URL Standard's key keeps the parameter. Removing
 //! `;jsessionid=1` from `http:/;jsessionid=1/evil.com/x` would name the host `evil.com`, from
 //! `/.;jsessionid=x/b` expose a dot segment; stripping `www.` from `www.1.2.3` would leave an IPv4
-//! address. So the output of [`Rules::apply_into`] is canonical and a fixed point of the same rules
-//! (`tests/key_properties.rs` and the `rules` fuzz target check both).
+//! address. So the output of [`Rules::apply_model_into`] is canonical in its model and a fixed
+//! point of the same rules (`tests/key_properties.rs` and the `rules` fuzz target check both, in
+//! both models).
 
 use std::fmt;
 use std::ops::Range;
 
+use crate::api::Model;
 use crate::percent::{escape_at, is_unreserved};
 use crate::split::split;
 
@@ -78,6 +84,9 @@ pub struct Rules {
     drop_params: Vec<Box<[u8]>>,
 }
 
+/// [`RulesError::max_len`].
+pub(crate) const MESSAGE_MAX: usize = 400;
+
 /// Why a rules specification was refused: the part of it that is wrong, and what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RulesError {
@@ -86,6 +95,13 @@ pub struct RulesError {
 }
 
 impl RulesError {
+    /// The longest [`RulesError::message`], in bytes, whatever the specification: a part is
+    /// quoted by at most its first characters (an escaped excerpt and the part's length). The C
+    /// ABI states it as `WURL_RULES_MESSAGE_MAX`.
+    pub const fn max_len() -> usize {
+        MESSAGE_MAX
+    }
+
     fn new(part: &str, message: String) -> RulesError {
         RulesError {
             part: part.to_owned(),
@@ -119,18 +135,27 @@ fn is_pattern_octet(c: u8) -> bool {
     c.is_ascii_graphic() && !matches!(c, b'=' | b'&' | b'#' | b',' | b'|' | b'"' | b'<' | b'>')
 }
 
-/// How an error message quotes a part of a specification: whole (a Rust string literal) when
-/// short, else its first characters and its length.
+/// How an error message quotes a part of a specification: as a Rust string literal, whole when
+/// its escaped form is short, else the first characters whose escaped form fits (control
+/// characters escape to up to 10 bytes each) and the part's length. At most 80 bytes, so that
+/// every message stays within [`RulesError::max_len()`] whatever the specification holds.
 fn quote(s: &str) -> String {
     const MAX: usize = 40;
-    if s.len() <= MAX {
-        return format!("{s:?}");
+    use std::fmt::Write;
+    let mut q = String::from("\"");
+    for (i, c) in s.char_indices() {
+        let start = q.len();
+        // The character as `str`'s `Debug` writes it, without the quotes.
+        let _ = write!(q, "{:?}", &s[i..i + c.len_utf8()]);
+        q.pop();
+        q.replace_range(start..start + 1, "");
+        if q.len() > MAX {
+            q.truncate(start);
+            return format!("{q}\"… ({} bytes)", s.len());
+        }
     }
-    let mut n = MAX - 8;
-    while !s.is_char_boundary(n) {
-        n -= 1;
-    }
-    format!("{:?}… ({} bytes)", &s[..n], s.len())
+    q.push('"');
+    q
 }
 
 impl Rules {
@@ -280,6 +305,23 @@ impl Rules {
     /// is sound (module documentation), so a key is always a canonical URL of the same site, and
     /// the rules applied to it change nothing.
     pub fn apply_into(&self, canonical: &str, out: &mut String) {
+        self.apply_model_into(canonical, Model::Canon2012, out);
+    }
+
+    /// [`Rules::apply_into`] for a serialization made by `model`'s canonicalization: a change is
+    /// kept only where that model gives the ruled URL back unchanged, so that the key is a fixed
+    /// point of the model that made it.
+    /// ```
+    /// use wurl::{Model, Rules};
+    /// let r = Rules::parse("strip-session-ids").unwrap();
+    /// let mut k = String::new();
+    /// r.apply_model_into("file://h/;jsessionid=1/x", Model::UrlStandard, &mut k);
+    /// assert_eq!(k, "file://h/;jsessionid=1/x"); // `file://h//x` would read as `file://h/x`
+    /// k.clear();
+    /// r.apply_model_into("http://h/;jsessionid=1/x", Model::UrlStandard, &mut k);
+    /// assert_eq!(k, "http://h//x");
+    /// ```
+    pub fn apply_model_into(&self, canonical: &str, model: Model, out: &mut String) {
         if self.is_empty() {
             out.push_str(canonical);
             return;
@@ -287,14 +329,14 @@ impl Rules {
         let start = out.len();
         // All the rules in one pass; a risky change is checked, and when the check fails the rules
         // are applied one at a time.
-        if !self.apply_once(canonical, out) || self.sound(canonical, &out[start..]) {
+        if !self.apply_once(canonical, out) || self.sound(canonical, &out[start..], model) {
             return;
         }
         out.truncate(start);
         let mut cur = canonical.to_owned();
         for stage in self.stages() {
             let mut next = String::with_capacity(cur.len());
-            if !stage.apply_once(&cur, &mut next) || stage.sound(&cur, &next) {
+            if !stage.apply_once(&cur, &mut next) || stage.sound(&cur, &next, model) {
                 cur = next;
             }
         }
@@ -328,9 +370,9 @@ impl Rules {
     }
 
     /// Whether `ruled`, what these rules made of `input`, is a canonical
-    /// URL with `input`'s scheme, host (without its `www` labels under
-    /// `strip-www`) and port, and an authority where `input` has one.
-    fn sound(&self, input: &str, ruled: &str) -> bool {
+    /// URL of `model` with `input`'s scheme, host (without its `www` labels
+    /// under `strip-www`) and port, and an authority where `input` has one.
+    fn sound(&self, input: &str, ruled: &str, model: Model) -> bool {
         let (a, b) = (split(input), split(ruled));
         if input[a.scheme.clone()] != ruled[b.scheme.clone()] {
             return false;
@@ -351,7 +393,7 @@ impl Rules {
             }
             _ => return false,
         }
-        is_canonical(ruled)
+        is_canonical(ruled, model)
     }
 
     /// Appends `s` with all the rules applied in one pass to `out`; whether a change may have left
@@ -468,14 +510,19 @@ impl Rules {
     }
 }
 
-/// Whether the 2012 canonicalization (default options) gives `s` back
-/// unchanged: the one-pass recognizer, or else the stages.
-fn is_canonical(s: &str) -> bool {
-    if crate::api::is_canonical(s.as_bytes()) {
+/// Whether `model`'s canonicalization (default options, no base) gives `s`
+/// back unchanged: for the 2012 model the one-pass recognizer, or else the
+/// stages; for the URL Standard its parser and serializer.
+fn is_canonical(s: &str, model: Model) -> bool {
+    if model == Model::Canon2012 && crate::api::is_canonical(s.as_bytes()) {
         return true;
     }
     crate::scratch::with_side(crate::scratch::Side::RulesCheck, |b| {
-        crate::api::canon_into(None, s, &crate::CanonOptions::default(), b).is_ok() && b == s
+        let ok = match model {
+            Model::UrlStandard => crate::api::canon_standard_into(None, s, None, b).is_ok(),
+            _ => crate::api::canon_into(None, s, &crate::CanonOptions::default(), b).is_ok(),
+        };
+        ok && b == s
     })
 }
 
@@ -937,6 +984,41 @@ mod tests {
         }
         let e = Rules::parse(&format!("drop-params={long}")).unwrap();
         assert!(!e.is_empty());
+    }
+
+    /// Every message stays within `RulesError::max_len()`, also for parts of control characters,
+    /// each of which a quote writes escaped (`\u{1}`): in every place a part is quoted, at
+    /// every length.
+    #[test]
+    fn messages_stay_within_the_documented_bound() {
+        let mut longest = 0;
+        for c in ['\u{1}', '\u{7f}', '\u{85}', '"', '\u{300}', 'é', '\u{feff}'] {
+            for n in (0..300).step_by(7) {
+                let x: String = std::iter::repeat_n(c, n).collect();
+                for spec in [
+                    x.clone(),
+                    format!("{x},{x}"),
+                    format!("sort-query,sort-query{x}"),
+                    format!("sort-query={x},sort-query,sort-query"),
+                    format!("drop-params=a{x}|b"),
+                    format!("drop-params={x}{x}|a,drop-params=a|b"),
+                    format!("drop-params=a||{x}"),
+                    format!("{x},,sort-query"),
+                    format!("strip-www={x}"),
+                ] {
+                    if let Err(e) = Rules::parse(&spec) {
+                        longest = longest.max(e.message().len());
+                        assert!(
+                            e.message().len() <= RulesError::max_len(),
+                            "{} bytes for {spec:?}: {}",
+                            e.message().len(),
+                            e.message()
+                        );
+                    }
+                }
+            }
+        }
+        assert!(longest > 200, "{longest}");
     }
 
     #[test]

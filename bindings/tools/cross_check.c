@@ -1,5 +1,5 @@
 /* The C side of the cross-binding check: the same bytes must give the same
- * results from C, Perl and Ruby.
+ * results from C, C++, the CLI, Perl, Ruby and Python.
  *
  *   cross_check --generate > bindings/cross-binding-expected.tsv
  *   cross_check --check bindings/cross-binding-expected.tsv
@@ -22,6 +22,12 @@
  *   canon_1252   the same with charset "windows-1252"
  *   canon_into   wurl_canon_into(NULL, input, no charset): only invalid and
  *                the serialization; the other columns are \N
+ *   key:RULES    wurl_canon_key_into(NULL, input, no charset, the rules
+ *                RULES), as canon_into; key:surt is the SURT form instead
+ * The inputs: a list of cases, then the sample of invalid UTF-8 (every
+ * class of it, in the host, path, query and fragment, mid-string and at
+ * the end) among lines of bench data (kasztp.txt), which the CLI, C++ and
+ * Python tests read from this file too.
  * (WURL_FLAG_NETWORK_STRICT is left out on purpose: what it rejects is still
  * being settled, and this file is about the bindings passing bytes through.)
  *
@@ -51,6 +57,9 @@ FN(wurl_invalid_reason);
 FN(wurl_host_kind);
 FN(wurl_free);
 FN(wurl_status_str);
+FN(wurl_rules_compile);
+FN(wurl_rules_free);
+FN(wurl_canon_key_into);
 
 /* The inputs, as bytes (with their lengths: some hold NUL). */
 struct input {
@@ -97,6 +106,68 @@ static const struct input INPUTS[] = {
        "\xE2\x82\xAC\xE2\x82\xAC\xE2\x82\xAC\xE2\x82\xAC\xE2\x82\xAC\xE2\x82\xAC"),
 };
 #define N_INPUTS (sizeof INPUTS / sizeof INPUTS[0])
+
+/* The sample: every class of invalid UTF-8 ... */
+static const struct input INVALID[] = {
+    IN("\xED\xA0\x80"),     /* a high surrogate */
+    IN("\xED\xBF\xBF"),     /* a low surrogate */
+    IN("\xF4\x90\x80\x80"), /* above U+10FFFF */
+    IN("\xF5\x80\x80\x80"), /* a lead byte that is never UTF-8 */
+    IN("\xC0\xAF"),         /* overlong '/' */
+    IN("\xE0\x80\xAF"),     /* overlong '/', 3 bytes */
+    IN("\xF0\x80\x80\xAF"), /* overlong '/', 4 bytes */
+    IN("\xE2\x82"),         /* truncated U+20AC */
+    IN("\xF0\x9F\x98"),     /* truncated U+1F600 */
+    IN("\x80"),             /* lone continuation bytes */
+    IN("\xBF"),
+    IN("\xFE"),
+    IN("\xFF"),
+};
+#define N_INVALID (sizeof INVALID / sizeof INVALID[0])
+
+/* ... in each place: the text before and after it. */
+static const struct {
+    const char *before, *after;
+} PLACES[] = {
+    {"http://a", ".example/p"},                 /* host */
+    {"http://www.example.com/p", "q/r"},        /* path */
+    {"http://example.com/p?b=2&a=", "&c"},      /* query */
+    {"http://example.com/p?q#f", "g"},          /* fragment */
+    {"http://www.example.com/p", ""},           /* at the end: path */
+    {"http://example.com/p?a=", ""},            /* query */
+    {"http://example.com/p#f", ""},             /* fragment */
+};
+#define N_PLACES (sizeof PLACES / sizeof PLACES[0])
+
+/* ... among real lines (bench data, kasztp.txt). */
+static const char *const REAL[] = {
+    "https://www.taxsites.com/associations2.html",
+    "https://www.npr.org/templates/story/story.php?storyId=5291579",
+    "https://www.elsevier.com/wps/find/journaldescription.cws_home/503302/description#description",
+    "https://www.fao.org/DOCREP/FIELD/006/AD742E/AD742E00.HTM",
+    "https://www.alliancepastorale.fr/#Introduction",
+    "https://alchemyacres.tripod.com/INDEX.HTML",
+    "https://www.countrysidemag.com/issues/3_1998.htm#Swiss Goats",
+    "https://www.schauer.co.at/index.php?id=14&amp;L=1",
+    "https://www.spacestationz.com/New\\%20Pages/New\\%2021.html",
+    "https://www.basell.com/portal/site/basell/?epi_menuItemID=b60a367d18b6a60e34a34813a0f034a0"
+    "&amp;VCMChannelID=6f8669fe7e26af00vcm100000000c53f3cc3____",
+    "https://msewww.engin.umich.edu:81/people/milty/research/electrospinning/literature/"
+    "1999_Reneker_Fong_Elastomeric\\%20nanofibers\\%20of\\%20SBS\\%20triblock\\%20copolymer.pdf",
+    "https://www.stardeveloper.com/articles/display.html?article=2000030902&amp;page=1",
+};
+#define N_REAL (sizeof REAL / sizeof REAL[0])
+
+/* The key operations: (op, rules specification or NULL, key flags). */
+static const struct {
+    const char *op, *rules;
+    uint32_t flags;
+} KEYS[] = {
+    {"key:strip-www,sort-query", "strip-www,sort-query", 0},
+    {"key:surt", NULL, WURL_KEY_SURT},
+};
+#define N_KEYS (sizeof KEYS / sizeof KEYS[0])
+static wurl_rules *key_rules[N_KEYS];
 
 /* A growing output string. */
 struct out {
@@ -209,59 +280,129 @@ static void out_handle(struct out *o, const char *op, const struct input *in, co
     out_puts(o, "\n");
 }
 
+/* A key operation's line: as canon_into's. */
+static void out_key(struct out *o, size_t k, const struct input *in)
+{
+    size_t cap = 16, len = 0;
+    char *buf = malloc(cap);
+    wurl_status st;
+    while ((st = p_wurl_canon_key_into(NULL, in->bytes, in->len, NULL, 0, 0, key_rules[k],
+                                       KEYS[k].flags, buf, cap, &len)) == WURL_E_BUFFER_TOO_SMALL) {
+        cap = len + 1;
+        buf = realloc(buf, cap);
+    }
+    if (st != WURL_OK && st != WURL_INVALID_URL)
+        die_status("wurl_canon_key_into", st);
+    out_puts(o, KEYS[k].op);
+    out_value(o, in->bytes, in->len, 1);
+    out_printf(o, "\t%d", st == WURL_INVALID_URL ? 1 : 0);
+    for (int i = 0; i < 10; i++)
+        out_value(o, NULL, 0, 0);
+    out_value(o, buf, len, st == WURL_OK);
+    out_puts(o, "\n");
+    free(buf);
+}
+
+/* The lines of one input. */
+static void out_input(struct out *o, const wurl_url *base, const struct input *in)
+{
+    wurl_url *u = parse(in->bytes, in->len);
+    out_handle(o, "parse", in, u);
+
+    wurl_url *r = resolve(base, in->bytes, in->len);
+    out_handle(o, "resolve", in, r);
+    p_wurl_free(r);
+
+    r = resolve(u, in->bytes, in->len);
+    static const struct {
+        const char *op, *charset;
+        uint32_t flags;
+    } canons[] = {
+        {"canon", NULL, 0},
+        {"canon_1252", "windows-1252", 0},
+    };
+    for (size_t k = 0; k < sizeof canons / sizeof canons[0]; k++) {
+        wurl_url *c = canonicalize(r, canons[k].charset, canons[k].flags);
+        out_handle(o, canons[k].op, in, c);
+        p_wurl_free(c);
+    }
+    p_wurl_free(r);
+    p_wurl_free(u);
+
+    /* canon_into, starting from a buffer too small for most results. */
+    size_t cap = 16, len = 0;
+    char *buf = malloc(cap);
+    wurl_status st;
+    while ((st = p_wurl_canon_into(NULL, in->bytes, in->len, NULL, 0, 0, buf, cap, &len)) ==
+           WURL_E_BUFFER_TOO_SMALL) {
+        cap = len + 1;
+        buf = realloc(buf, cap);
+    }
+    if (st != WURL_OK && st != WURL_INVALID_URL)
+        die_status("wurl_canon_into", st);
+    out_puts(o, "canon_into");
+    out_value(o, in->bytes, in->len, 1);
+    out_printf(o, "\t%d", st == WURL_INVALID_URL ? 1 : 0);
+    for (int k = 0; k < 10; k++)
+        out_value(o, NULL, 0, 0);
+    out_value(o, buf, len, st == WURL_OK);
+    out_puts(o, "\n");
+    free(buf);
+
+    for (size_t k = 0; k < N_KEYS; k++)
+        out_key(o, k, in);
+}
+
 static void generate(struct out *o)
 {
     out_puts(o, "# Generated by bindings/tools/cross_check.c --generate; checked by it, by\n"
-                "# bindings/perl/t/04-cross-binding.t and bindings/ruby/test/cross_binding_test.rb.\n"
+                "# bindings/perl/t/04-cross-binding.t, bindings/ruby/test/cross_binding_test.rb,\n"
+                "# c-tests/test_cross_binding.cpp (C++), cli/tests/cross_binding.rs (the CLI)\n"
+                "# and python/tests/test_cross_binding.py.\n"
                 "# op\tinput\tinvalid\treason\thost_kind\tscheme\tuser\tpassword\thost\tport\tpath"
                 "\tquery\tfragment\tserialization\n");
+    for (size_t k = 0; k < N_KEYS; k++) {
+        if (!KEYS[k].rules)
+            continue;
+        char msg[256];
+        wurl_status st = p_wurl_rules_compile(KEYS[k].rules, strlen(KEYS[k].rules), &key_rules[k],
+                                              msg, sizeof msg);
+        if (st != WURL_OK) {
+            fprintf(stderr, "cross_check: rules %s: %s\n", KEYS[k].rules, msg);
+            exit(2);
+        }
+    }
     wurl_url *base = parse(BASE, strlen(BASE));
-    for (size_t i = 0; i < N_INPUTS; i++) {
-        const struct input *in = &INPUTS[i];
-        wurl_url *u = parse(in->bytes, in->len);
-        out_handle(o, "parse", in, u);
+    for (size_t i = 0; i < N_INPUTS; i++)
+        out_input(o, base, &INPUTS[i]);
 
-        wurl_url *r = resolve(base, in->bytes, in->len);
-        out_handle(o, "resolve", in, r);
-        p_wurl_free(r);
-
-        r = resolve(u, in->bytes, in->len);
-        static const struct {
-            const char *op, *charset;
-            uint32_t flags;
-        } canons[] = {
-            {"canon", NULL, 0},
-            {"canon_1252", "windows-1252", 0},
-        };
-        for (size_t k = 0; k < sizeof canons / sizeof canons[0]; k++) {
-            wurl_url *c = canonicalize(r, canons[k].charset, canons[k].flags);
-            out_handle(o, canons[k].op, in, c);
-            p_wurl_free(c);
+    /* The sample: each class in each place, a real line after every
+     * eighth input. */
+    size_t n = 0, next_real = 0;
+    for (size_t p = 0; p < N_PLACES; p++) {
+        for (size_t k = 0; k < N_INVALID; k++) {
+            char buf[256];
+            size_t lb = strlen(PLACES[p].before), la = strlen(PLACES[p].after);
+            memcpy(buf, PLACES[p].before, lb);
+            memcpy(buf + lb, INVALID[k].bytes, INVALID[k].len);
+            memcpy(buf + lb + INVALID[k].len, PLACES[p].after, la);
+            struct input in = {buf, lb + INVALID[k].len + la};
+            out_input(o, base, &in);
+            if (++n % 8 == 0 && next_real < N_REAL) {
+                struct input real = {REAL[next_real], strlen(REAL[next_real])};
+                out_input(o, base, &real);
+                next_real++;
+            }
         }
-        p_wurl_free(r);
-        p_wurl_free(u);
-
-        /* canon_into, starting from a buffer too small for most results. */
-        size_t cap = 16, len = 0;
-        char *buf = malloc(cap);
-        wurl_status st;
-        while ((st = p_wurl_canon_into(NULL, in->bytes, in->len, NULL, 0, 0, buf, cap, &len)) ==
-               WURL_E_BUFFER_TOO_SMALL) {
-            cap = len + 1;
-            buf = realloc(buf, cap);
-        }
-        if (st != WURL_OK && st != WURL_INVALID_URL)
-            die_status("wurl_canon_into", st);
-        out_puts(o, "canon_into");
-        out_value(o, in->bytes, in->len, 1);
-        out_printf(o, "\t%d", st == WURL_INVALID_URL ? 1 : 0);
-        for (int k = 0; k < 10; k++)
-            out_value(o, NULL, 0, 0);
-        out_value(o, buf, len, st == WURL_OK);
-        out_puts(o, "\n");
-        free(buf);
+    }
+    for (; next_real < N_REAL; next_real++) {
+        struct input real = {REAL[next_real], strlen(REAL[next_real])};
+        out_input(o, base, &real);
     }
     p_wurl_free(base);
+    for (size_t k = 0; k < N_KEYS; k++)
+        if (key_rules[k])
+            p_wurl_rules_free(key_rules[k]);
 }
 
 static char *read_file(const char *path, size_t *len)
@@ -365,6 +506,9 @@ int main(int argc, char **argv)
     LOAD(wurl_host_kind);
     LOAD(wurl_free);
     LOAD(wurl_status_str);
+    LOAD(wurl_rules_compile);
+    LOAD(wurl_rules_free);
+    LOAD(wurl_canon_key_into);
 
     struct out o = {0};
     generate(&o);

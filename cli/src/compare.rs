@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crate::format::json_string;
-use crate::input::{Chunk, Source, bytes_to_string};
+use crate::input::{Chunk, Source, bytes_to_string, shown_len};
 use crate::output::{Diag, Output};
 
 /// Why the two models' results for one input differ.
@@ -108,50 +108,36 @@ impl Class {
     }
 }
 
-/// The components of a result, as the 2012 parser splits it.
-struct Parts {
-    url: wurl::Url,
-}
-
-impl Parts {
-    fn of(s: &str) -> Parts {
-        Parts {
-            url: wurl::parse(s),
-        }
-    }
-    fn scheme(&self) -> Option<&str> {
-        self.url.scheme()
-    }
-}
-
 /// Whether `s` holds a dot segment before its query: a segment, between
-/// `/` or `\`, that is `.` or `..` with any dot written `%2e`.
+/// `/` or `\\`, that is `.` or `..` with any dot written `%2e`. Only
+/// segments short enough to be one are looked at (no copy of a long one).
 fn has_dot_segment(s: &str) -> bool {
     let end = s.find(['?', '#']).unwrap_or(s.len());
     s[..end].split(['/', '\\']).any(|seg| {
-        let seg = seg.to_ascii_lowercase().replace("%2e", ".");
-        seg == "." || seg == ".."
+        seg.len() <= 6 && {
+            let seg = seg.to_ascii_lowercase().replace("%2e", ".");
+            seg == "." || seg == ".."
+        }
     })
 }
 
-/// `s` percent-decoded (as octets).
-fn percent_decoded(s: &str) -> Vec<u8> {
+/// The octets of `s` percent-decoded, one at a time (a path can be as long
+/// as the input: it is compared without a decoded copy).
+fn percent_decoded(s: &str) -> impl Iterator<Item = u8> + '_ {
     let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%'
+    std::iter::from_fn(move || {
+        let c = *b.get(i)?;
+        if c == b'%'
             && i + 2 < b.len()
             && let (Some(h), Some(l)) = (hex(b[i + 1]), hex(b[i + 2]))
         {
-            out.push(h * 16 + l);
             i += 3;
-            continue;
+            return Some(h * 16 + l);
         }
-        out.push(b[i]);
         i += 1;
-    }
-    out
+        Some(c)
+    })
 }
 
 fn hex(c: u8) -> Option<u8> {
@@ -169,6 +155,119 @@ fn is_ip(host: &str) -> bool {
                 .all(|p| !p.is_empty() && p.bytes().all(|c| c.is_ascii_digit())))
 }
 
+/// A value a [`Side`] keeps: whole when at most its limit long (compared
+/// exactly), else its length and a 128-bit digest, so that a result as long
+/// as a huge input need not stay in memory beside the other result. Values
+/// are compared by digest only when they are longer than the limit; two
+/// different values of the same length with the same 128-bit digest are
+/// not a practical concern for a report.
+#[derive(Debug, PartialEq, Eq)]
+enum Value {
+    Whole(Vec<u8>),
+    Digest(u64, u64, u64),
+}
+
+impl Value {
+    /// `bytes` (`len` of them, as an iterator so that a decoded path needs
+    /// no copy) kept whole up to `limit`.
+    fn of(len: usize, bytes: impl Iterator<Item = u8>, limit: usize) -> Value {
+        if len <= limit {
+            return Value::Whole(bytes.collect());
+        }
+        use std::hash::{DefaultHasher, Hasher};
+        // Two hashers with different keys (a prefix octet) give 128 bits.
+        let (mut a, mut b) = (DefaultHasher::new(), DefaultHasher::new());
+        b.write_u8(1);
+        let mut buf = [0u8; 4096];
+        let mut n = 0;
+        for c in bytes {
+            buf[n] = c;
+            n += 1;
+            if n == buf.len() {
+                a.write(&buf);
+                b.write(&buf);
+                n = 0;
+            }
+        }
+        a.write(&buf[..n]);
+        b.write(&buf[..n]);
+        Value::Digest(len as u64, a.finish(), b.finish())
+    }
+
+    fn of_str(s: Option<&str>, limit: usize) -> Option<Value> {
+        s.map(|s| Value::of(s.len(), s.bytes(), limit))
+    }
+}
+
+/// What the classification needs of one result: its components as the
+/// 2012 parser splits it, and a few facts about them.
+#[derive(Debug)]
+struct Side {
+    /// The whole result (`None`: invalid).
+    url: Option<Value>,
+    file: bool,
+    scheme: Option<Value>,
+    port: Option<Value>,
+    host: Option<Value>,
+    /// The host is international (non-ASCII, or an `xn--` label).
+    host_intl: bool,
+    host_ip: bool,
+    user: Option<Value>,
+    password: Option<Value>,
+    path: Option<Value>,
+    /// The path percent-decoded.
+    path_decoded: Option<Value>,
+    query: Option<Value>,
+    fragment: Option<Value>,
+}
+
+impl Side {
+    /// The summary of `result` (`None`: invalid), values kept whole up to
+    /// `limit` bytes.
+    fn of(result: Option<&str>, limit: usize) -> Side {
+        let url = result.map(wurl::parse);
+        let get = |c: wurl::Component| url.as_ref().and_then(|u| u.get(c));
+        let val = |c| Value::of_str(get(c), limit);
+        let host = get(wurl::Component::Host);
+        let path = get(wurl::Component::Path);
+        Side {
+            url: Value::of_str(result, limit),
+            file: get(wurl::Component::Scheme).is_some_and(|s| s.eq_ignore_ascii_case("file")),
+            scheme: val(wurl::Component::Scheme),
+            port: val(wurl::Component::Port),
+            host: val(wurl::Component::Host),
+            host_intl: host.is_some_and(|h| !h.is_ascii() || h.contains("xn--")),
+            host_ip: host.is_some_and(is_ip),
+            user: val(wurl::Component::User),
+            password: val(wurl::Component::Password),
+            path: val(wurl::Component::Path),
+            path_decoded: path
+                .map(|p| Value::of(percent_decoded(p).count(), percent_decoded(p), limit)),
+            query: val(wurl::Component::Query),
+            fragment: val(wurl::Component::Fragment),
+        }
+    }
+}
+
+/// What the classification needs of the input and its base.
+struct InputFacts {
+    /// The input or its base is not ASCII.
+    non_ascii: bool,
+    backslash: bool,
+    dot_segment: bool,
+}
+
+impl InputFacts {
+    fn of(base: Option<&str>, input: &str) -> InputFacts {
+        let either = |f: &dyn Fn(&str) -> bool| f(input) || base.is_some_and(f);
+        InputFacts {
+            non_ascii: !input.is_ascii() || !base.is_none_or(str::is_ascii),
+            backslash: either(&|s| s.contains('\\')),
+            dot_segment: either(&has_dot_segment),
+        }
+    }
+}
+
 /// The class of a difference between `old` (the 2012 result) and `new`
 /// (the URL Standard's) for `input` (the reference) against `base`;
 /// `None` when they agree (both the same URL, or both invalid).
@@ -178,61 +277,73 @@ pub fn classify(
     old: Option<&str>,
     new: Option<&str>,
 ) -> Option<Class> {
-    let (old, new) = match (old, new) {
+    match (old, new) {
+        (None, None) => None,
+        (Some(a), Some(b)) if a == b => None,
+        _ => classify_sides(
+            &InputFacts::of(base, input),
+            &Side::of(old, usize::MAX),
+            &Side::of(new, usize::MAX),
+        ),
+    }
+}
+
+/// [`classify`] on the summaries of the two results.
+fn classify_sides(facts: &InputFacts, o: &Side, n: &Side) -> Option<Class> {
+    match (&o.url, &n.url) {
         (None, None) => return None,
         (Some(a), Some(b)) if a == b => return None,
         (None, Some(_)) => return Some(Class::Invalid2012Only),
         (Some(_), None) => return Some(Class::InvalidStandardOnly),
-        (Some(a), Some(b)) => (Parts::of(a), Parts::of(b)),
-    };
-    let (o, n) = (&old.url, &new.url);
-    let is_file = |p: &Parts| p.scheme().is_some_and(|s| s.eq_ignore_ascii_case("file"));
-    if is_file(&old) || is_file(&new) {
+        (Some(_), Some(_)) => {}
+    }
+    if o.file || n.file {
         return Some(Class::File);
     }
-    if o.scheme() != n.scheme() || o.port() != n.port() {
+    if o.scheme != n.scheme || o.port != n.port {
         return Some(Class::SchemePort);
     }
-    if o.host() != n.host() {
-        if o.host().is_none() || n.host().is_none() {
+    if o.host != n.host {
+        if o.host.is_none() || n.host.is_none() {
             // An authority in one model only (`http:a`).
             return Some(Class::Other);
         }
-        let intl = |h: Option<&str>| h.is_some_and(|h| !h.is_ascii() || h.contains("xn--"));
-        if intl(o.host()) || intl(n.host()) || !input.is_ascii() || !base.is_none_or(str::is_ascii)
-        {
+        if o.host_intl || n.host_intl || facts.non_ascii {
             return Some(Class::HostIdna);
         }
-        if o.host().is_some_and(is_ip) || n.host().is_some_and(is_ip) {
+        if o.host_ip || n.host_ip {
             return Some(Class::HostIp);
         }
         return Some(Class::HostOther);
     }
-    if o.user() != n.user() || o.password() != n.password() {
+    if o.user != n.user || o.password != n.password {
         return Some(Class::Other);
     }
-    if o.path() != n.path() {
-        let dec = |p: Option<&str>| p.map(percent_decoded);
-        if dec(o.path()) == dec(n.path()) {
+    if o.path != n.path {
+        if o.path_decoded == n.path_decoded {
             return Some(Class::PathPercentEncoding);
         }
-        let either = |f: fn(&str) -> bool| f(input) || base.is_some_and(f);
-        if either(|s| s.contains('\\')) {
+        if facts.backslash {
             return Some(Class::PathBackslash);
         }
-        if either(has_dot_segment) {
+        if facts.dot_segment {
             return Some(Class::PathDotSegments);
         }
         return Some(Class::Other);
     }
-    if o.query() != n.query() {
+    if o.query != n.query {
         return Some(Class::QueryEncoding);
     }
-    if o.fragment() != n.fragment() {
+    if o.fragment != n.fragment {
         return Some(Class::Fragment);
     }
     Some(Class::Other)
 }
+
+/// A URL Standard result longer than this is summarized as soon as it is
+/// made (see [`CompareCtx::compare`]); shorter ones, nearly all, are
+/// compared whole.
+const BIG_RESULT: usize = 64 * 1024;
 
 /// What `compare` is asked for.
 pub struct CompareCtx {
@@ -250,12 +361,41 @@ pub struct CompareCtx {
     pub examples: usize,
 }
 
-/// One example of a class.
+/// One example of a class, each value kept cut as messages cut values
+/// (its first [`QUOTE_MAX`](crate::input::QUOTE_MAX) bytes, then `…`): a few huge lines must not make the
+/// summary, or the memory that holds it until the end, huge (`--show-all`
+/// prints the whole lines as they go).
 struct Example {
     base: Option<String>,
     input: String,
     old: Option<String>,
     new: Option<String>,
+    /// Some value was cut.
+    cut: bool,
+}
+
+impl Example {
+    /// The example of `p`; `new_cut`: its URL Standard result is already
+    /// only the first bytes of a longer one.
+    fn of(p: &Pair, new_cut: bool) -> Example {
+        let mut cut = false;
+        let mut keep = |v: &str, was_cut: bool| {
+            let n = shown_len(v.as_bytes());
+            if n < v.len() || was_cut {
+                cut = true;
+                format!("{}…", &v[..n])
+            } else {
+                v.to_owned()
+            }
+        };
+        Example {
+            base: p.base.map(|v| keep(v, false)),
+            input: keep(p.input, false),
+            old: p.old.map(|v| keep(v, false)),
+            new: p.new.map(|v| keep(v, new_cut)),
+            cut,
+        }
+    }
 }
 
 /// The counts of a run.
@@ -278,24 +418,45 @@ struct Pair<'a> {
 
 impl CompareCtx {
     /// Canonicalizes `input` against `base` with both models, into `old`
-    /// and `new`; false for an invalid result.
-    fn both(
+    /// and `new`, and classifies the difference: (2012 valid, URL Standard
+    /// valid, the class, `new` holds only the first bytes of its result).
+    ///
+    /// The URL Standard's result is made first. When it is longer than
+    /// [`BIG_RESULT`] (and not `--show-all`, which prints it whole), it is
+    /// summarized ([`Side`]) and released before the 2012 result is made,
+    /// keeping only what an example shows: the input and the two results
+    /// of a huge line never add up with the parsers' own copies, so memory
+    /// stays within about 3 times the input.
+    fn compare(
         &self,
         base: Option<&str>,
         base_2012: Option<&wurl::Url>,
         input: &str,
         old: &mut String,
         new: &mut String,
-    ) -> (bool, bool) {
+    ) -> (bool, bool, Option<Class>, bool) {
         old.clear();
         new.clear();
+        let b = wurl::canon_standard_into(base, input, self.charset.as_deref(), new).is_ok();
+        let big = !self.show_all && new.len() > BIG_RESULT;
+        let new_side = big.then(|| Side::of(b.then_some(new.as_str()), BIG_RESULT));
+        if big {
+            *new = new[..shown_len(new.as_bytes())].to_owned();
+        }
         let opts = wurl::CanonOptions {
             charset: self.charset.as_deref(),
             network_strict: false,
         };
         let a = wurl::canon_into(base_2012, input, &opts, old).is_ok();
-        let b = wurl::canon_standard_into(base, input, self.charset.as_deref(), new).is_ok();
-        (a, b)
+        let class = match new_side {
+            None => classify(base, input, a.then_some(old), b.then_some(new)),
+            Some(n) => classify_sides(
+                &InputFacts::of(base, input),
+                &Side::of(a.then_some(old.as_str()), BIG_RESULT),
+                &n,
+            ),
+        };
+        (a, b, class, big)
     }
 
     /// Writes one `--show-all` line.
@@ -386,11 +547,11 @@ pub fn run(ctx: &CompareCtx, mut source: Source, progress: bool, diag: &Arc<Diag
                 } else {
                     base_2012.as_ref()
                 };
-                let (a, b) = if ctx.pairs && base.is_none() {
+                let (a, b, class, new_cut) = if ctx.pairs && base.is_none() {
                     // A record without a TAB: invalid in both models.
-                    (false, false)
+                    (false, false, None, false)
                 } else {
-                    ctx.both(base.as_deref(), b2012, &input, &mut old, &mut new)
+                    ctx.compare(base.as_deref(), b2012, &input, &mut old, &mut new)
                 };
                 let p = Pair {
                     base: base.as_deref(),
@@ -398,19 +559,14 @@ pub fn run(ctx: &CompareCtx, mut source: Source, progress: bool, diag: &Arc<Diag
                     old: a.then_some(old.as_str()),
                     new: b.then_some(new.as_str()),
                 };
-                match classify(p.base, p.input, p.old, p.new) {
+                match class {
                     None if a => tally.same += 1,
                     None => tally.both_invalid += 1,
                     Some(class) => {
                         let i = class as usize;
                         tally.counts[i] += 1;
                         if tally.examples[i].len() < ctx.examples {
-                            tally.examples[i].push(Example {
-                                base: p.base.map(str::to_owned),
-                                input: p.input.to_owned(),
-                                old: p.old.map(str::to_owned),
-                                new: p.new.map(str::to_owned),
-                            });
+                            tally.examples[i].push(Example::of(&p, new_cut));
                         }
                         if ctx.show_all {
                             ctx.show(&mut text, class, &p);
@@ -564,7 +720,7 @@ fn json_summary(ctx: &CompareCtx, t: &Tally) -> String {
             json_string(&mut s, e.old.as_deref());
             s.push_str(",\"url_standard\":");
             json_string(&mut s, e.new.as_deref());
-            s.push('}');
+            let _ = write!(s, ",\"cut\":{}}}", e.cut);
         }
         s.push_str("]}");
     }
@@ -581,8 +737,44 @@ mod tests {
         assert!(has_dot_segment("http://a/b/%2E%2e/c"));
         assert!(has_dot_segment("http://a/b\\..\\c"));
         assert!(!has_dot_segment("http://a/b/c?x=/../"));
-        assert_eq!(percent_decoded("a%7Bb%zz%4"), b"a{b%zz%4");
+        assert_eq!(
+            percent_decoded("a%7Bb%zz%4").collect::<Vec<_>>(),
+            b"a{b%zz%4"
+        );
+        // Every escape of a 3-character tail decodes; `%4` at the end does not.
+        assert_eq!(percent_decoded("%41%4").collect::<Vec<_>>(), b"A%4");
         assert!(is_ip("1.2.3.4") && is_ip("[::1]") && !is_ip("1.2.3") && !is_ip("a.b.c.d"));
+    }
+
+    #[test]
+    fn digests_classify_as_whole_values_do() {
+        // Every value summarized as a digest (limit 0) gives the class the
+        // whole values give, on the committed table of every class.
+        let table = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/compare-classes.tsv"
+        ))
+        .unwrap();
+        let mut classes = 0;
+        for line in table
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.is_empty())
+        {
+            let (_, input) = line.split_once('\t').unwrap();
+            let (mut old, mut new) = (String::new(), String::new());
+            let a = wurl::canon_into(None, input, &Default::default(), &mut old).is_ok();
+            let b = wurl::canon_standard_into(None, input, None, &mut new).is_ok();
+            let (old, new) = (a.then_some(old.as_str()), b.then_some(new.as_str()));
+            let whole = classify(None, input, old, new);
+            let digested = classify_sides(
+                &InputFacts::of(None, input),
+                &Side::of(old, 0),
+                &Side::of(new, 0),
+            );
+            assert_eq!(whole, digested, "{input:?}");
+            classes += usize::from(whole.is_some());
+        }
+        assert!(classes >= Class::ALL.len(), "{classes} differing rows");
     }
 
     #[test]

@@ -48,13 +48,15 @@ pub fn bytes_to_string(b: &[u8]) -> Cow<'_, str> {
     String::from_utf8_lossy(b)
 }
 
-/// An input as messages quote it: at most its first [`QUOTE_MAX`] bytes (cut
-/// at a character boundary), as a Rust string literal; when cut, followed by
-/// `…` and the input's length in bytes.
-pub fn quote(bytes: &[u8], len: u64) -> String {
+/// How much of `bytes` a message (or a `compare` example) shows: its first
+/// [`QUOTE_MAX`] bytes at most, cut at a character boundary. Every value a
+/// message quotes, inputs and option values alike, is cut here, so that one
+/// huge value cannot make a message huge.
+pub fn shown_len(bytes: &[u8]) -> usize {
     let mut cut = bytes.len().min(QUOTE_MAX);
     if cut < bytes.len() {
-        // Do not split a UTF-8 sequence: back up over continuation bytes.
+        // Do not split a UTF-8 sequence: back up over continuation bytes
+        // (at most 3: more is not UTF-8, and then the cut stays).
         let mut back = 0;
         while back < 3 && cut > 0 && bytes[cut] & 0xC0 == 0x80 {
             cut -= 1;
@@ -64,11 +66,42 @@ pub fn quote(bytes: &[u8], len: u64) -> String {
             cut += back;
         }
     }
+    cut
+}
+
+/// An input as messages quote it: its first bytes as [`shown_len`] cuts
+/// them, as a Rust string literal; when cut, followed by `…` and the
+/// input's length in bytes (`len`: a chunk holds only the first bytes of a
+/// line too long to be read).
+pub fn quote(bytes: &[u8], len: u64) -> String {
+    let cut = shown_len(bytes);
     let shown = format!("{:?}", bytes_to_string(&bytes[..cut]));
     if (cut as u64) < len {
         format!("{shown}… ({len} bytes)")
     } else {
         shown
+    }
+}
+
+/// An option's value as messages quote it (see [`quote`]).
+pub fn quote_value(v: impl AsRef<[u8]>) -> String {
+    let v = v.as_ref();
+    quote(v, v.len() as u64)
+}
+
+/// A value for a message that quotes it itself (clap's): `v` unchanged
+/// when [`shown_len`] keeps it whole, else its first bytes, `…` and its
+/// length.
+pub fn cut_value(v: &str) -> Cow<'_, str> {
+    let cut = shown_len(v.as_bytes());
+    if cut < v.len() {
+        Cow::Owned(format!(
+            "{}… ({} bytes)",
+            bytes_to_string(&v.as_bytes()[..cut]),
+            v.len()
+        ))
+    } else {
+        Cow::Borrowed(v)
     }
 }
 

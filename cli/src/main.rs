@@ -9,6 +9,7 @@
 mod compare;
 mod format;
 mod generate;
+mod get;
 mod input;
 mod output;
 mod pipeline;
@@ -43,7 +44,9 @@ Input:
   URLs are taken from the arguments or, when there are none, from standard
   input (or --input FILE; -i - is standard input), one per line. LF and CRLF
   line ends are accepted, and a UTF-8 byte order mark at the start of the
-  input is dropped. With -z, inputs and outputs end with NUL instead (CR
+  input is dropped; one that starts a later line (files joined with cat)
+  is kept, but an invalid line's reason names it, and --stats counts such
+  lines. With -z, inputs and outputs end with NUL instead (CR
   and LF are then ordinary bytes). Every input line gives one output line
   (or none, with --invalid skip), in input order, also with -j N. A line
   longer than 16 MiB is not read into memory: it is an invalid input
@@ -83,6 +86,22 @@ Output formats (--format):
         \"reason\"}, with null for absent components (and for url and reason).
   surt  (canon only) the SURT form of the canonical URL, after --rules:
         com,example,www)/a?q (--surt-scheme keeps the scheme).
+
+--get TEMPLATE (canon):
+  One line per input from TEMPLATE: {scheme} {user} {password} {host}
+  {port} {path} {query} {fragment} are the components of the canonical URL
+  (absent and empty both print nothing; -f json tells them apart), {url}
+  the canonical URL, {key} it after --rules, {surt} the SURT form of the
+  key (--surt-scheme keeps the scheme). {{ and }} are literal braces; other
+  text, TAB included, is written as it is. An unknown name, a lone { or },
+  or a line end in TEMPLATE is a usage error (exit status 2), and so is
+  --get with --format tsv, json or surt. A value's TAB, LF, CR and NUL are
+  written %09, %0A, %0D, %00, so one input gives one line. Invalid inputs
+  are handled as --invalid says (as for text); --base, --pairs, --charset,
+  --model, -z and -j work as for text.
+
+Messages quote at most the first 200 bytes of an input or of an option's
+value, then … and its length in bytes.
 
 Invalid URLs (--invalid):
   blank  (default) text: an empty line; tsv/json: the record with its reason.
@@ -143,6 +162,7 @@ enum Command {
   wurl canon --format tsv --invalid fail -i urls.txt
   wurl canon --rules 'drop-fragment,strip-www,sort-query,drop-params=utm_*' < urls.txt
   wurl canon --format surt 'http://www.Example.com/a/b?z=1&a=2'
+  printf 'http://a/b\\n' | wurl canon --get '{host} {path}'   # a /b
   wurl canon --model url-standard 'http://faß.de/a\\b/../c'   # http://xn--fa-hia.de/a/c")]
     Canon(CanonArgs),
     /// Parse URLs into their raw components, without resolution or
@@ -221,6 +241,13 @@ struct CanonArgs {
     /// not with --strict). --rules and SURT apply to either.
     #[arg(long, value_enum, default_value_t = ModelArg::Y2012, value_name = "MODEL")]
     model: ModelArg,
+    /// Print TEMPLATE per input instead of the URL: {scheme} {user}
+    /// {password} {host} {port} {path} {query} {fragment} (of the canonical
+    /// URL; absent and empty both print nothing), {url} (the canonical URL),
+    /// {key} (after --rules), {surt} (SURT of the key); {{ and }} are
+    /// literal braces. More (escaping, usage errors) in `wurl --help`.
+    #[arg(long, value_name = "TEMPLATE")]
+    get: Option<String>,
     #[command(flatten)]
     common: Common,
 }
@@ -272,7 +299,10 @@ struct CompareArgs {
     /// summary.
     #[arg(long)]
     show_all: bool,
-    /// Examples kept per class.
+    /// Examples kept per class. Each value of an example is kept cut to its
+    /// first 200 bytes (at a character boundary, then `…`; in JSON the
+    /// example then has "cut":true), and the table cuts it further to fit;
+    /// --show-all prints whole lines.
     #[arg(long, value_name = "N", default_value_t = 3)]
     examples: usize,
     /// Never show a progress bar (it is shown only when standard error is a
@@ -386,7 +416,8 @@ pub enum InvalidPolicy {
 fn input_encoding(label: &str) -> Result<Option<&'static encoding_rs::Encoding>, String> {
     let Some(enc) = encoding_rs::Encoding::for_label(label.as_bytes()) else {
         return Err(format!(
-            "wurl: unknown --decode label {label:?} (a WHATWG Encoding Standard label, e.g. windows-1252, shift_jis, euc-kr)\n"
+            "wurl: unknown --decode label {} (a WHATWG Encoding Standard label, e.g. windows-1252, shift_jis, euc-kr)\n",
+            input::quote_value(label)
         ));
     };
     if enc == encoding_rs::UTF_8 {
@@ -400,10 +431,43 @@ fn input_encoding(label: &str) -> Result<Option<&'static encoding_rs::Encoding>,
         Ok(Some(enc))
     } else {
         Err(format!(
-            "wurl: --decode {label:?}: {} input cannot be read line by line (its line ends are not the octet LF)\n",
+            "wurl: --decode {}: {} input cannot be read line by line (its line ends are not the octet LF)\n",
+            input::quote_value(label),
             enc.name()
         ))
     }
+}
+
+/// `e` with every value it quotes cut as messages cut them
+/// ([`input::cut_value`]): clap quotes an invalid value (`--model`,
+/// `--format`, `-j`, ...) or an unknown argument whole.
+fn capped(mut e: clap::Error) -> clap::Error {
+    use clap::error::ContextValue;
+    let cut = |s: &str| input::cut_value(s).into_owned();
+    let long = |s: &str| s.len() > input::QUOTE_MAX;
+    let fixed: Vec<_> = e
+        .context()
+        .filter_map(|(kind, v)| {
+            let v = match v {
+                ContextValue::String(s) if long(s) => ContextValue::String(cut(s)),
+                ContextValue::Strings(v) if v.iter().any(|s| long(s)) => {
+                    ContextValue::Strings(v.iter().map(|s| cut(s)).collect())
+                }
+                ContextValue::StyledStr(s) if long(&s.to_string()) => {
+                    ContextValue::StyledStr(cut(&s.to_string()).into())
+                }
+                ContextValue::StyledStrs(v) if v.iter().any(|s| long(&s.to_string())) => {
+                    ContextValue::StyledStrs(v.iter().map(|s| cut(&s.to_string()).into()).collect())
+                }
+                _ => return None,
+            };
+            Some((kind, v))
+        })
+        .collect();
+    for (kind, v) in fixed {
+        e.insert(kind, v);
+    }
+    e
 }
 
 fn lossy(s: &OsString) -> String {
@@ -445,9 +509,11 @@ pub fn run(args: Vec<OsString>, streams: sys::Streams) -> u8 {
 
 fn run_checked(args: Vec<OsString>, streams: sys::Streams, diag: &Arc<Diag>) -> u8 {
     let (mut rules, mut surt_scheme, mut model) = (None, false, wurl::Model::Canon2012);
+    let mut get = None;
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {
+            let e = capped(e);
             // --help and --version go to standard output, errors to
             // standard error, both checked (clap's own printing ignores
             // write errors).
@@ -477,12 +543,27 @@ fn run_checked(args: Vec<OsString>, streams: sys::Streams, diag: &Arc<Diag>) -> 
             }
             surt_scheme = a.surt_scheme;
             model = a.model.model();
+            if let Some(t) = &a.get {
+                match get::Template::parse(t) {
+                    Ok(t) => get = Some(t),
+                    Err(msg) => {
+                        diag.write(&msg);
+                        return EXIT_ERROR;
+                    }
+                }
+                if a.common.format != Format::Text {
+                    diag.write(
+                        "wurl: --get writes its own line: it cannot be used with --format (tsv, json, surt); {surt} gives the SURT form\n",
+                    );
+                    return EXIT_ERROR;
+                }
+            }
             if model == wurl::Model::UrlStandard {
                 let why = if a.strict {
                     Some(
                         "--strict tests the 2012 result; it cannot be used with --model url-standard",
                     )
-                } else if matches!(a.common.format, Format::Tsv | Format::Json) {
+                } else if matches!(a.common.format, Format::Tsv | Format::Json) && get.is_none() {
                     Some("--model url-standard writes the serialization: use --format text or surt")
                 } else {
                     None
@@ -511,9 +592,9 @@ fn run_checked(args: Vec<OsString>, streams: sys::Streams, diag: &Arc<Diag>) -> 
         diag.write("wurl: --format surt is for wurl canon (SURT is of a canonical URL)\n");
         return EXIT_ERROR;
     }
-    if surt_scheme && common.format != Format::Surt {
+    if surt_scheme && common.format != Format::Surt && get.is_none() {
         diag.write(
-            "wurl: --surt-scheme is for --format surt (the other formats have no SURT form)\n",
+            "wurl: --surt-scheme is for --format surt or --get with {surt} (the other formats have no SURT form)\n",
         );
         return EXIT_ERROR;
     }
@@ -530,7 +611,8 @@ fn run_checked(args: Vec<OsString>, streams: sys::Streams, diag: &Arc<Diag>) -> 
         .filter(|l| encoding_rs::Encoding::for_label(l.as_bytes()).is_none());
     if let Some(label) = unknown {
         diag.write(&format!(
-            "wurl: unknown --charset label {label:?} (a WHATWG Encoding Standard label, e.g. utf-8, shift_jis, windows-1252)\n"
+            "wurl: unknown --charset label {} (a WHATWG Encoding Standard label, e.g. utf-8, shift_jis, windows-1252)\n",
+            input::quote_value(label)
         ));
         return EXIT_ERROR;
     }
@@ -558,7 +640,7 @@ fn run_checked(args: Vec<OsString>, streams: sys::Streams, diag: &Arc<Diag>) -> 
     if let (Some(text), Some(why)) = (&base_text, base_why) {
         diag.write(&format!(
             "wurl: --base is invalid ({why}): {} (every URL resolved against it would be invalid)\n",
-            input::quote(text.as_bytes(), text.len() as u64)
+            input::quote_value(text)
         ));
         return EXIT_ERROR;
     }
@@ -586,7 +668,7 @@ fn run_checked(args: Vec<OsString>, streams: sys::Streams, diag: &Arc<Diag>) -> 
         charset,
         strict,
         rules,
-        surt: (common.format == Format::Surt).then_some(wurl::surt::SurtOptions {
+        surt: (common.format == Format::Surt || get.is_some()).then_some(wurl::surt::SurtOptions {
             with_scheme: surt_scheme,
         }),
         format: common.format,
@@ -597,6 +679,7 @@ fn run_checked(args: Vec<OsString>, streams: sys::Streams, diag: &Arc<Diag>) -> 
         pairs,
         decode,
         strict_utf8: common.strict_utf8,
+        get,
     };
     let outcome = pipeline::run(ctx, source, jobs, progress, Output::stdout(sep), diag);
     if common.stats {
@@ -636,7 +719,10 @@ fn open_source(
     }
     if let Some(path) = input.filter(|p| p.as_os_str() != "-") {
         return Source::file(path, sep)
-            .map_err(|e| diag.write(&format!("wurl: {}: {e}\n", path.display())))
+            .map_err(|e| {
+                let name = input::quote_value(input::os_bytes(path.as_os_str()));
+                diag.write(&format!("wurl: {name}: {e}\n"))
+            })
             .ok();
     }
     if streams.stdin_closed {
@@ -654,7 +740,10 @@ fn run_compare(a: CompareArgs, streams: sys::Streams, diag: &Arc<Diag>) -> u8 {
         .as_ref()
         .filter(|l| encoding_rs::Encoding::for_label(l.as_bytes()).is_none())
     {
-        diag.write(&format!("wurl: unknown --charset label {label:?}\n"));
+        diag.write(&format!(
+            "wurl: unknown --charset label {} (a WHATWG Encoding Standard label, e.g. utf-8, shift_jis, windows-1252)\n",
+            input::quote_value(label)
+        ));
         return EXIT_ERROR;
     }
     if streams.stdout_closed {

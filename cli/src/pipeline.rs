@@ -21,6 +21,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use wurl::{CanonOptions, InvalidReason, Url};
 
 use crate::format;
+use crate::get::{Template, Values};
 use crate::input::{Chunk, MAX_INPUT_LEN, Source, bytes_to_string, quote};
 use crate::output::{CheckedTerm, Diag, Output, OutputError};
 use crate::{Format, InvalidPolicy};
@@ -32,6 +33,11 @@ pub const TOO_LONG: &str = "input longer than 16 MiB";
 pub const NOT_UTF8: &str = "not valid UTF-8";
 /// The reason given for a `--pairs` record without a TAB.
 pub const NO_TAB: &str = "no TAB: expected base<TAB>reference";
+/// A UTF-8 byte order mark. Only the one at the very start of the input is
+/// dropped (by the reader); one that starts a later line is kept, since
+/// dropping it could change the output of a valid line, but an invalid
+/// line's reason names it and `--stats` counts such lines.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
 const _: () = assert!(MAX_INPUT_LEN == 16 << 20, "TOO_LONG names the limit");
 
 /// Chunks in flight per worker.
@@ -74,6 +80,9 @@ pub struct Ctx {
     /// `--strict-utf8`: an input that is not valid in its encoding is
     /// invalid (else its bad octets are read as U+FFFD).
     pub strict_utf8: bool,
+    /// `--get`: the line of each input is this template's (`canon`, text
+    /// format; `surt` then holds the SURT options of `{surt}`).
+    pub get: Option<Template>,
 }
 
 /// Why an input is invalid: one of the library's reasons (static), or a
@@ -170,12 +179,75 @@ impl Ctx {
     /// Processes one input of the URL Standard model (`canon`, text or
     /// surt format): `input` resolved against the URL string `base`.
     fn one_standard(&self, out: &mut String, base: Option<&str>, input: &str) -> Result<(), Why> {
+        if let Some(t) = &self.get {
+            let mut canon = String::new();
+            wurl::canon_standard_into(base, input, self.charset.as_deref(), &mut canon)
+                .map_err(|why| Cow::Borrowed(why.as_str()))?;
+            self.render_get(t, out, &canon);
+            return Ok(());
+        }
         let key = wurl::KeyOptions {
             rules: self.rules.as_ref(),
             surt: self.surt,
         };
         wurl::key_standard_into(base, input, self.charset.as_deref(), &key, out)
             .map_err(|why| Cow::Borrowed(why.as_str()))
+    }
+
+    /// Appends the `--get` line of the canonical URL `canon`: only the
+    /// values the template names are made.
+    fn render_get(&self, t: &Template, out: &mut String, canon: &str) {
+        let (mut key, mut surt) = (String::new(), String::new());
+        if t.needs_key() || t.needs_surt() {
+            let ruled = wurl::KeyOptions {
+                rules: self.rules.as_ref(),
+                surt: None,
+            };
+            wurl::key_of_into(canon, &ruled, &mut key);
+        }
+        if t.needs_surt() {
+            wurl::surt::surt_into(&key, &self.surt.unwrap_or_default(), &mut surt);
+        }
+        let parsed = t.needs_components().then(|| wurl::parse(canon));
+        let values = Values {
+            url: canon,
+            parsed: parsed.as_ref(),
+            key: &key,
+            surt: &surt,
+        };
+        t.render(out, &values);
+    }
+
+    /// `why`, naming the byte order mark the input starts with (`bom`):
+    /// the library's reason alone ("no scheme") does not say why a line that
+    /// looks like a URL is not one.
+    fn noted(&self, why: Why, bom: bool) -> Why {
+        if bom {
+            Cow::Owned(format!(
+                "{why}; the {} starts with a byte order mark (U+FEFF, octets EF BB BF), as each file's first line does when files that have one are joined",
+                self.input_name()
+            ))
+        } else {
+            why
+        }
+    }
+
+    /// An input that is invalid before it reaches the library (`why`):
+    /// its `tsv`/`json` record (with `--invalid blank`), and the reason.
+    fn refuse(
+        &self,
+        out: &mut String,
+        base_col: Option<Option<&str>>,
+        why: Why,
+        bom: bool,
+    ) -> Result<(), Why> {
+        let why = self.noted(why, bom);
+        if !matches!(self.format, Format::Text | Format::Surt)
+            && self.invalid == InvalidPolicy::Blank
+        {
+            self.row(out, base_col, None, Some(&why));
+        }
+        Err(why)
     }
 
     /// Writes the `tsv` or `json` record of one input. `base` is the base
@@ -194,32 +266,45 @@ impl Ctx {
         }
     }
 
-    /// Processes one input (`input`, resolved against `base`): appends its
-    /// output (without the terminator, for `text`) to `out`.
+    /// Processes one input (`input`, resolved against `base`; `bom`: it
+    /// starts with a byte order mark): appends its output (without the
+    /// terminator, for `text`) to `out`.
     fn one(
         &self,
         out: &mut String,
         base: Option<&Url>,
         base_col: Option<Option<&str>>,
         input: &str,
+        bom: bool,
     ) -> Result<(), Why> {
         if matches!(self.format, Format::Text | Format::Surt) {
-            if self.mode == Mode::Canon {
+            if let Some(t) = &self.get {
+                let mut canon = String::new();
+                wurl::canon_into(base, input, &self.opts(), &mut canon).map_err(|why| {
+                    self.noted(Cow::Borrowed(self.explain(base, input, why).as_str()), bom)
+                })?;
+                self.render_get(t, out, &canon);
+                Ok(())
+            } else if self.mode == Mode::Canon {
                 let key = wurl::KeyOptions {
                     rules: self.rules.as_ref(),
                     surt: self.surt,
                 };
-                wurl::key_into(base, input, &self.opts(), &key, out)
-                    .map_err(|why| Cow::Borrowed(self.explain(base, input, why).as_str()))
+                wurl::key_into(base, input, &self.opts(), &key, out).map_err(|why| {
+                    self.noted(Cow::Borrowed(self.explain(base, input, why).as_str()), bom)
+                })
             } else {
                 let u = self.record(base, input);
                 if wurl::serialize::serialize_into(&u, out) {
                     Ok(())
                 } else {
                     // An unserializable URL is invalid.
-                    Err(Cow::Borrowed(
-                        u.invalid_reason()
-                            .map_or("invalid URL", InvalidReason::as_str),
+                    Err(self.noted(
+                        Cow::Borrowed(
+                            u.invalid_reason()
+                                .map_or("invalid URL", InvalidReason::as_str),
+                        ),
+                        bom,
                     ))
                 }
             }
@@ -227,11 +312,11 @@ impl Ctx {
             let u = self.record(base, input);
             let why = u
                 .invalid_reason()
-                .map(|why| self.explain(base, input, why).as_str());
+                .map(|why| self.noted(Cow::Borrowed(self.explain(base, input, why).as_str()), bom));
             if why.is_none() || self.invalid == InvalidPolicy::Blank {
-                self.row(out, base_col, Some(&u), why);
+                self.row(out, base_col, Some(&u), why.as_deref());
             }
-            why.map_or(Ok(()), |w| Err(Cow::Borrowed(w)))
+            why.map_or(Ok(()), Err)
         }
     }
 }
@@ -282,6 +367,9 @@ pub struct Counts {
     pub malformed: u64,
     /// Bytes of the inputs (line ends excluded).
     pub bytes: u64,
+    /// Inputs that start with a byte order mark (not the input's first
+    /// line, whose mark the reader drops).
+    pub bom: u64,
 }
 
 impl Counts {
@@ -291,6 +379,7 @@ impl Counts {
         self.too_long += o.too_long;
         self.malformed += o.malformed;
         self.bytes += o.bytes;
+        self.bom += o.bom;
     }
 }
 
@@ -333,6 +422,9 @@ impl Outcome {
                 "; {} not valid {}, read with U+FFFD",
                 c.malformed, self.encoding
             );
+        }
+        if c.bom > 0 {
+            let _ = write!(s, "; {} started with a byte order mark", c.bom);
         }
         let _ = write!(
             s,
@@ -435,28 +527,26 @@ fn process_chunk(ctx: &Ctx, chunk: &Chunk, d: &mut Done) {
         }
         d.counts.total += 1;
         d.counts.bytes += line.len;
+        let bom = bytes.starts_with(BOM);
+        if bom {
+            d.counts.bom += 1;
+        }
         let result: Result<(), Why> = if line.too_long {
             d.counts.too_long += 1;
-            if !text && ctx.invalid == InvalidPolicy::Blank {
-                // Not read whole, so not split: with --pairs its base is
-                // absent too.
-                let base_col = ctx.pairs.then_some(None);
-                ctx.row(&mut d.out, base_col, None, Some(TOO_LONG));
-            }
-            Err(Cow::Borrowed(TOO_LONG))
+            // Not read whole, so not split: with --pairs its base is absent
+            // too.
+            let base_col = ctx.pairs.then_some(None);
+            ctx.refuse(&mut d.out, base_col, Cow::Borrowed(TOO_LONG), bom)
         } else if ctx.pairs {
             match memchr::memchr(b'\t', bytes) {
-                None => {
-                    if !text && ctx.invalid == InvalidPolicy::Blank {
-                        ctx.row(&mut d.out, Some(None), None, Some(NO_TAB));
-                    }
-                    Err(Cow::Borrowed(NO_TAB))
-                }
-                Some(t) if ctx.model == wurl::Model::UrlStandard => ctx.one_standard(
-                    &mut d.out,
-                    Some(&bytes_to_string(&bytes[..t])),
-                    &bytes_to_string(&bytes[t + 1..]),
-                ),
+                None => ctx.refuse(&mut d.out, Some(None), Cow::Borrowed(NO_TAB), bom),
+                Some(t) if ctx.model == wurl::Model::UrlStandard => ctx
+                    .one_standard(
+                        &mut d.out,
+                        Some(&bytes_to_string(&bytes[..t])),
+                        &bytes_to_string(&bytes[t + 1..]),
+                    )
+                    .map_err(|why| ctx.noted(why, bom)),
                 Some(t) => {
                     let (base_bytes, reference) = (&bytes[..t], &bytes[t + 1..]);
                     let base_text = if text {
@@ -473,13 +563,8 @@ fn process_chunk(ctx: &Ctx, chunk: &Chunk, d: &mut Done) {
                         Ok(())
                     };
                     match checked.and(base) {
-                        Ok(base) => ctx.one(&mut d.out, Some(base), base_col, &reference),
-                        Err(why) => {
-                            if !text && ctx.invalid == InvalidPolicy::Blank {
-                                ctx.row(&mut d.out, base_col, None, Some(&why));
-                            }
-                            Err(why)
-                        }
+                        Ok(base) => ctx.one(&mut d.out, Some(base), base_col, &reference, bom),
+                        Err(why) => ctx.refuse(&mut d.out, base_col, why, bom),
                     }
                 }
             }
@@ -489,6 +574,7 @@ fn process_chunk(ctx: &Ctx, chunk: &Chunk, d: &mut Done) {
                 ctx.base_text.as_deref(),
                 &bytes_to_string(bytes),
             )
+            .map_err(|why| ctx.noted(why, bom))
         } else {
             let (input, bad) = ctx.decode(bytes);
             let checked = if bad {
@@ -497,13 +583,8 @@ fn process_chunk(ctx: &Ctx, chunk: &Chunk, d: &mut Done) {
                 Ok(())
             };
             match checked {
-                Ok(()) => ctx.one(&mut d.out, ctx.base.as_ref(), None, &input),
-                Err(why) => {
-                    if !text && ctx.invalid == InvalidPolicy::Blank {
-                        ctx.row(&mut d.out, None, None, Some(&why));
-                    }
-                    Err(why)
-                }
+                Ok(()) => ctx.one(&mut d.out, ctx.base.as_ref(), None, &input, bom),
+                Err(why) => ctx.refuse(&mut d.out, None, why, bom),
             }
         };
         match result {

@@ -1055,3 +1055,188 @@ fn readme_pipeline_is_clean_under_pipefail() {
     );
     assert_eq!(canonical, "http://a/\nhttp://b/c\n");
 }
+
+// ---- messages quote option values capped ------------------------------------
+
+#[test]
+fn option_values_are_capped_in_messages() {
+    // Every option value a message quotes goes through one cut: a 100 KB
+    // value gives a message under 1 KB that names the value's length.
+    let big = "x".repeat(100_000);
+    let cases: &[(&str, &[&str])] = &[
+        (
+            "canon",
+            &[
+                "--charset",
+                "--decode",
+                "--model",
+                "--format",
+                "--invalid",
+                "-j",
+                "--base",
+                "--rules",
+                "--get",
+                "-i",
+            ],
+        ),
+        ("compare", &["--charset", "--format", "--examples", "-i"]),
+        ("parse", &["--decode", "--format", "-i"]),
+        ("resolve", &["--base"]),
+    ];
+    for (sub, opts) in cases {
+        for opt in *opts {
+            // --get's value is a valid template as it stands: make it name
+            // an unknown component.
+            let value = if *opt == "--get" {
+                format!("{{{big}}}")
+            } else {
+                big.clone()
+            };
+            // -i takes no URL arguments beside it.
+            let url = if *opt == "-i" {
+                "--no-progress"
+            } else {
+                "http://a/"
+            };
+            let r = wurl(&[sub, opt, value.as_str(), url], NONE);
+            assert_eq!(
+                r.code,
+                2,
+                "{sub} {opt}: {}",
+                &r.stderr[..r.stderr.len().min(300)]
+            );
+            assert!(
+                r.stderr.len() < 1024,
+                "{sub} {opt}: a message of {} bytes",
+                r.stderr.len()
+            );
+            // -i: the OS refuses the name before reading; the message
+            // quotes it cut too.
+            assert!(
+                r.stderr.contains("bytes)"),
+                "{sub} {opt} names the length: {}",
+                r.stderr
+            );
+        }
+        // An unknown option, quoted by clap.
+        let r = wurl(&[*sub, format!("--{big}").as_str()], NONE);
+        assert_eq!(r.code, 2);
+        assert!(
+            r.stderr.len() < 1024,
+            "{sub} --{{big}}: {} bytes",
+            r.stderr.len()
+        );
+    }
+    // --rules errors are the library's, which cuts the bad part itself.
+    let r = wurl(&["canon", "--rules", &big, "http://a/"], NONE);
+    assert!(r.stderr.len() < 1024);
+}
+
+// ---- a byte order mark inside the input -------------------------------------
+
+#[test]
+fn a_byte_order_mark_inside_the_input_is_named_and_counted() {
+    // Two files joined: the second's mark starts line 2.
+    let input = b"\xEF\xBB\xBFhttp://a/\n\xEF\xBB\xBFhttp://b/\nnope\n";
+    for jobs in ["1", "2"] {
+        let r = wurl(&["canon", "--stats", "-j", jobs], Some(input));
+        assert_eq!(r.code, 1);
+        assert_eq!(r.lines(), ["http://a/", "", ""]);
+        let reasons: Vec<&str> = r.stderr.lines().filter(|l| l.contains(": line ")).collect();
+        assert_eq!(reasons.len(), 2, "{}", r.stderr);
+        assert!(
+            reasons[0].starts_with("wurl: line 2: no scheme")
+                && reasons[0].contains("byte order mark"),
+            "{}",
+            reasons[0]
+        );
+        assert!(
+            !reasons[1].contains("byte order mark"),
+            "a line without one: {}",
+            reasons[1]
+        );
+        // The first line's mark is the input's own (dropped): not counted.
+        assert!(
+            r.stderr.contains("; 1 started with a byte order mark)"),
+            "{}",
+            r.stderr
+        );
+    }
+    // The same reason in tsv and json, and for arguments and -z records.
+    let r = wurl(&["canon", "-f", "json"], Some(input));
+    let rows = json_lines(&r.out());
+    assert!(
+        rows[1]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("the line starts with a byte order mark"),
+        "{}",
+        rows[1]
+    );
+    assert_eq!(
+        rows[2]["reason"],
+        "no scheme (relative reference without a base)"
+    );
+    let r = wurl(&["canon", "-f", "tsv"], Some(input));
+    assert!(r.lines()[2].ends_with("(U+FEFF, octets EF BB BF), as each file's first line does when files that have one are joined"), "{}", r.lines()[2]);
+    let r = wurl(&["canon", "\u{feff}http://a/"], NONE);
+    assert!(
+        r.stderr
+            .contains("the argument starts with a byte order mark"),
+        "{}",
+        r.stderr
+    );
+    let r = wurl(
+        &["canon", "-z", "--pairs"],
+        Some(b"http://a/\0\xEF\xBB\xBFhttp://a/\t/x\0"),
+    );
+    assert!(
+        r.stderr.contains("record 2: base is invalid")
+            && r.stderr
+                .contains("the record starts with a byte order mark"),
+        "{}",
+        r.stderr
+    );
+    // A valid line that starts with one is not changed (the mark is not
+    // stripped): resolved against --base, it is a relative reference.
+    let r = wurl(
+        &["canon", "--base", "http://x/", "--stats"],
+        Some(b"http://a/\n\xEF\xBB\xBFp\n"),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        r.lines()[1],
+        lib_canon(Some("http://x/"), "\u{feff}p", None, false)
+    );
+    assert!(r.stderr.contains("1 started with a byte order mark"));
+}
+
+#[test]
+fn readme_recipe_keeps_the_copies_lines_apart() {
+    // cli/README.md's Throughput recipe, on two copies of kasztp (which
+    // starts with a byte order mark and has no final line end): every line
+    // stays a line, none is invalid, none starts with a mark.
+    let Some(k) = kasztp() else { return };
+    let readme = std::fs::read_to_string(common::data_path("README.md")).unwrap();
+    let recipe = "sed -e '1s/^\\xEF\\xBB\\xBF//' -e '$a\\' bench/data/kasztp.txt";
+    assert!(readme.contains(recipe), "the recipe is in cli/README.md");
+    let cmd = recipe.replace("bench/data/kasztp.txt", "\"$1\"");
+    let out = std::process::Command::new("bash")
+        .args(["-c", &format!("{cmd}; {cmd}"), "recipe"])
+        .arg(&k)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let lines = std::fs::read(&k)
+        .unwrap()
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1;
+    let r = wurl(&["canon", "--stats"], Some(&out.stdout));
+    assert_eq!(r.code, 0, "{}", &r.stderr[..r.stderr.len().min(500)]);
+    assert_eq!(r.lines().len(), 2 * lines);
+    let half = r.lines()[..lines].to_vec();
+    assert_eq!(r.lines()[lines..], half[..], "the second copy as the first");
+    assert!(!r.stderr.contains("byte order mark"), "{}", r.stderr);
+}

@@ -7,6 +7,8 @@ mod common;
 use common::{data_path, wurl};
 use serde_json::Value;
 
+const NONE: Option<&[u8]> = None;
+
 /// The table: `(class, input)` per row.
 fn table() -> Vec<(String, String)> {
     let text = std::fs::read_to_string(data_path("tests/data/compare-classes.tsv")).unwrap();
@@ -191,4 +193,55 @@ fn canon_model_option() {
         args.push("http://a/");
         assert_eq!(wurl(&args, None).code, 2, "{bad:?}");
     }
+}
+
+#[test]
+fn examples_are_cut_and_the_output_is_bounded() {
+    // One line of 1.2 MB whose results differ in the path's escapes: the
+    // summary keeps at most 200 bytes of each value, whatever the line's
+    // length; --show-all still prints the line and both results whole.
+    let line = format!("http://a/b{}\n", "c%7e".repeat(300_000));
+    let r = wurl(&["compare", "-f", "json"], Some(line.as_bytes()));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.len() < 4096, "{} bytes of JSON", r.stdout.len());
+    let v: Value = serde_json::from_str(r.out().trim_end()).unwrap();
+    assert_eq!(v["differ"], 1);
+    let class = v["classes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["count"] == 1)
+        .unwrap();
+    assert_eq!(class["class"], "path-percent-encoding");
+    let ex = &class["examples"][0];
+    assert_eq!(ex["cut"], true);
+    for k in ["input", "2012", "url_standard"] {
+        let s = ex[k].as_str().unwrap();
+        assert!(s.len() <= 203 && s.ends_with('…'), "{k}: {} bytes", s.len());
+    }
+    assert!(
+        ex["input"]
+            .as_str()
+            .unwrap()
+            .starts_with("http://a/bc%7ec%7e")
+    );
+    assert!(ex["2012"].as_str().unwrap().starts_with("http://a/bc~c~"));
+    let r = wurl(&["compare"], Some(line.as_bytes()));
+    assert!(r.stdout.len() < 4096, "{} bytes of table", r.stdout.len());
+    assert!(r.out().contains("path-percent-encoding"));
+    let r = wurl(
+        &["compare", "--show-all", "-f", "json"],
+        Some(line.as_bytes()),
+    );
+    let first: Value = serde_json::from_str(&r.lines()[0]).unwrap();
+    assert_eq!(first["input"].as_str().unwrap(), line.trim_end());
+    assert_eq!(first["class"], "path-percent-encoding");
+    // A short example is kept whole.
+    let r = wurl(&["compare", "-f", "json", "http://a/%7e"], NONE);
+    let v: Value = serde_json::from_str(r.out().trim_end()).unwrap();
+    let ex = &v["classes"][7]["examples"][0];
+    assert_eq!(
+        (ex["input"].as_str(), &ex["cut"]),
+        (Some("http://a/%7e"), &Value::Bool(false))
+    );
 }

@@ -276,29 +276,38 @@ def test_arrow_result_exports_capsules():
 # --- the GIL is released ----------------------------------------------------
 
 
-def _longest_stall(fn):
-    """Runs fn in another thread while this thread keeps running Python;
-    returns (longest time this thread could not run, fn's duration)."""
-    span = {}
+def _ran_during(fn):
+    """How many times this thread ran while fn (in another thread) was inside
+    its call. The switch interval is made so long that the interpreter never
+    takes the GIL from a thread that runs Python: this thread can only run
+    inside fn's call when that call releases the GIL. So the count is 0 for a
+    call that holds the GIL, and at least 1 for one that releases it, on a
+    busy machine as on an idle one: nothing here reads a clock."""
+    inside = threading.Event()
+    done = threading.Event()
 
     def run():
-        t0 = time.perf_counter()
-        fn()
-        span["d"] = time.perf_counter() - t0
+        inside.set()
+        try:
+            fn()
+        finally:
+            inside.clear()
+            done.set()
 
-    th = threading.Thread(target=run)
-    stall = 0.0
-    last = time.perf_counter()
-    # Thread.start() may itself wait while the new thread holds the GIL.
-    th.start()
-    while th.is_alive():
-        now = time.perf_counter()
-        stall = max(stall, now - last)
-        last = now
-        time.sleep(0)
-    th.join()
-    stall = max(stall, time.perf_counter() - last)
-    return stall, span["d"]
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1000.0)
+    try:
+        th = threading.Thread(target=run)
+        th.start()
+        seen = 0
+        while not done.is_set():
+            if inside.is_set():
+                seen += 1
+            time.sleep(0)  # lets the worker have the GIL
+        th.join()
+    finally:
+        sys.setswitchinterval(old)
+    return seen
 
 
 @pytest.fixture(scope="module")
@@ -307,58 +316,42 @@ def many_urls():
 
 
 def test_gil_control_a_gil_holding_call_is_detected():
-    # sorted() of a big list holds the GIL for its whole run: the measure
-    # below must see this thread stalled for most of it.
+    # sorted() of a big list holds the GIL for its whole run: this thread
+    # never runs inside it.
     import random
 
     big = random.Random(1).sample(range(1_000_000), 1_000_000)
-    stall, d = _longest_stall(lambda: sorted(big))
-    print(f"sorted(): {d:.3f} s, longest stall {stall * 1000:.1f} ms", file=sys.stderr)
-    assert d > 0.05
-    assert stall > 0.5 * d, (stall, d)
+    assert _ran_during(lambda: sorted(big)) == 0
 
 
 def test_gil_released_by_canonicalize_arrow(many_urls):
     arr = pa.array(many_urls)
-    stall, d = _longest_stall(lambda: wurl.canonicalize_arrow(arr))
-    print(f"canonicalize_arrow: {d:.3f} s, longest stall {stall * 1000:.1f} ms", file=sys.stderr)
-    assert d > 0.05
-    assert stall < 0.5 * d, (stall, d)
+    assert _ran_during(lambda: wurl.canonicalize_arrow(arr)) > 0
 
 
 def test_gil_released_by_canonicalize_many(many_urls):
     # Reading the list and building the result hold the GIL; the work
     # between them does not.
-    stall, d = _longest_stall(lambda: wurl.canonicalize_many(many_urls))
-    print(f"canonicalize_many: {d:.3f} s, longest stall {stall * 1000:.1f} ms", file=sys.stderr)
-    assert stall < 0.6 * d, (stall, d)
+    assert _ran_during(lambda: wurl.canonicalize_many(many_urls)) > 0
 
 
-def test_two_threads_run_batches_in_parallel(many_urls):
-    arr = pa.array(many_urls)
-    t0 = time.perf_counter()
-    wurl.canonicalize_arrow(arr)
-    one = time.perf_counter() - t0
-    spans = {}
+def test_two_threads_run_batches_at_once(many_urls):
+    # Each batch releases the GIL, so two threads' batches run together
+    # (how much faster depends on free cores: not asserted); the results are
+    # those of one thread.
+    arr = pa.array(many_urls[:200_000])
+    want = pa.array(wurl.canonicalize_arrow(arr))
+    got = {}
 
     def work(name):
-        a = time.perf_counter()
-        wurl.canonicalize_arrow(arr)
-        spans[name] = (a, time.perf_counter())
+        got[name] = pa.array(wurl.canonicalize_arrow(arr))
 
-    t0 = time.perf_counter()
     threads = [threading.Thread(target=work, args=(n,)) for n in ("a", "b")]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    both = time.perf_counter() - t0
-    (a0, a1), (b0, b1) = spans["a"], spans["b"]
-    overlap = min(a1, b1) - max(a0, b0)
-    # Printed, not asserted: the wall-time gain depends on free cores.
-    print(f"one batch {one:.3f} s; two in two threads {both:.3f} s; overlap {overlap:.3f} s", file=sys.stderr)
-    # Their runs overlap in time, which a GIL-holding call cannot do.
-    assert overlap > 0.5 * min(a1 - a0, b1 - b0)
+    assert got["a"].equals(want) and got["b"].equals(want)
 
 
 # --- bad input ---------------------------------------------------------------

@@ -1530,9 +1530,13 @@ pub mod alloc {
         static LIVE: Cell<isize> = const { Cell::new(0) };
         static PEAK: Cell<isize> = const { Cell::new(0) };
         static LARGEST: Cell<usize> = const { Cell::new(0) };
+        static TOTAL: Cell<usize> = const { Cell::new(0) };
+        static COUNT: Cell<usize> = const { Cell::new(0) };
     }
 
     fn on_alloc(n: usize) {
+        let _ = TOTAL.try_with(|t| t.set(t.get().wrapping_add(n)));
+        let _ = COUNT.try_with(|c| c.set(c.get().wrapping_add(1)));
         let _ = LIVE.try_with(|l| {
             let v = l.get() + n as isize;
             l.set(v);
@@ -1595,6 +1599,10 @@ pub mod alloc {
         pub peak: usize,
         /// The largest single allocation during the call.
         pub largest: usize,
+        /// Bytes allocated during the call, all allocations (and growths) added up.
+        pub total: usize,
+        /// Allocations (and growths) during the call.
+        pub count: usize,
     }
 
     /// Runs `f`, measuring its heap use on this thread.
@@ -1602,6 +1610,7 @@ pub mod alloc {
         let base = LIVE.with(Cell::get);
         PEAK.with(|p| p.set(base));
         LARGEST.with(|m| m.set(0));
+        let (total0, count0) = (TOTAL.with(Cell::get), COUNT.with(Cell::get));
         let r = f();
         let peak = PEAK.with(Cell::get);
         let largest = LARGEST.with(Cell::get);
@@ -1610,6 +1619,8 @@ pub mod alloc {
             Mem {
                 peak: (peak - base).max(0) as usize,
                 largest,
+                total: TOTAL.with(Cell::get).wrapping_sub(total0),
+                count: COUNT.with(Cell::get).wrapping_sub(count0),
             },
         )
     }

@@ -1,12 +1,13 @@
 //! The properties of every key, shared by `tests/key_properties.rs` and
 //! the `rules` fuzz target (which includes this file by path): for a rules
-//! specification `R` and an input `u` whose canonicalization `c` is valid,
-//! with `k = key_R(u)`:
+//! specification `R`, a model `M` (2012 or the URL Standard) and an input
+//! `u` whose canonicalization `c` in `M` is valid, with `k = key_R(u)` in `M`:
 //!
-//! * `k` is `R` applied to `c`, and the key of the handle of `u`
-//!   resolved against itself (the bulk path and the handle path agree);
-//! * `k` is canonical: the 2012 canonicalization gives it back unchanged;
-//! * `k` is stable: `key_R(k) == k`;
+//! * `k` is `R` applied to `c` in `M`, and in the 2012 model the key of the
+//!   handle of `u` resolved against itself (the bulk path and the handle
+//!   path agree);
+//! * `k` is canonical: `M`'s canonicalization gives it back unchanged;
+//! * `k` is stable: `key_R(k) == k` in `M`;
 //! * `k` has `c`'s scheme, port and host (under `strip-www`, `c`'s host
 //!   or `c`'s host without leading `www`/`www<digits>` labels), and an
 //!   authority exactly where `c` has one;
@@ -14,11 +15,12 @@
 #![allow(dead_code)]
 
 use wurl::surt::{SurtOptions, surt};
-use wurl::{CanonOptions, KeyOptions, Rules};
+use wurl::{CanonOptions, KeyOptions, Model, Rules};
 
-/// The components a key must keep: scheme, host, port.
+/// The components a key must keep: scheme, host, port (as written: both
+/// URLs are canonical in their model).
 fn site(s: &str) -> Option<(String, Option<String>, Option<String>)> {
-    let u = wurl::canonicalize(&wurl::parse(s), None);
+    let u = wurl::parse(s);
     let own = |x: Option<&str>| x.map(str::to_owned);
     Some((own(u.scheme())?, own(u.host()), own(u.port())))
 }
@@ -34,41 +36,70 @@ fn is_www_stripped(long: &str, short: &str) -> bool {
     })
 }
 
-/// Checks the properties above for `input` under `rules`.
-pub fn check_key(rules: &Rules, input: &str) -> Result<(), String> {
-    let opts = CanonOptions::default();
+/// `input` canonicalized in `model` (no base, default options).
+fn canon_in(model: Model, input: &str) -> Option<String> {
     let mut c = String::new();
-    if wurl::canon_into(None, input, &opts, &mut c).is_err() {
-        return Ok(());
+    let ok = match model {
+        Model::UrlStandard => wurl::canon_standard_into(None, input, None, &mut c).is_ok(),
+        _ => wurl::canon_into(None, input, &CanonOptions::default(), &mut c).is_ok(),
+    };
+    ok.then_some(c)
+}
+
+/// The key of `input` in `model` (no base, default options).
+fn key_in(model: Model, input: &str, key: &KeyOptions) -> Result<String, String> {
+    let mut k = String::new();
+    match model {
+        Model::UrlStandard => {
+            wurl::key_standard_into(None, input, None, key, &mut k).map_err(|e| format!("{e:?}"))?
+        }
+        _ => wurl::key_into(None, input, &CanonOptions::default(), key, &mut k)
+            .map_err(|e| format!("{e:?}"))?,
     }
+    Ok(k)
+}
+
+/// Checks the properties above for `input` under `rules` in the 2012 model.
+pub fn check_key(rules: &Rules, input: &str) -> Result<(), String> {
+    check_key_in(Model::Canon2012, rules, input)
+}
+
+/// Checks the properties above for `input` under `rules` in `model`.
+pub fn check_key_in(model: Model, rules: &Rules, input: &str) -> Result<(), String> {
+    let Some(c) = canon_in(model, input) else {
+        return Ok(());
+    };
     let key_opts = KeyOptions {
         rules: Some(rules),
         surt: None,
     };
-    let mut k = String::new();
-    wurl::key_into(None, input, &opts, &key_opts, &mut k)
-        .map_err(|e| format!("the key of a valid URL is invalid: {e:?}"))?;
+    let k = key_in(model, input, &key_opts)
+        .map_err(|e| format!("the key of a valid URL is invalid: {e}"))?;
     let spec = rules.as_str();
-    let ctx = || format!("rules {spec:?}, input {input:?}, canonical {c:?}, key {k:?}");
-    if rules.apply(&c) != k {
+    let m = model.name();
+    let ctx = || format!("model {m}, rules {spec:?}, input {input:?}, canonical {c:?}, key {k:?}");
+    let mut applied = String::new();
+    rules.apply_model_into(&c, model, &mut applied);
+    if applied != k {
         return Err(format!(
-            "key_into is not the rules on the canonical URL: {}",
+            "the key is not the rules on the canonical URL: {}",
             ctx()
         ));
     }
-    let mut h = String::new();
-    let own = wurl::resolve(&wurl::parse(input), input);
-    wurl::key_of_url_into(&own, &key_opts, &mut h)
-        .map_err(|e| format!("handle key refused: {e:?}: {}", ctx()))?;
-    if h != k {
-        return Err(format!("handle key {h:?} differs: {}", ctx()));
+    if model == Model::Canon2012 {
+        let mut h = String::new();
+        let own = wurl::resolve(&wurl::parse(input), input);
+        wurl::key_of_url_into(&own, &key_opts, &mut h)
+            .map_err(|e| format!("handle key refused: {e:?}: {}", ctx()))?;
+        if h != k {
+            return Err(format!("handle key {h:?} differs: {}", ctx()));
+        }
     }
-    let mut again = String::new();
-    if wurl::canon_into(None, &k, &opts, &mut again).is_err() || again != k {
-        return Err(format!("key not canonical (gives {again:?}): {}", ctx()));
+    match canon_in(model, &k) {
+        Some(again) if again == k => {}
+        again => return Err(format!("key not canonical (gives {again:?}): {}", ctx())),
     }
-    let mut twice = String::new();
-    wurl::key_into(None, &k, &opts, &key_opts, &mut twice).map_err(|e| format!("{e:?}"))?;
+    let twice = key_in(model, &k, &key_opts)?;
     if twice != k {
         return Err(format!("key not stable (gives {twice:?}): {}", ctx()));
     }

@@ -329,6 +329,11 @@ sub _canonicalize_status {
     my $flags = $opt{strict} ? WURL_FLAG_NETWORK_STRICT : 0;
     if (defined $opt{model}) {
         if ($opt{model} eq 'url-standard') {
+            # As the CLI and Python say it: the flag would otherwise reach the
+            # library, which reports only an argument out of range.
+            Carp::croak("$what: strict => 1 tests the 2012 result; it cannot be used with "
+                  . "model => 'url-standard'")
+              if $opt{strict};
             $flags |= WURL_FLAG_URL_STANDARD;
         } elsif ($opt{model} ne '2012') {
             Carp::croak("$what: model must be '2012' or 'url-standard', not '$opt{model}'");
@@ -913,7 +918,8 @@ UTF-8; C<wurl_url_key_into>); undef when that is invalid.
 
 =item parse_bytes, resolve_bytes, C<< bytes => 1 >>
 
-Take raw byte strings (see L</STRINGS>).
+Take raw byte strings: the road for bytes read from a file or socket (see
+L</STRINGS>).
 
 =back
 
@@ -934,9 +940,20 @@ A string is its characters, whatever its internal UTF8 flag: two strings
 that are equal in Perl (C<eq>) give the same result. A string without the
 flag holds characters U+0000 to U+00FF, so C<"http://a/\xC3\xA9"> is the two
 characters U+00C3 U+00A9 (C<http://a/%C3%83%C2%A9>), as the 2012 module
-read it. Text read from a file or socket without an encoding layer is
-bytes: decode it first (C<decode('UTF-8', $s)> from L<Encode>, or a
-C<:encoding(UTF-8)> layer) to have C<"\xE4\xB8\x80"> mean U+4E00.
+read it.
+
+=item *
+
+B<Bytes> (text read from a file or socket without an encoding layer, a
+URL from an HTTP header): pass them with C<< bytes => 1 >>, C<parse_bytes>
+or C<resolve_bytes>. That is the road that gives, for the same bytes, what
+C, the CLI, Ruby and Python give: invalid UTF-8 is read with one U+FFFD per
+maximal invalid subpart. Do not decode them first with
+C<Encode::decode('UTF-8', $s)> or a C<:encoding(UTF-8)> layer: Encode reads
+some invalid sequences with fewer U+FFFD (a surrogate's bytes C<ED A0 80>,
+which the library reads as three, are one), so a line with such bytes
+would get another key than in every other interface
+(F<t/04-cross-binding.t>).
 
 =item *
 

@@ -48,5 +48,13 @@ ok(!defined Wurl->canonicalize('http://a:99999/', model => 'url-standard'), 'inv
 ok(!eval { Wurl->canonicalize('http://a/', model => 'whatwg'); 1 }, 'unknown model croaks');
 ok(!eval { Wurl->canonicalize('http://a/', strict => 1, model => 'url-standard'); 1 },
     'strict with url-standard croaks');
+# The message says why, as the CLI's and Python's do (not the library's
+# "an argument is out of range").
+like($@, qr/strict => 1 tests the 2012 result; it cannot be used with model => 'url-standard'/,
+    '... and says why');
+unlike($@, qr/out of range/, '... not as a bad argument');
+ok(!eval { Wurl->canonicalize('http://a/', strict => 1, model => 'url-standard',
+    base => Wurl->parse('http://b/')); 1 }, 'with a Wurl::URL base too');
+like($@, qr/cannot be used with model => 'url-standard'/, '... and says why');
 
 done_testing;

@@ -218,15 +218,30 @@ module Wurl
   # A dummy encoding without a converter (UTF-7) raises
   # Encoding::ConverterNotFoundError: pass its bytes with +String#b+ instead.
   #
+  # An object that is not a String is converted with +to_str+, as Ruby's
+  # implicit conversion is; one whose +to_str+ gives something other than a
+  # String raises TypeError with the message Ruby's own conversion gives
+  # ("can't convert X to String (X#to_str gives NilClass)"), preceded by
+  # the argument's name.
+  #
   # @param str [String, #to_str]
+  # @param what [String] the argument's name, for the messages
   # @return [String] the string itself, or a transcoded copy
-  # @raise [TypeError] for nil or an object without +to_str+
+  # @raise [TypeError] for nil, an object without +to_str+, or one whose
+  #   +to_str+ gives no String
   # @api private
-  def self.to_bytes(str)
-    raise TypeError, 'Wurl: input is nil' if str.nil?
-    raise TypeError, "Wurl: input is a #{str.class}, not a String" unless str.respond_to?(:to_str)
+  def self.to_bytes(str, what = 'input')
+    raise TypeError, "Wurl: #{what} is nil" if str.nil?
+    raise TypeError, "Wurl: #{what} is a #{str.class}, not a String" unless str.respond_to?(:to_str)
 
-    str = str.to_str
+    unless str.is_a?(String)
+      converted = str.to_str
+      unless converted.is_a?(String)
+        raise TypeError, "Wurl: #{what}: can't convert #{str.class} to String " \
+                         "(#{str.class}#to_str gives #{converted.class})"
+      end
+      str = converted
+    end
     case str.encoding
     when Encoding::UTF_8, Encoding::BINARY, Encoding::US_ASCII
       str
@@ -239,14 +254,23 @@ module Wurl
   # Encoding Standard label, ASCII case-insensitive, surrounding whitespace
   # ignored (wurl_charset_known).
   #
-  # @param label [String, Symbol]
+  # @param label [String, Symbol, Encoding, #to_str]
   # @return [Boolean]
+  # @raise [TypeError] for nil or an object that is no string (see {to_bytes})
   # @example
   #   Wurl.charset_known?('Shift_JIS')   # => true
   #   Wurl.charset_known?('shiftjis')    # => false
   def self.charset_known?(label)
-    bytes = to_bytes(label.to_s)
+    bytes = label_bytes(label, 'label')
     Lib.wurl_charset_known(bytes, bytes.bytesize)
+  end
+
+  # A charset label as bytes: a Symbol or an Encoding by its name (Ruby's
+  # names of encodings are labels too: 'Shift_JIS', 'EUC-JP'), anything
+  # else as a string ({to_bytes}: a String, or an object with +to_str+).
+  # @api private
+  def self.label_bytes(label, what)
+    to_bytes(label.is_a?(Symbol) || label.is_a?(Encoding) ? label.to_s : label, what)
   end
 
   # A +charset:+ argument as the bytes the C ABI takes (nil for nil). The
@@ -258,7 +282,7 @@ module Wurl
   def self.charset_bytes(charset)
     return nil if charset.nil?
 
-    cs = to_bytes(charset.to_s)
+    cs = label_bytes(charset, 'charset')
     return cs if cs.bytesize > WURL_MAX_INPUT_LEN || Lib.wurl_charset_known(cs, cs.bytesize)
 
     shown = cs.byteslice(0, 64).scrub.inspect + (cs.bytesize > 64 ? '...' : '')
@@ -301,7 +325,7 @@ module Wurl
   #
   # @param input [String] the URL or reference
   # @param base [String, Wurl::URL, nil] the base URL
-  # @param charset [String, nil] the label of the document's encoding (query),
+  # @param charset [String, Symbol, Encoding, nil] the label of the document's encoding (query),
   #   a WHATWG Encoding Standard label
   # @param strict [Boolean] WURL_FLAG_NETWORK_STRICT
   # @param rules [Wurl::Rules, String, nil] opt-in dedup rules applied after
@@ -314,8 +338,10 @@ module Wurl
   # @return [String, nil] the canonical URL (UTF-8), nil when invalid
   # @raise [Wurl::Error] when the call fails (an input over WURL_MAX_INPUT_LEN bytes),
   #   or for a bad rules specification (status WURL_E_BAD_RULES)
-  # @raise [ArgumentError] for a charset label that names no encoding
-  # @raise [TypeError] for a nil input
+  # @raise [ArgumentError] for a charset label that names no encoding, or
+  #   +strict+ with the URL Standard model
+  # @raise [TypeError] for a nil input, or an argument that is no string
+  #   (see {to_bytes})
   #
   # @example
   #   Wurl.canonicalize('../a/./b', base: 'http://EXAMPLE.com:80/x/y') # => "http://example.com/a/b"
@@ -325,15 +351,23 @@ module Wurl
     flags = strict ? WURL_FLAG_NETWORK_STRICT : 0
     case model.to_s
     when '2012' then nil
-    when 'url-standard' then flags |= WURL_FLAG_URL_STANDARD
+    when 'url-standard'
+      # Network-strict mode is a check of the 2012 algorithm's result; the
+      # URL Standard has no such mode, so the pair is refused up front, with
+      # the reason, rather than as the C call's bare "out of range".
+      if strict
+        raise ArgumentError, "Wurl: strict: true tests the 2012 result; it cannot be used with model: 'url-standard'"
+      end
+
+      flags |= WURL_FLAG_URL_STANDARD
     else raise ArgumentError, "model must be '2012' or 'url-standard', not #{model.inspect}"
     end
     bytes = to_bytes(input)
     # The URL Standard reads a string base itself (wurl_canon_standard_into),
     # not through a 2012 handle.
     std_base = flags == WURL_FLAG_URL_STANDARD && !base.is_a?(URL)
-    std_base_bytes = base.nil? ? nil : to_bytes(base) if std_base
-    base = URL.parse(base) unless std_base || base.nil? || base.is_a?(URL)
+    std_base_bytes = base.nil? ? nil : to_bytes(base, 'base') if std_base
+    base = URL.parse(to_bytes(base, 'base')) unless std_base || base.nil? || base.is_a?(URL)
     cs = charset_bytes(charset)
     base_ptr = std_base ? nil : base&.send(:pointer)
     rules = Rules.new(rules) unless rules.nil? || rules.is_a?(Rules)
@@ -429,7 +463,7 @@ module Wurl
 
     # Canonicalizes this URL.
     #
-    # @param charset [String, nil] the label of the document's encoding, used
+    # @param charset [String, Symbol, Encoding, nil] the label of the document's encoding, used
     #   for the query (a WHATWG Encoding Standard label)
     # @param strict [Boolean] WURL_FLAG_NETWORK_STRICT (see the top-level README)
     # @return [Wurl::URL] a new URL
@@ -525,6 +559,36 @@ module Wurl
       Wurl.view(buf, out_len.read(:size_t))
     end
 
+    # Two URLs are equal when they have the same value: the same invalid
+    # reason (nil for both when both are valid) and every component the
+    # same, absent (nil) and empty ("") kept apart. How a URL was made does
+    # not matter: Wurl.parse(s) == Wurl.parse(s), and a parsed URL equals
+    # the canonical URL when canonicalizing changes nothing. A URL never
+    # equals a String (compare +to_s+ for that). +eql?+ is the same and
+    # +hash+ follows it, so equal URLs are one Hash key and +uniq+ keeps one.
+    #
+    # @param other [Object]
+    # @return [Boolean]
+    # @raise [Wurl::Error] for a URL whose handle was freed
+    def ==(other)
+      other.is_a?(URL) && (equal?(other) || value == other.value)
+    end
+
+    alias eql? ==
+
+    # @return [Integer] the same for equal URLs (see {#==})
+    def hash
+      value.hash
+    end
+
+    protected
+
+    # The value {#==} compares: the invalid reason, then the components in
+    # {Wurl::COMPONENTS} order. Computed once (the URL is immutable), frozen.
+    def value
+      @value ||= [invalid_reason, *COMPONENTS.map { |c| self[c]&.freeze }].freeze
+    end
+
     private
 
     # The handle, for the C functions; raises when it was freed.
@@ -587,7 +651,7 @@ module Wurl
     # @raise [Wurl::Error] with status WURL_E_BAD_RULES and a message naming
     #   the bad part, for a bad specification
     def initialize(spec)
-      bytes = Wurl.to_bytes(spec)
+      bytes = Wurl.to_bytes(spec, 'rules')
       out = FFI::MemoryPointer.new(:pointer)
       msg = FFI::MemoryPointer.new(:char, 512)
       st = Lib.wurl_rules_compile(bytes, bytes.bytesize, out, msg, msg.size)

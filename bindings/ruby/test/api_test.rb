@@ -130,6 +130,63 @@ class ApiTest < Minitest::Test
     assert_raises(TypeError) { Wurl.parse(nil) }
   end
 
+  # An object standing in for a string: to_str gives +value+.
+  class StrLike
+    def initialize(value)
+      @value = value
+    end
+
+    def to_str
+      @value
+    end
+  end
+
+  # Every argument that takes a string: an object whose to_str gives no
+  # String raises TypeError with Ruby's own message for that conversion
+  # (what "" + obj says), naming the argument; one whose to_str gives a
+  # String is that string.
+  def test_to_str_that_gives_no_string
+    u = Wurl.parse('http://hoge/')
+    calls = {
+      'input' => [->(x) { Wurl.parse(x) }, ->(x) { Wurl::URL.parse(x) }, ->(x) { u.resolve(x) },
+                  ->(x) { Wurl.canonicalize(x) }, ->(x) { Wurl.canonicalize(x, model: 'url-standard') }],
+      'base' => [->(x) { Wurl.canonicalize('a', base: x) },
+                 ->(x) { Wurl.canonicalize('a', base: x, model: 'url-standard') },
+                 ->(x) { Wurl.canonicalize('a', base: x, rules: 'sort-query') }],
+      'charset' => [->(x) { Wurl.canonicalize('http://a/', charset: x) }, ->(x) { u.canonicalize(charset: x) }],
+      'label' => [->(x) { Wurl.charset_known?(x) }],
+      'rules' => [->(x) { Wurl.canonicalize('http://a/', rules: x) }, ->(x) { u.key(rules: x) },
+                  ->(x) { Wurl::Rules.new(x) }]
+    }
+    [nil, 42, :sym].each do |bad|
+      obj = StrLike.new(bad)
+      core = assert_raises(TypeError) { +'' + obj }.message
+      assert_equal "can't convert #{StrLike} to String (#{StrLike}#to_str gives #{bad.class})", core
+      calls.each do |what, fns|
+        fns.each do |fn|
+          e = assert_raises(TypeError, what) { fn.call(obj) }
+          assert_equal "Wurl: #{what}: #{core}", e.message
+        end
+      end
+    end
+    # A to_str that gives a String is used.
+    assert_equal 'http://hoge/a', Wurl.canonicalize(StrLike.new('a'), base: StrLike.new('http://hoge/'))
+    assert_equal 'http://hoge/x', u.resolve(StrLike.new('x')).to_s
+    assert_equal 'http://hoge/?%D0%F4', Wurl.canonicalize("?\u5050", base: 'http://hoge', charset: StrLike.new('euc-jp'))
+    assert_equal 'http://a/?a&b', Wurl.canonicalize('http://a/?b&a', rules: StrLike.new('sort-query'))
+    assert Wurl.charset_known?(StrLike.new('sjis'))
+    assert_equal 'http://b/c', Wurl.canonicalize('c', base: StrLike.new('http://b/'), model: 'url-standard')
+    # Objects with no to_str at all, and nil where nil means nothing else.
+    assert_raises(TypeError) { Wurl.parse(42) }
+    assert_raises(TypeError) { Wurl.canonicalize('a', base: 42) }
+    assert_raises(TypeError) { Wurl.canonicalize('http://a/', charset: 1252) }
+    e = assert_raises(TypeError) { Wurl.canonicalize(nil) }
+    assert_equal 'Wurl: input is nil', e.message
+    # Encodings and Symbols are labels by their names.
+    assert_equal 'http://hoge/?%D0%F4', Wurl.canonicalize("?\u5050", base: 'http://hoge', charset: Encoding::EUC_JP)
+    assert_equal 'http://hoge/?%82%A0', u.resolve("?\u3042").canonicalize(charset: Encoding::Shift_JIS).to_s
+  end
+
   def test_nul_bytes
     u = Wurl.parse("http://a/\0b?\0#\0")
     assert_equal "/\0b", u.path

@@ -2,7 +2,8 @@
 
 # The URL Standard model (model: 'url-standard', WURL_FLAG_URL_STANDARD)
 # through the Ruby binding: the Web Platform Tests' urltestdata
-# (tests/data/wpt), the issue's example, rules and SURT, refusals.
+# (tests/data/wpt), the issue's example, rules and SURT, refusals (an
+# unknown model; strict, with its reason).
 
 require 'json'
 require 'minitest/autorun'
@@ -39,6 +40,24 @@ class UrlStandardTest < Minitest::Test
                                                                     surt: true, model: 'url-standard')
     assert_nil Wurl.canonicalize('http://a:99999/', model: 'url-standard')
     assert_raises(ArgumentError) { Wurl.canonicalize('http://a/', model: 'whatwg') }
-    assert_raises(Wurl::Error) { Wurl.canonicalize('http://a/', strict: true, model: 'url-standard') }
+  end
+
+  def test_strict_is_refused_with_the_reason
+    # Network-strict mode checks the 2012 result: refused, saying so, as the
+    # CLI does (not the C call's bare "out of range").
+    [nil, 'http://b/', Wurl.parse('http://b/')].each do |base|
+      [{}, { rules: 'sort-query' }, { surt: true }].each do |more|
+        e = assert_raises(ArgumentError) do
+          Wurl.canonicalize('http://a/', base: base, strict: true, model: 'url-standard', **more)
+        end
+        assert_equal "Wurl: strict: true tests the 2012 result; it cannot be used with model: 'url-standard'",
+                     e.message
+        refute_match(/out of range/, e.message)
+      end
+    end
+    assert_raises(ArgumentError) { Wurl.canonicalize('http://a/', strict: true, model: :'url-standard') }
+    # Either alone still works.
+    assert_equal 'http://a/', Wurl.canonicalize('http://a/', strict: true)
+    assert_equal 'http://a/', Wurl.canonicalize('http://a/', strict: false, model: 'url-standard')
   end
 end

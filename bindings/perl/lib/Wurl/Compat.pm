@@ -120,46 +120,138 @@ sub _handle_of {
     if ($e && Scalar::Util::blessed($e->[0]) && $e->[2] eq _snapshot($h)) {
         return ($e->[0], $e->[1]);
     }
-    my ($url, $hier);
+    my ($url, $hier, $restore);
     if ($h->{invalid}) {
         ($url, $hier) = (Wurl::URL->parse(''), 0);
     } else {
         # Canonicalization takes the scheme from scheme_normalized, as the
         # module's "$parsed_url->{scheme} = $parsed_url->{scheme_normalized}".
         my $canon = $what eq 'canonicalize_parsed_url';
-        my $s = _serialize_components($h, $canon ? $h->{scheme_normalized} : undef,
-            $canon && $h->{is_hierarchical});
+        my $scheme = $canon ? $h->{scheme_normalized} : undef;
+        my $parts = $h;
+        ($parts, $restore) = _carry_delimiters($h) if $canon;
+        my $s = _serialize_components($parts, $scheme, $canon && $h->{is_hierarchical}, 1);
         (undef, $url) = Wurl::URL->_parse_status($s);
-        if ($url) {
-            (undef, $hier) = _parse_info(_preprocess($s));
-        } else {
+        if (!$url) {
             ($url, $hier) = (Wurl::URL->parse(''), 0);    # too long
+        } elsif (!_parses_back($h, $scheme, $url)) {
+            ($url, $hier) = (Wurl::URL->parse(''), 0);
+        } else {
+            (undef, $hier) = _parse_info(_preprocess($s));
         }
     }
     $HANDLE{$h} = [ $url, $hier, _snapshot($h) ];
-    return ($url, $hier);
+    return ($url, $hier, $restore);
+}
+
+# A "#" or "?" in the path and a "#" in the query of a hand-made hash stay
+# there in the module's canonical hash (it canonicalized each component by
+# itself, and leaves them raw: its serialization then reads differently,
+# but the host is the hash's). To canonicalize them where they are, they go
+# into the string as %23 and %3F, which canonicalization keeps, and come
+# back raw afterwards (_restore_delimiters). Only when the component holds
+# no %23 (or %3F) of its own, which would come back raw too; otherwise the
+# string is parsed as it reads, which moves the rest of the component into
+# the query or fragment (the serialization is the module's either way).
+# (hash to serialize, {component => [[escape, character], ...]} or undef).
+sub _carry_delimiters {
+    my ($h) = @_;
+    my %carry = (path => [ '#', '?' ], query => ['#']);
+    my ($copy, %restore);
+    for my $k (sort keys %carry) {
+        my $v = $h->{$k};
+        next unless defined $v;
+        for my $c (@{ $carry{$k} }) {
+            my $esc = sprintf('%%%02X', ord $c);
+            next unless index($v, $c) >= 0 && $v !~ /\Q$esc\E/i;
+            $v =~ s/\Q$c\E/$esc/g;
+            push @{ $restore{$k} }, [ $esc, $c ];
+        }
+        next unless $restore{$k};
+        $copy ||= {%$h};
+        $copy->{$k} = $v;
+    }
+    return $copy ? ($copy, \%restore) : ($h, undef);
+}
+
+sub _restore_delimiters {
+    my ($h, $restore) = @_;
+    for my $k (keys %$restore) {
+        next unless defined $h->{$k};
+        for my $r (@{ $restore->{$k} }) {
+            my ($esc, $c) = @$r;
+            $h->{$k} =~ s/\Q$esc\E/$c/gi;
+        }
+    }
+    return;
+}
+
+# The authority components of a hand-made hash as they go into the string
+# that is parsed again: the delimiters that would end the component there
+# are percent-encoded, so that each value stays in its own component. The
+# module canonicalized each component by itself, so a "@" in the host gave
+# the host "good.com%40evil.com", never the host "evil.com"; the library's
+# canonicalization of the escaped string gives the same ("%40" in a user,
+# password or host is kept; in a port, as a ":" or "/" in a host, it is
+# invalid, as in the module). A ":" stays in a bracketed IPv6 literal.
+my %AUTHORITY_ESCAPE = (
+    user     => qr{[\@:/\\?\#]},
+    password => qr{[\@:/\\?\#]},
+    host     => qr{[\@:/\\?\#]},
+    port     => qr{[\@:/\\?\#\[\]]},
+);
+
+sub _escape_authority {
+    my ($name, $v) = @_;
+    return $v unless defined $v;
+    my $re = $AUTHORITY_ESCAPE{$name};
+    if ($name eq 'host' && $v =~ /\A\[[^\[\]\@\/\\?\#]*\]\z/) {
+        return $v;    # an IPv6 literal: its colons are its own
+    }
+    $v =~ s/($re)/sprintf('%%%02X', ord $1)/ge;
+    return $v;
+}
+
+# Whether the handle parsed from a hand-made hash's string has the hash's
+# scheme and authority: a scheme that is not one (it holds a delimiter or
+# another character a scheme cannot have) makes the string another URL,
+# with another host or none, so the hash gives an invalid URL instead.
+sub _parses_back {
+    my ($h, $scheme, $url) = @_;
+    $scheme = $h->{scheme} unless defined $scheme;
+    return 0 unless defined $scheme && defined $url->scheme && $url->scheme eq $scheme;
+    for my $k (qw(user password host port)) {
+        # Absent and empty are one here: the string cannot always tell them
+        # apart (":p@h" has an empty user), and a moved delimiter shows as
+        # other text.
+        my $want = _escape_authority($k, $h->{$k}) // '';
+        my $got  = $url->$k // '';
+        return 0 unless $got eq $want;
+    }
+    return 1;
 }
 
 # "Steps to serialize a parsed URL" over the hash's components.
 #
 # With $slash, a path that does not start with a slash character after an
 # authority gets a "/": canonicalization gives a hierarchical path one
-# anyway, and without it the path would run into the host.
+# anyway, and without it the path would run into the host. With $escape,
+# the authority's components are escaped (_escape_authority).
 sub _serialize_components {
-    my ($h, $scheme, $slash) = @_;
+    my ($h, $scheme, $slash, $escape) = @_;
     $scheme = $h->{scheme} unless defined $scheme;
+    my %a = map { ($_ => $escape ? _escape_authority($_, $h->{$_}) : $h->{$_}) }
+      qw(user password host port);
     my $s = defined $scheme ? "$scheme:" : ':';
-    if (defined $h->{user} || defined $h->{password} || defined $h->{host}
-        || defined $h->{port})
-    {
+    if (defined $a{user} || defined $a{password} || defined $a{host} || defined $a{port}) {
         $s .= '//';
-        if (defined $h->{user} || defined $h->{password}) {
-            $s .= $h->{user} if defined $h->{user};
-            $s .= ":$h->{password}" if defined $h->{password};
+        if (defined $a{user} || defined $a{password}) {
+            $s .= $a{user} if defined $a{user};
+            $s .= ":$a{password}" if defined $a{password};
             $s .= '@';
         }
-        $s .= $h->{host}      if defined $h->{host};
-        $s .= ":$h->{port}"   if defined $h->{port};
+        $s .= $a{host}      if defined $a{host};
+        $s .= ":$a{port}"   if defined $a{port};
     }
     if (defined $h->{path}) {
         $s .= '/'
@@ -338,7 +430,7 @@ sub canonicalize_parsed_url ($;$) {
     Carp::croak('Wurl::Compat::canonicalize_parsed_url: not a hash reference')
       unless ref $parsed_url && Scalar::Util::reftype($parsed_url) eq 'HASH';
     return $parsed_url if $parsed_url->{invalid};
-    my ($url, $hier) = _handle_of($parsed_url, 'canonicalize_parsed_url');
+    my ($url, $hier, $restore) = _handle_of($parsed_url, 'canonicalize_parsed_url');
     # The module reads the flag from the hash, which its caller may have
     # made or edited.
     my $want_hier = $parsed_url->{is_hierarchical} ? 1 : 0;
@@ -358,6 +450,9 @@ sub canonicalize_parsed_url ($;$) {
     }
     my $h = _to_hash($c, $want_hier, $parsed_url);
     $h->{port} += 0 if defined $h->{port};
+    # The hash then differs from its handle's components (its snapshot is
+    # the handle's): serialize_parsed_url writes the components as they are.
+    _restore_delimiters($h, $restore) if $restore;
     return $h;
 }
 
@@ -495,7 +590,9 @@ as the WHATWG Encoding Standard does.
 Strings follow the rule of L<Wurl/STRINGS>: a string is its characters,
 whatever its UTF8 flag (a byte string is Latin-1 characters), and a
 surrogate or a code point above U+10FFFF is one U+FFFD, as the module read
-them.
+them. The module's functions take characters only: for bytes read from a
+file or socket that must give the keys C, the CLI, Ruby and Python give,
+use L<Wurl> with C<< bytes => 1 >> (see L<Wurl/STRINGS>).
 
 =head1 HAND-MADE HASHES
 
@@ -507,9 +604,17 @@ rebuild a handle by serializing its components and parsing that string.
 C<canonicalize_parsed_url> then takes the scheme from C<scheme_normalized>
 and canonicalizes as C<is_hierarchical> says, and C<resolve_url> treats a
 base without C<is_hierarchical> as not hierarchical, as the module did.
-What the string cannot carry is read as the string parses (a C</> in the
-host: C<< host => 'a/b', path => '/x' >> is C<http://a/b/x>, where the
-module said invalid), and C<resolve_url> resolves against a base made
+A delimiter in a component stays in that component: C<@ : / ? #> in a
+user, password, host or port are percent-encoded there, so a host set to
+C<good.com@evil.com> canonicalizes to the host C<good.com%40evil.com>, as
+in the module (and a C<:> or C</> in a host, or anything but digits in a
+port, is invalid, as in the module). A C<#> or C<?> in the path and a C<#>
+in the query stay raw in the canonical hash, as in the module, whose
+serialization then reads them as delimiters. Where the module's own string
+would have another host than the hash (a scheme holding a delimiter,
+C<http:x>; a path without C</> right after the host of a hash that is not
+hierarchical, C<http://ax>), the result is C<< { invalid => 1 } >>
+instead: never another host. C<resolve_url> resolves against a base made
 hierarchical by hand whose components are not (C<mailto:>) as its
 components say. See the table of differences in wurl's docs/DIFFERENCES.md.
 
