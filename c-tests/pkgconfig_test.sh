@@ -5,7 +5,7 @@
 # C++ example (examples/tour.cpp, wurl.hpp) as C++17 the same way and
 # compares its output.
 #
-# The shared program is linked with the README's rpath recipe, which records
+# The shared program is linked with docs/INSTALL.md's rpath recipe, which records
 # the library directory itself (realpath of pkg-config's libdir, not a path
 # through lib/pkgconfig/..): it must still run after PREFIX/lib/pkgconfig is
 # deleted. The prefix is copied first, so the shared test install is not
@@ -32,7 +32,7 @@ got=$("$PKG_CONFIG" --modversion wurl)
 cflags=$("$PKG_CONFIG" --cflags wurl)
 libs=$("$PKG_CONFIG" --libs wurl)
 static_libs=$("$PKG_CONFIG" --static --libs wurl)
-# The README's recipe: the library directory itself.
+# docs/INSTALL.md's recipe: the library directory itself.
 rpath=$(realpath "$("$PKG_CONFIG" --variable=libdir wurl)")
 echo "cflags: $cflags"
 echo "libs: $libs"

@@ -461,7 +461,7 @@ impl CanonWrite<'_, '_> {
         } else {
             encode_utf8_into(p, &OPAQUE_PATH, out);
             // Ending the serialization, it loses its trailing spaces, which the steps run again
-            // would trim (README, "Where wurl differs from the 2012 module").
+            // would trim (docs/DIFFERENCES.md, "Where wurl differs from the 2012 module").
             if self.u.query.is_none() && self.u.fragment.is_none() {
                 let kept = out[start..].trim_end_matches(' ').len();
                 out.truncate(start + kept);
@@ -806,7 +806,7 @@ const MAX_PATH_ROUNDS: usize = 4;
 /// `?…` or `#…` reference copies the base's path, relative steps 4 and 5; "merge paths" decodes
 /// `%2F`/`%5C` in the reference's half only, 6.5.1: the 2012 module gives `file:///a%2fb/a/b/c`
 /// for `file:a%2fb/c` against itself), and decoding can make new ones (`%2%65`): without them here
-/// the output would not be a fixed point (README, "Where wurl differs from the 2012 module"). On
+/// the output would not be a fixed point (docs/DIFFERENCES.md, its table). On
 /// `a` in place, `b` working space: the slow path of [`hierarchical_path_into`].
 fn hierarchical_path(a: &mut String, b: &mut String, file: bool) {
     // Outside `file:`, a `\` here was copied from a base's path without resolution's steps: its

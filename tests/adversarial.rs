@@ -1972,7 +1972,7 @@ fn regression_unnormalized_base_is_idempotent() {
     // Once an exception to I3 ("the spec never resolves the base"): a path
     // copied from a base, or the base's half of a `file:` merge, kept its
     // dot segments and `%2F`. Canonicalization now normalizes every
-    // hierarchical path as resolving it again would (issue 10; README
+    // hierarchical path as resolving it again would (docs/DIFFERENCES.md,
     // "Where wurl differs from the 2012 module").
     assert_eq!(
         canon("", Some("http://a/b/../c"), None).as_deref(),

@@ -93,7 +93,7 @@ fn query_octets_are_percent_encoded_with_the_query_set() {
     );
     // The query's set: space, '"', '<', '>' and octets outside 0x21..0x7E
     // are escaped; '%', '~', '?' and the rest are not; an encoder's '#' is
-    // escaped (README, `query_hash_from_encoder_escaped`).
+    // escaped (docs/DIFFERENCES.md, `query_hash_from_encoder_escaped`).
     let octets = b" \"<>%~#?a\x7f\x00\x1b$)C";
     assert_eq!(
         serialize(&canon_as(&h, -1, Some(octets))).as_deref(),

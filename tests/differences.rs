@@ -1,4 +1,4 @@
-//! One test per row of the README's table "Where wurl differs from the 2012
+//! One test per row of docs/DIFFERENCES.md's table "Where wurl differs from the 2012
 //! module", named after the row, with the row's example: the 2012 module's
 //! output (reasoned from the spec text, step by step, in the comment) and
 //! wurl's. Then the regressions of issue 10, each with its expected output,

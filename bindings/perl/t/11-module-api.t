@@ -155,7 +155,7 @@ is(JSON::PP->new->canonical->encode(url_to_canon_parsed_url('http://a:81/')),
 }
 
 # ... except that a base hash that says hierarchical where its components
-# are not (README, differences: drop-in rows) is resolved as its
+# are not (docs/DIFFERENCES.md: drop-in rows) is resolved as its
 # components say: the module resolved "x" against this one as
 # { scheme => 'mailto', path => 'x', is_hierarchical => 1, ... }.
 {
@@ -166,7 +166,7 @@ is(JSON::PP->new->canonical->encode(url_to_canon_parsed_url('http://a:81/')),
 }
 
 # The package variables are the module's names for the library's table;
-# the library does not read them (README, differences: drop-in rows).
+# the library does not read them (docs/DIFFERENCES.md: drop-in rows).
 {
     local $Web::URL::Canonicalize::DefaultPort->{foo} = 8080;
     is(url_to_canon_url('foo://h:8080/'), 'foo://h:8080/',
@@ -187,7 +187,7 @@ is(JSON::PP->new->canonical->encode(url_to_canon_parsed_url('http://a:81/')),
         'a hand-made hierarchical hash with a path without /');
     # Not hierarchical: the module wrote the path after the host, http://ax,
     # a URL whose host is "ax"; the drop-in gives an invalid result instead
-    # of another host (README, differences).
+    # of another host (docs/DIFFERENCES.md: drop-in rows).
     $h = { scheme => 'http', scheme_normalized => 'http', host => 'a', path => 'x' };
     ok(canonicalize_parsed_url($h)->{invalid},
         'drop-in difference: a hand-made hash whose string has another host is invalid');

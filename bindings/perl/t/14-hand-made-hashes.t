@@ -5,7 +5,7 @@
 # canonicalize_parsed_url and serialize_parsed_url. The drop-in gives the
 # module's hash and string, except where the module's own string, read
 # again, has another host than its hash (a scheme holding a delimiter):
-# there it gives an invalid result (README, differences from the module).
+# there it gives an invalid result (docs/DIFFERENCES.md: drop-in rows).
 
 use strict;
 use warnings;

@@ -616,7 +616,7 @@ C<http:x>; a path without C</> right after the host of a hash that is not
 hierarchical, C<http://ax>), the result is C<< { invalid => 1 } >>
 instead: never another host. C<resolve_url> resolves against a base made
 hierarchical by hand whose components are not (C<mailto:>) as its
-components say. See the README's table of differences.
+components say. See the table of differences in wurl's docs/DIFFERENCES.md.
 
 =head1 SEE ALSO
 

@@ -80,7 +80,7 @@ request (or C<:all>). C<$VERSION> is the module's, 1.0, so that
 C<use Web::URL::Canonicalize 1.0;> loads; wurl's own version is
 C<$Wurl::VERSION>. See L<Wurl::Compat> for what each returns, the
 charsets (Perl's Encode, as the module), and how hashes map to library
-handles; the README's table lists where it differs from the module.
+handles; docs/DIFFERENCES.md in wurl's sources lists where it differs from the module.
 
 This file is not installed by C<make install> unless the distribution was
 configured with C<perl Makefile.PL --with-compat>. From a checkout or an
