@@ -136,7 +136,7 @@ fn is_pattern_octet(c: u8) -> bool {
 }
 
 /// How an error message quotes a part of a specification: as a Rust string literal, whole when
-/// its escaped form is short, else the first characters whose escaped form fits (control
+/// its escaped form is at most 40 bytes, else the first characters whose escaped form fits (control
 /// characters escape to up to 10 bytes each) and the part's length. At most 80 bytes, so that
 /// every message stays within [`RulesError::max_len()`] whatever the specification holds.
 fn quote(s: &str) -> String {
@@ -149,7 +149,7 @@ fn quote(s: &str) -> String {
         let _ = write!(q, "{:?}", &s[i..i + c.len_utf8()]);
         q.pop();
         q.replace_range(start..start + 1, "");
-        if q.len() > MAX {
+        if q.len() - 1 > MAX {
             q.truncate(start);
             return format!("{q}\"… ({} bytes)", s.len());
         }
