@@ -389,6 +389,104 @@ int main()
         CHECK(*buf.canon(rel, &adopted) == "http://b/foo");
     }
 
+    // --- rules without a handle are no rules specification: every call that
+    // takes them gives null_arg; only a null pointer means "no rules" ----------
+    {
+        const wurl::status null_arg = wurl::status::null_arg;
+        // An input the rules change, so that handle-less rules read as "no
+        // rules" would be seen, in both key forms.
+        const char *in = "http://www.example.com/b";
+        auto page = wurl::parse("http://www.c/").value();
+        auto canon = wurl::canonicalize(wurl::parse(in).value()).value();
+        wurl::rules rs = wurl::rules::compile("strip-www").value();
+        std::string with_rules, no_rules, with_rules_surt, no_rules_surt;
+        CHECK(wurl::key_into(with_rules, in, &rs) == wurl::status::ok && with_rules == "http://example.com/b");
+        CHECK(wurl::key_into(no_rules, in) == wurl::status::ok && no_rules == c_canon(nullptr, in).second);
+        CHECK(wurl::key_into(with_rules_surt, in, &rs, wurl::key_surt) == wurl::status::ok);
+        CHECK(wurl::key_into(no_rules_surt, in, nullptr, wurl::key_surt) == wurl::status::ok);
+        CHECK(with_rules != no_rules && with_rules_surt != no_rules_surt);
+
+        // A null pointer: no rules, as documented, in every call.
+        std::string out;
+        wurl::buffer buf;
+        CHECK(wurl::key_into(out, in, nullptr) == wurl::status::ok && out == no_rules);
+        CHECK(canon.key_into(out, nullptr) == wurl::status::ok && out == no_rules);
+        CHECK(canon.key_into(out, nullptr, wurl::key_surt) == wurl::status::ok && out == no_rules_surt);
+        CHECK(buf.key(in, nullptr).ok() && *buf.key(in, nullptr) == no_rules);
+        auto hk = buf.key(canon, nullptr, wurl::key_surt);
+        CHECK(hk.ok() && *hk == no_rules_surt);
+
+        // Three ways to hold no handle: moved from by construction, moved
+        // from by assignment, default-constructed.
+        wurl::rules owner = std::move(rs);
+        CHECK(rs.get() == nullptr && owner.get() != nullptr);
+        wurl::rules assigned_from = wurl::rules::compile("strip-www").value();
+        wurl::rules assigned_to;
+        assigned_to = std::move(assigned_from);
+        CHECK(assigned_from.get() == nullptr && assigned_to.get() != nullptr);
+        wurl::rules none;
+        CHECK(none.get() == nullptr);
+        const wurl::rules *handleless[] = {&rs, &assigned_from, &none};
+        const wurl::url *bases[] = {nullptr, &page};
+        for (const wurl::rules *r : handleless) {
+            for (std::uint32_t kf : {std::uint32_t(0), wurl::key_surt, wurl::key_surt_scheme}) {
+                // Valid, invalid and empty input, with and without a base:
+                // the rules are refused before the input is read.
+                for (const char *i : {in, "http://a:99999/", ""}) {
+                    for (const wurl::url *b : bases) {
+                        out = "stale";
+                        CHECK(wurl::key_into(out, i, r, kf, b) == null_arg && out.empty());
+                        out = "stale";
+                        CHECK(wurl::key_into(out, i, r, kf, b, "shift_jis", wurl::network_strict) == null_arg &&
+                              out.empty());
+
+                        auto k = buf.key(i, r, kf, b);
+                        CHECK(!k && k.code() == null_arg && k->empty() &&
+                              k.message() == wurl_status_str(WURL_E_NULL_ARG));
+                        bool threw = false;
+                        try {
+                            (void)k.value();
+                        } catch (const wurl::error &e) {
+                            threw = e.code() == null_arg;
+                        }
+                        CHECK(threw);
+                    }
+                }
+                // The key of a handle: valid, invalid, and no handle at all.
+                wurl::url invalid = wurl::canonicalize(wurl::parse("foo").value()).value();
+                wurl::url no_url;
+                for (const wurl::url *u : {&canon, &invalid, &no_url}) {
+                    out = "stale";
+                    CHECK(u->key_into(out, r, kf) == null_arg && out.empty());
+                    auto hk = buf.key(*u, r, kf);
+                    CHECK(!hk && hk.code() == null_arg && hk->empty());
+                    bool threw = false;
+                    try {
+                        (void)hk.value();
+                    } catch (const wurl::error &e) {
+                        threw = e.code() == null_arg;
+                    }
+                    CHECK(threw);
+                }
+            }
+            // Refused before the key flags are checked, too.
+            out = "stale";
+            CHECK(wurl::key_into(out, in, r, 0x40) == null_arg && out.empty());
+            CHECK(canon.key_into(out, r, 0x40) == null_arg);
+            CHECK(buf.key(in, r, 0x40).code() == null_arg && buf.key(canon, r, 0x40).code() == null_arg);
+        }
+        // A fresh buffer fails the same way, before allocating anything.
+        wurl::buffer fresh;
+        CHECK(fresh.key(in, &none).code() == null_arg && fresh.key(canon, &rs).code() == null_arg);
+        CHECK(fresh.capacity() == 0);
+
+        // The handle that was moved still applies its rules, in every call.
+        CHECK(wurl::key_into(out, in, &owner) == wurl::status::ok && out == with_rules);
+        CHECK(canon.key_into(out, &assigned_to, wurl::key_surt) == wurl::status::ok && out == with_rules_surt);
+        CHECK(*buf.key(in, &owner, 0, &page) == with_rules);
+        CHECK(*buf.key(canon, &assigned_to) == with_rules);
+    }
+
 #if defined(__cpp_lib_string_resize_and_overwrite)
     const char *into = "resize_and_overwrite";
 #else

@@ -37,6 +37,13 @@
  * key, the call fails with status::null_arg, as the C call does for a NULL
  * handle. It is never read as "no base": that would silently resolve
  * against the wrong URL.
+ *
+ * Rules follow the same rule: `const rules *r` nullptr means no rules, but
+ * a wurl::rules that holds no handle (moved from or default-constructed)
+ * is not a compiled specification, and every call that takes it (key_into,
+ * url::key_into, buffer::key) fails with status::null_arg, its output
+ * empty. It is never read as "no rules": the key would silently lose the
+ * rules the caller asked for.
  */
 #ifndef WURL_HPP
 #define WURL_HPP
@@ -327,8 +334,8 @@ class url {
        (wurl_url_key_into): its serialization with `rules` applied (nullptr:
        none), in SURT form with key_surt or key_surt_scheme. Returns
        status::ok (out holds the key) or status::invalid_url / an error
-       (out is empty; status::null_arg when this url holds no handle).
-       Defined after wurl::rules. */
+       (out is empty; status::null_arg when this url or `*r` holds no
+       handle). Defined after wurl::rules. */
     status key_into(std::string &out, const rules *r = nullptr, std::uint32_t key_flags = 0) const;
 
   private:
@@ -339,6 +346,9 @@ class url {
    its destructor, usable by any number of threads at once. */
 class rules {
   public:
+    /* No rules specification (a moved-from object is none either): every
+       call given it fails with status::null_arg. For no rules, pass
+       nullptr. */
     rules() noexcept = default;
     rules(rules &&other) noexcept : h_(std::exchange(other.h_, nullptr)) {}
     rules &operator=(rules &&other) noexcept
@@ -366,22 +376,13 @@ class rules {
         return result<rules>(status::ok, rules(out));
     }
 
+    /* The C handle, still owned by this object (NULL when it holds none). */
     const wurl_rules *get() const noexcept { return h_; }
 
   private:
     explicit rules(wurl_rules *h) noexcept : h_(h) {}
     wurl_rules *h_ = nullptr;
 };
-
-inline status url::key_into(std::string &out, const rules *r, std::uint32_t key_flags) const
-{
-    const wurl_rules *rh = r ? r->get() : nullptr;
-    std::size_t ser_len = 0;
-    (void)wurl_serialize(h_, nullptr, &ser_len);
-    return detail::into(out, ser_len + 64, [&](char *buf, std::size_t cap, std::size_t *len) {
-        return wurl_url_key_into(h_, rh, key_flags, buf, cap, len);
-    });
-}
 
 namespace detail {
 /* A constructor's status and handle as a result. */
@@ -397,7 +398,27 @@ inline result<url> made(wurl_status st, wurl_url *out)
    would ask the C call for "no base" and resolve the input against itself,
    a wrong result with status::ok. */
 inline bool handleless(const url *base) noexcept { return base != nullptr && !base->has_handle(); }
+
+/* Whether `r` points to a wurl::rules without a handle. Such rules are no
+   specification, and the call fails with status::null_arg: passing them
+   down as NULL would ask the C call for "no rules", a key without the
+   rules the caller gave, with status::ok. */
+inline bool handleless(const rules *r) noexcept { return r != nullptr && r->get() == nullptr; }
 } // namespace detail
+
+inline status url::key_into(std::string &out, const rules *r, std::uint32_t key_flags) const
+{
+    if (detail::handleless(r)) {
+        out.clear();
+        return status::null_arg;
+    }
+    const wurl_rules *rh = r ? r->get() : nullptr;
+    std::size_t ser_len = 0;
+    (void)wurl_serialize(h_, nullptr, &ser_len);
+    return detail::into(out, ser_len + 64, [&](char *buf, std::size_t cap, std::size_t *len) {
+        return wurl_url_key_into(h_, rh, key_flags, buf, cap, len);
+    });
+}
 
 /* Parses `input` ("steps to parse a URL"): no resolution, no
    canonicalization. */
@@ -452,13 +473,13 @@ inline status canon_into(std::string &out, std::string_view input, const url *ba
 
 /* The bulk path with a key (wurl_canon_key_into): what canon_into writes,
    then `rules` applied (nullptr: none) and, with key_surt or
-   key_surt_scheme, the SURT form. Returns as canon_into does (a `base`
-   without a handle: status::null_arg, out empty). */
+   key_surt_scheme, the SURT form. Returns as canon_into does (a `base` or
+   `*r` without a handle: status::null_arg, out empty). */
 inline status key_into(std::string &out, std::string_view input, const rules *r = nullptr,
                        std::uint32_t key_flags = 0, const url *base = nullptr, std::string_view charset = {},
                        std::uint32_t flags = 0)
 {
-    if (detail::handleless(base)) {
+    if (detail::handleless(base) || detail::handleless(r)) {
         out.clear();
         return status::null_arg;
     }
@@ -528,11 +549,11 @@ class buffer {
     }
 
     /* wurl_canon_key_into: what wurl::key_into writes, into this buffer (a
-       `base` without a handle: status::null_arg). */
+       `base` or `*r` without a handle: status::null_arg). */
     result<std::string_view> key(std::string_view input, const rules *r = nullptr, std::uint32_t key_flags = 0,
                                  const url *base = nullptr, std::string_view charset = {}, std::uint32_t flags = 0)
     {
-        if (detail::handleless(base))
+        if (detail::handleless(base) || detail::handleless(r))
             return result<std::string_view>(status::null_arg, std::string_view());
         const wurl_url *b = base ? base->get() : nullptr;
         const wurl_rules *rh = r ? r->get() : nullptr;
@@ -543,9 +564,11 @@ class buffer {
     }
 
     /* wurl_url_key_into: what url::key_into writes, into this buffer (a `u`
-       without a handle: status::null_arg). */
+       or `*r` without a handle: status::null_arg). */
     result<std::string_view> key(const url &u, const rules *r = nullptr, std::uint32_t key_flags = 0)
     {
+        if (detail::handleless(r))
+            return result<std::string_view>(status::null_arg, std::string_view());
         const wurl_rules *rh = r ? r->get() : nullptr;
         return run([&](char *buf, std::size_t cap, std::size_t *len) {
             return wurl_url_key_into(u.get(), rh, key_flags, buf, cap, len);
