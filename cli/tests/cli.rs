@@ -1098,7 +1098,8 @@ fn option_values_are_capped_in_messages() {
             } else {
                 "http://a/"
             };
-            let r = wurl(&[sub, opt, value.as_str(), url], NONE);
+            let args: [&str; 4] = [&sub[..], &opt[..], value.as_str(), url];
+            let r = wurl(&args, NONE);
             assert_eq!(
                 r.code,
                 2,
