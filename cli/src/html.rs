@@ -73,7 +73,7 @@ pub fn page(
         );
     }
     s.push_str("</table>\n");
-    let _ = write!(s, "<h2>{}</h2>\n", escape(chart_title));
+    let _ = writeln!(s, "<h2>{}</h2>", escape(chart_title));
     let max = bars.iter().map(|b| b.count).max().unwrap_or(0).max(1);
     let (label_w, bar_w, row_h) = (330u64, 560u64, 22u64);
     let height = row_h * bars.len() as u64 + 4;
