@@ -325,6 +325,7 @@ pub struct AuditCtx {
     pub model: wurl::Model,
     pub spec: String,
     pub json: bool,
+    pub html: bool,
     pub examples: usize,
     pub max_keys: usize,
     pub max_groups: usize,
@@ -572,6 +573,8 @@ pub fn run(ctx: &AuditCtx, mut source: Source, progress: bool, diag: &Arc<Diag>)
     }
     let report = if ctx.json {
         json_report(&audit)
+    } else if ctx.html {
+        html_report(&audit)
     } else {
         text_report(&audit)
     };
@@ -655,6 +658,71 @@ fn text_report(a: &Audit) -> String {
         }
     }
     s
+}
+
+fn html_report(a: &Audit) -> String {
+    use crate::html::{Bar, Group, page};
+    let t = &a.tally;
+    let names: Vec<String> = (0..t.by_step.len()).map(|k| step_name(a, k)).collect();
+    let colour = |r: Risk| match r {
+        Risk::High => "#c0392b",
+        Risk::Medium => "#e67e22",
+        Risk::Low => "#7f8c8d",
+    };
+    let mut bars: Vec<Bar> = Class::ALL
+        .into_iter()
+        .map(|c| Bar {
+            label: c.name(),
+            note: c.risk().name(),
+            count: t.by_class[c as usize],
+            colour: colour(c.risk()),
+        })
+        .collect();
+    bars.extend(
+        t.by_step
+            .iter()
+            .enumerate()
+            .filter(|(k, n)| **n > 0 || *k < a.steps.len())
+            .map(|(k, n)| Bar {
+                label: &names[k],
+                note: "rule",
+                count: *n,
+                colour: "#4a78b5",
+            }),
+    );
+    let groups: Vec<Group> = a
+        .ranked()
+        .into_iter()
+        .map(|g| Group {
+            class: g.top().name(),
+            heading: format!("{} ({} canonical URLs)", g.key, g.merged + 1),
+            count: g.merged + 1,
+            lines: g.examples.clone(),
+        })
+        .collect();
+    page(
+        &format!("wurl audit: what the rules {:?} merge", a.ctx.spec),
+        &[
+            ("inputs", "inputs", t.inputs),
+            ("invalid", "invalid", t.invalid),
+            ("canonical", "canonical URLs", t.canonical),
+            ("keys", "keys", t.keys),
+            (
+                "merged",
+                "canonical URLs merged into another's key",
+                t.merged,
+            ),
+            (
+                "untracked",
+                "canonical URLs past --max-keys, not tracked",
+                t.untracked,
+            ),
+        ],
+        "merges per class (riskiest first) and per rule",
+        &bars,
+        "groups: one key, different canonical URLs (riskiest first, then largest)",
+        &groups,
+    )
 }
 
 fn json_report(a: &Audit) -> String {

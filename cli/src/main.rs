@@ -11,6 +11,7 @@ mod compare;
 mod format;
 mod generate;
 mod get;
+mod html;
 mod input;
 mod output;
 mod pipeline;
@@ -316,7 +317,8 @@ struct CompareArgs {
     /// Encoding label for the query (default UTF-8).
     #[arg(long, value_name = "LABEL")]
     charset: Option<String>,
-    /// Output: a table (text) or one JSON object (json).
+    /// Output: a table (text), one JSON object (json) or one HTML page
+    /// (html).
     #[arg(short, long, value_enum, default_value_t = CompareFormat::Text)]
     format: CompareFormat,
     /// Also print every input that differs, with its class and both
@@ -361,7 +363,8 @@ struct AuditArgs {
     /// The model of URLs (as for `wurl canon --model`).
     #[arg(long, value_enum, default_value_t = ModelArg::Y2012, value_name = "MODEL")]
     model: ModelArg,
-    /// Output: a report (text) or one JSON object (json).
+    /// Output: a report (text), one JSON object (json) or one HTML page
+    /// (html).
     #[arg(short, long, value_enum, default_value_t = CompareFormat::Text)]
     format: CompareFormat,
     /// Examples kept per group (each cut to its first 200 bytes).
@@ -386,6 +389,9 @@ pub enum CompareFormat {
     Text,
     /// One JSON object (after the `--show-all` lines, one object each).
     Json,
+    /// One self-contained HTML page: a chart of the classes, the summary
+    /// and the examples (not with --show-all).
+    Html,
 }
 
 #[derive(Args, Debug)]
@@ -830,6 +836,7 @@ fn run_audit(a: AuditArgs, streams: sys::Streams, diag: &Arc<Diag>) -> u8 {
         model: a.model.model(),
         spec: a.rules,
         json: a.format == CompareFormat::Json,
+        html: a.format == CompareFormat::Html,
         examples: a.examples,
         max_keys: a.max_keys,
         max_groups: a.max_groups,
@@ -857,11 +864,18 @@ fn run_compare(a: CompareArgs, streams: sys::Streams, diag: &Arc<Diag>) -> u8 {
         return EXIT_ERROR;
     };
     let progress = !a.no_progress && !streams.stderr_closed && io::stderr().is_terminal();
+    if a.show_all && a.format == CompareFormat::Html {
+        diag.write(
+            "wurl: --show-all is for the text and json formats (an HTML page holds the examples)\n",
+        );
+        return EXIT_ERROR;
+    }
     let ctx = compare::CompareCtx {
         base: a.base.as_ref().map(lossy),
         pairs: a.pairs,
         charset: a.charset,
         json: a.format == CompareFormat::Json,
+        html: a.format == CompareFormat::Html,
         show_all: a.show_all,
         examples: a.examples,
     };
