@@ -123,6 +123,21 @@ int main()
         auto strict = wurl::canonicalize(*p, {}, wurl::network_strict);
         CHECK(strict.ok() && strict->is_invalid() &&
               std::string(strict->invalid_reason()) == "network-strict: empty host");
+        // An unknown label: UTF-8 as before, or refused with the one message.
+        auto sj2 = wurl::resolve(*base, "?q=\xE6\x97\xA5").value();
+        CHECK(wurl::canonicalize(sj2, "shiftjis")->serialize() == opt("http://example.com/x/y?q=%E6%97%A5"));
+        auto unk = wurl::canonicalize(sj2, "shiftjis", wurl::charset_strict);
+        CHECK(unk.code() == wurl::status::unknown_charset);
+        CHECK(unk.message() == wurl::charset_message("shiftjis").value());
+        CHECK(unk.message().rfind("unknown charset label \"shiftjis\" (a WHATWG", 0) == 0);
+        CHECK(wurl::canonicalize(sj2, "sjis", wurl::charset_strict)->serialize() ==
+              opt("http://example.com/x/y?q=%93%FA"));
+        CHECK(!wurl::charset_message("Shift_JIS").has_value() && !wurl::charset_message({}).has_value());
+        CHECK(wurl::charset_message("").has_value());
+        std::string strict_out;
+        CHECK(wurl::canon_into(strict_out, "?q", &*base, "nope", wurl::charset_strict) ==
+                  wurl::status::unknown_charset &&
+              strict_out.empty());
         auto v4 = wurl::canonicalize(wurl::parse("http://0x7f.1/").value());
         CHECK(v4->host_kind() == wurl::host_kind::ipv4 && v4->host() == opt("127.0.0.1"));
 

@@ -78,6 +78,7 @@ enum class status : std::int32_t {
     buffer_too_small = WURL_E_BUFFER_TOO_SMALL,
     invalid_url = WURL_INVALID_URL,
     bad_rules = WURL_E_BAD_RULES,
+    unknown_charset = WURL_E_UNKNOWN_CHARSET,
 };
 
 /* A static English description of a status (wurl_status_str). */
@@ -87,9 +88,26 @@ inline const char *status_str(status s) noexcept { return wurl_status_str(static
    and the library match. */
 inline std::string_view version() noexcept { return wurl_version(); }
 
+/* The message for a charset label that names no encoding, the one every
+   wurl interface shows (wurl_charset_message), or std::nullopt for a label
+   that names one (and for no label: a default view). */
+inline std::optional<std::string> charset_message(std::string_view label)
+{
+    char msg[WURL_CHARSET_MESSAGE_MAX + 1];
+    msg[0] = '\0';
+    if (wurl_charset_message(label.data(), label.size(), msg, sizeof msg) != WURL_E_UNKNOWN_CHARSET)
+        return std::nullopt;
+    return std::string(msg);
+}
+
 /* canonicalize / canon_into / key_into flag: network-strict mode (see
    WURL_FLAG_NETWORK_STRICT in wurl.h). */
 inline constexpr std::uint32_t network_strict = WURL_FLAG_NETWORK_STRICT;
+/* canonicalize / canon_into / key_into flag: a charset label that names no
+   encoding gives status::unknown_charset instead of meaning UTF-8 (see
+   WURL_FLAG_CHARSET_STRICT; a default charset view is no label, an empty
+   non-null one the empty label, which names none). */
+inline constexpr std::uint32_t charset_strict = WURL_FLAG_CHARSET_STRICT;
 /* Key flags: the SURT form without, or with, the scheme. */
 inline constexpr std::uint32_t key_surt = WURL_KEY_SURT;
 inline constexpr std::uint32_t key_surt_scheme = WURL_KEY_SURT_SCHEME;
@@ -241,7 +259,8 @@ template <class T> class [[nodiscard]] result {
     const T *operator->() const noexcept { return &value_; }
 
     /* Why the call failed, in English ("" when it succeeded): the status's
-       description, or the rules compiler's message for status::bad_rules. */
+       description, the rules compiler's message for status::bad_rules, or
+       the charset message for status::unknown_charset. */
     std::string message() const
     {
         if (ok())
@@ -439,12 +458,16 @@ inline result<url> resolve(const url &base, std::string_view input)
 }
 
 /* Canonicalizes `u` ("steps to canonicalize a URL"); `charset` is the
-   document's encoding label for the query (empty: UTF-8), `flags` 0 or
-   wurl::network_strict. A `u` without a handle gives status::null_arg. */
+   document's encoding label for the query (empty: UTF-8), `flags` 0,
+   wurl::network_strict and/or wurl::charset_strict (an unknown label:
+   status::unknown_charset, message() the charset message). A `u` without
+   a handle gives status::null_arg. */
 inline result<url> canonicalize(const url &u, std::string_view charset = {}, std::uint32_t flags = 0)
 {
     wurl_url *out = nullptr;
     wurl_status st = wurl_canonicalize(u.get(), detail::ptr(charset), charset.size(), flags, &out);
+    if (st == WURL_E_UNKNOWN_CHARSET)
+        return result<url>(status::unknown_charset, charset_message(charset).value_or(""));
     return detail::made(st, out);
 }
 

@@ -108,6 +108,16 @@ pub const WURL_FLAG_NETWORK_STRICT: u32 = 1;
 /// with `WURL_FLAG_NETWORK_STRICT` (which tests the 2012 result) and in `wurl_canonicalize`.
 pub const WURL_FLAG_URL_STANDARD: u32 = 2;
 
+/// `wurl_canonicalize` / `wurl_canon_into` / `wurl_canon_key_into` flag (strict charset): a
+/// `charset` label that names no encoding gives `WURL_E_UNKNOWN_CHARSET` (nothing written)
+/// instead of meaning UTF-8, so that a misspelt label (`"shiftjis"`) is refused rather than
+/// silently ignored; `wurl_charset_message` writes the message to show. With this flag a NULL
+/// `charset` (length 0) is no label (UTF-8), while a non-NULL one of length 0 is the empty label,
+/// which names no encoding. A known label whose encoding is not ASCII-compatible (UTF-16,
+/// replacement) still means UTF-8, as without the flag. Without this flag an unknown label means
+/// UTF-8 (the 2012 module's rule).
+pub const WURL_FLAG_CHARSET_STRICT: u32 = 4;
+
 /// `wurl_host_kind`: the URL has no host component.
 pub const WURL_HOST_NONE: u32 = 0;
 /// `wurl_host_kind`: the host is present and empty (`http:///x`, `file:///x`).
@@ -158,9 +168,12 @@ const _: () = assert!(
 );
 
 /// The flags of `wurl_canonicalize`.
-const CANON_FLAGS: u32 = WURL_FLAG_NETWORK_STRICT;
+const CANON_FLAGS: u32 = WURL_FLAG_NETWORK_STRICT | WURL_FLAG_CHARSET_STRICT;
 /// The flags of the bulk calls (`wurl_canon_into`, `wurl_canon_key_into`).
-const BULK_FLAGS: u32 = WURL_FLAG_NETWORK_STRICT | WURL_FLAG_URL_STANDARD;
+const BULK_FLAGS: u32 =
+    WURL_FLAG_NETWORK_STRICT | WURL_FLAG_URL_STANDARD | WURL_FLAG_CHARSET_STRICT;
+/// Network-strict mode tests a 2012 result: it cannot go with the URL Standard model.
+const EXCLUSIVE_FLAGS: u32 = WURL_FLAG_NETWORK_STRICT | WURL_FLAG_URL_STANDARD;
 
 /// Reads a `(ptr, len)` input as text (see [`decode_utf8`]); `Err` carries the status to return.
 fn input_str<'a>(ptr: *const c_char, len: usize) -> Result<Cow<'a, str>, wurl_status> {
@@ -250,6 +263,38 @@ fn charset_label<'a>(ptr: *const c_char, len: usize) -> Result<Option<Cow<'a, st
         return Ok(None);
     }
     input_str(ptr, len).map(Some)
+}
+
+/// `WURL_FLAG_CHARSET_STRICT`'s test, after the label was read: `WURL_E_UNKNOWN_CHARSET` when
+/// the flag is set and the label, the empty one of a non-NULL `ptr` included, names no encoding.
+#[inline]
+fn check_charset(ptr: *const c_char, label: Option<&str>, flags: u32) -> Result<(), wurl_status> {
+    if flags & WURL_FLAG_CHARSET_STRICT == 0 {
+        return Ok(());
+    }
+    match label {
+        None if ptr.is_null() => Ok(()),
+        // A label of invalid UTF-8 was decoded with U+FFFD, which no label holds either.
+        l if crate::charset::is_known_label(l.unwrap_or("").as_bytes()) => Ok(()),
+        _ => Err(WURL_E_UNKNOWN_CHARSET),
+    }
+}
+
+/// Writes `m` and a NUL into `msg` when `msg_cap > 0`, cut to fit at a character boundary.
+fn write_message(m: &str, msg: *mut c_char, msg_cap: usize) {
+    if msg_cap == 0 {
+        return;
+    }
+    let mut n = m.len().min(msg_cap - 1);
+    while !m.is_char_boundary(n) {
+        n -= 1;
+    }
+    // SAFETY: the caller checked `msg` non-NULL for `msg_cap > 0`, with `msg_cap` writable
+    // bytes; we write `n + 1 <= msg_cap` from wurl's own memory, which cannot overlap `msg`.
+    unsafe {
+        std::ptr::copy_nonoverlapping(m.as_ptr(), msg.cast::<u8>(), n);
+        msg.add(n).write(0);
+    }
 }
 
 /// Writes a view of span `i` of `h`, or `(NULL, 0)`; returns presence.
@@ -359,7 +404,8 @@ pub extern "C" fn wurl_resolve(
 /// Canonicalizes `url` ("steps to canonicalize a URL") into a new handle; `url` is untouched and
 /// may be freed before or after the result. `charset` is the query's encoding label (the
 /// document's); `(NULL, 0)`, an unknown label, UTF-16 and replacement mean UTF-8
-/// (`wurl_charset_known` tells an unknown label). `flags` is 0 or `WURL_FLAG_NETWORK_STRICT`. On
+/// (`wurl_charset_known` tells an unknown label). `flags` is 0, `WURL_FLAG_NETWORK_STRICT`
+/// and/or `WURL_FLAG_CHARSET_STRICT` (then an unknown label gives `WURL_E_UNKNOWN_CHARSET`). On
 /// `WURL_OK`, `*out` is a new handle the caller frees with `wurl_free`; otherwise `*out` is
 /// untouched. An invalid result is `WURL_OK` with `wurl_is_invalid` true and `url`'s components.
 #[unsafe(no_mangle)]
@@ -383,6 +429,9 @@ pub extern "C" fn wurl_canonicalize(
         };
         if flags & !CANON_FLAGS != 0 {
             return WURL_E_BAD_ARG;
+        }
+        if let Err(e) = check_charset(charset, label.as_deref(), flags) {
+            return e;
         }
         let opts = canon_options(label.as_deref(), flags);
         emit(out, canonicalize::canonicalize_with(&url, &opts))
@@ -481,9 +530,10 @@ fn canon_args<'a>(
 ) -> Result<(&'a [u8], Option<Cow<'a, str>>), wurl_status> {
     let bytes = input_bytes(input, input_len)?;
     let label = charset_label(charset, charset_len)?;
-    if flags & !BULK_FLAGS != 0 || flags == BULK_FLAGS {
+    if flags & !BULK_FLAGS != 0 || flags & EXCLUSIVE_FLAGS == EXCLUSIVE_FLAGS {
         return Err(WURL_E_BAD_ARG);
     }
+    check_charset(charset, label.as_deref(), flags)?;
     Ok((bytes, label))
 }
 
@@ -533,7 +583,8 @@ impl api::Sink<CInput<'_>> for Deliver {
 /// The bulk path: resolves `input` against `base` (or, when `base` is NULL, against itself),
 /// canonicalizes with `charset` and `flags`, and writes the serialization and a NUL into `buf`,
 /// its length (without the NUL) into `*out_len`. `flags` is 0, `WURL_FLAG_NETWORK_STRICT` or
-/// `WURL_FLAG_URL_STANDARD` (see that flag). Returns `WURL_OK`; `WURL_INVALID_URL` for an invalid
+/// `WURL_FLAG_URL_STANDARD` (see that flag), either with `WURL_FLAG_CHARSET_STRICT` or not (an
+/// unknown label then gives `WURL_E_UNKNOWN_CHARSET`). Returns `WURL_OK`; `WURL_INVALID_URL` for an invalid
 /// URL (nothing written to `buf` or `*out_len`); `WURL_E_BUFFER_TOO_SMALL` when `buf_cap` cannot
 /// hold the result and its NUL (only `*out_len`, the length needed without the NUL, is written).
 /// `buf` may be NULL when `buf_cap` is 0. Makes no handle: nothing to free. Allocates nothing
@@ -734,6 +785,7 @@ pub extern "C" fn wurl_status_str(status: wurl_status) -> *const c_char {
         WURL_E_BUFFER_TOO_SMALL => c"output buffer too small",
         WURL_INVALID_URL => c"the URL is invalid",
         WURL_E_BAD_RULES => c"the rules specification is not valid",
+        WURL_E_UNKNOWN_CHARSET => c"the charset label names no encoding",
         _ => c"unknown status",
     };
     s.as_ptr()
@@ -759,6 +811,47 @@ pub extern "C" fn wurl_charset_known(label: *const c_char, label_len: usize) -> 
     })
 }
 
+/// The message for a charset label that names no encoding, the one every wurl front end shows
+/// (`unknown charset label "shiftjs" (a WHATWG Encoding Standard label, e.g. "utf-8", ...)`,
+/// the label escaped in ASCII and cut after 64 bytes). Returns `WURL_E_UNKNOWN_CHARSET` and,
+/// when `msg_cap > 0`, writes the NUL-terminated message into `msg` (cut to fit `msg_cap`; at
+/// most `WURL_CHARSET_MESSAGE_MAX` bytes); `WURL_OK` with an empty `msg` for a label that names
+/// an encoding and for no label (`(NULL, 0)`; a non-NULL label of length 0 is the empty label,
+/// which names none, as with `WURL_FLAG_CHARSET_STRICT`); `WURL_E_NULL_ARG` for `(NULL, n > 0)`
+/// or a NULL `msg` with `msg_cap > 0`; `WURL_E_TOO_LONG` for a label longer than
+/// `WURL_MAX_INPUT_LEN`. `msg` is written only for `WURL_OK` and `WURL_E_UNKNOWN_CHARSET`.
+#[unsafe(no_mangle)]
+pub extern "C" fn wurl_charset_message(
+    label: *const c_char,
+    label_len: usize,
+    msg: *mut c_char,
+    msg_cap: usize,
+) -> wurl_status {
+    guard(WURL_E_PANIC, || {
+        if msg.is_null() && msg_cap > 0 {
+            return WURL_E_NULL_ARG;
+        }
+        let bytes = match input_bytes(label, label_len) {
+            Ok(b) => b,
+            Err(e) => return e,
+        };
+        if label.is_null() {
+            write_message("", msg, msg_cap);
+            return WURL_OK;
+        }
+        match crate::charset::resolve_label(bytes) {
+            Ok(_) => {
+                write_message("", msg, msg_cap);
+                WURL_OK
+            }
+            Err(e) => {
+                write_message(&e.to_string(), msg, msg_cap);
+                WURL_E_UNKNOWN_CHARSET
+            }
+        }
+    })
+}
+
 // Keys: opt-in rules and SURT on the canonical URL, read as a string (see `key`).
 
 /// A compiled rules specification (see `wurl_rules_compile`). Opaque and immutable: any number
@@ -771,6 +864,15 @@ pub struct wurl_rules {
 /// `wurl_rules_compile`: the rules specification is not valid; the message
 /// buffer says which part of it is wrong, and `*out` is untouched.
 pub const WURL_E_BAD_RULES: wurl_status = 7;
+
+/// With `WURL_FLAG_CHARSET_STRICT`: the `charset` label names no encoding; nothing was written
+/// (`*out` untouched). `wurl_charset_message` writes the message for the label.
+pub const WURL_E_UNKNOWN_CHARSET: wurl_status = 8;
+
+/// The longest message `wurl_charset_message` writes, in bytes (without its NUL), whatever the
+/// label: a `msg` of `WURL_CHARSET_MESSAGE_MAX + 1` bytes always holds it whole.
+pub const WURL_CHARSET_MESSAGE_MAX: usize = 400;
+const _: () = assert!(WURL_CHARSET_MESSAGE_MAX == crate::charset::MESSAGE_MAX);
 
 /// Key flag of `wurl_canon_key_into` / `wurl_url_key_into`: write the SURT form of the (ruled)
 /// canonical URL, without its scheme (`com,example,www)/a?q`).
@@ -851,19 +953,7 @@ pub extern "C" fn wurl_rules_compile(
                 WURL_OK
             }
             Err(e) => {
-                if msg_cap > 0 {
-                    let m = e.message();
-                    let mut n = m.len().min(msg_cap - 1);
-                    while !m.is_char_boundary(n) {
-                        n -= 1;
-                    }
-                    // SAFETY: `msg` is non-NULL (msg_cap > 0) with `msg_cap` writable bytes; we
-                    // write `n + 1 <= msg_cap` from wurl's own memory, which cannot overlap `msg`.
-                    unsafe {
-                        std::ptr::copy_nonoverlapping(m.as_ptr(), msg.cast::<u8>(), n);
-                        msg.add(n).write(0);
-                    }
-                }
+                write_message(e.message(), msg, msg_cap);
                 WURL_E_BAD_RULES
             }
         }
@@ -948,7 +1038,8 @@ pub extern "C" fn wurl_canon_key_into(
 /// letter to the 2012 parser). `charset` as for `WURL_FLAG_URL_STANDARD`. Returns `WURL_OK`;
 /// `WURL_INVALID_URL` when the URL or the base does not parse (nothing written);
 /// `WURL_E_BUFFER_TOO_SMALL` (only `*out_len` written); `WURL_E_NULL_ARG`, `WURL_E_TOO_LONG`, or
-/// `WURL_E_BAD_ARG` for unknown `key_flags` bits. Allocates per call.
+/// `WURL_E_BAD_ARG` for unknown `key_flags` bits. Allocates per call. It has no `flags`, so no
+/// `WURL_FLAG_CHARSET_STRICT`: to refuse an unknown label, test it with `wurl_charset_message`.
 #[unsafe(no_mangle)]
 pub extern "C" fn wurl_canon_standard_into(
     base: *const c_char,

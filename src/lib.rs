@@ -39,6 +39,7 @@ pub use api::{
     own_base_reason, parse, resolve,
 };
 pub use canonicalize::CanonOptions;
+pub use charset::{Charset, UnknownCharset};
 pub use record::{Component, InvalidReason, Url};
 
 /// The recognizer of canonical input (`fast`, through `api`), as earlier versions exported it.
