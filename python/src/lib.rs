@@ -102,20 +102,15 @@ fn opt_text<'a>(obj: Option<&'a Bound<'_, PyAny>>, what: &str) -> PyResult<Optio
 /// A `charset` argument: `None`, or a label that names an encoding. The
 /// library reads a label that names none as UTF-8 (the 2012 algorithm's
 /// rule), so a misspelt one (`shiftjis`) would silently mean UTF-8: it
-/// raises `ValueError` naming it instead.
+/// raises `ValueError` instead, with the library's one message for it
+/// (`wurl::charset::resolve_label`), as every wurl front end shows it.
 fn opt_charset<'a>(obj: Option<&'a Bound<'_, PyAny>>) -> PyResult<Option<Cow<'a, str>>> {
     let cs = opt_text(obj, "charset")?;
-    match &cs {
-        Some(label) if !wurl::charset::is_known_label(label.as_bytes()) => {
-            // Quote at most the label's first 64 characters.
-            let shown: String = label.chars().take(64).collect();
-            let more = if shown.len() < label.len() { "…" } else { "" };
-            Err(PyValueError::new_err(format!(
-                "unknown charset label {shown:?}{more} (a WHATWG Encoding Standard label, e.g. 'utf-8', 'shift_jis', 'windows-1252')"
-            )))
-        }
-        _ => Ok(cs),
+    if let Some(label) = &cs {
+        wurl::charset::resolve_label(label.as_bytes())
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
     }
+    Ok(cs)
 }
 
 /// One string of a batch, held without the GIL.
@@ -1537,6 +1532,39 @@ fn key_options(rules: Option<&Rules>, surt: bool, surt_scheme: bool) -> KeyOptio
     }
 }
 
+/// The message wurl gives for a charset label that names no encoding.
+///
+/// The text every wurl front end shows (the C ABI's
+/// ``wurl_charset_message``, the CLI, Perl, Ruby), and that of the
+/// ``ValueError`` raised for such a ``charset``: the label quoted in ASCII,
+/// cut after 64 bytes.
+///
+/// Parameters
+/// ----------
+/// label : str
+///     A charset label (a lone surrogate is read as U+FFFD).
+///
+/// Returns
+/// -------
+/// str or None
+///     The message, or ``None`` when ``label`` names an encoding (a WHATWG
+///     Encoding Standard label, ASCII case-insensitive, surrounding
+///     whitespace ignored).
+///
+/// Raises
+/// ------
+/// TypeError
+///     ``label`` is not a str.
+/// ValueError
+///     ``label`` is longer than 16 MiB in UTF-8.
+#[pyfunction]
+fn charset_message(label: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+    let l = text(label, "label")?;
+    Ok(wurl::charset::resolve_label(l.as_bytes())
+        .err()
+        .map(|e| e.to_string()))
+}
+
 /// The wurl library version.
 const VERSION: &str = wurl::VERSION;
 
@@ -1552,6 +1580,7 @@ fn _wurl(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(canonicalize_many, m)?)?;
     m.add_function(wrap_pyfunction!(canonicalize_arrow, m)?)?;
     m.add_function(wrap_pyfunction!(resolve_arrow, m)?)?;
+    m.add_function(wrap_pyfunction!(charset_message, m)?)?;
     m.add("LIBRARY_VERSION", VERSION)?;
     // The package's version: maturin takes the wheel's version from this
     // crate's.

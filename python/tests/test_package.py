@@ -55,6 +55,7 @@ FUNCTIONS = [
     wurl.canonicalize_many,
     wurl.canonicalize_arrow,
     wurl.resolve_arrow,
+    wurl.charset_message,
     wurl.parse,
     wurl.resolve,
     wurl.URL.canonicalize,

@@ -16,6 +16,10 @@ use FFI::Platypus::Buffer qw(scalar_to_buffer buffer_to_scalar grow);
 
 our $VERSION = '0.1.0';
 
+# The three packages of this file call each other: a croak names the
+# caller's line, not one of this file's.
+our @CARP_NOT = qw(Wurl::URL Wurl::Rules);
+
 # The C ABI's constants (include/wurl.h).
 use constant {
     WURL_OK                  => 0,
@@ -26,11 +30,14 @@ use constant {
     WURL_E_BUFFER_TOO_SMALL  => 5,
     WURL_INVALID_URL         => 6,
     WURL_E_BAD_RULES         => 7,
+    WURL_E_UNKNOWN_CHARSET   => 8,
     WURL_KEY_SURT            => 1,
     WURL_KEY_SURT_SCHEME     => 2,
     WURL_FLAG_NETWORK_STRICT => 1,
     WURL_FLAG_URL_STANDARD   => 2,
+    WURL_FLAG_CHARSET_STRICT => 4,
     WURL_MAX_INPUT_LEN       => 16 * 1024 * 1024,
+    WURL_CHARSET_MESSAGE_MAX => 400,
 };
 
 my @COMPONENTS = qw(scheme user password host port path query fragment);
@@ -182,6 +189,8 @@ $ffi->attach([wurl_canon_standard_into => '_canon_standard_into'] => [
 $ffi->attach([wurl_url_key_into => '_url_key_into'] =>
       ['opaque', 'opaque', 'uint32', 'opaque', 'size_t', 'size_t*'] => 'sint32');
 $ffi->attach([wurl_charset_known => '_charset_known'] => ['string', 'size_t'] => 'uint8');
+$ffi->attach([wurl_charset_message => '_charset_message'] =>
+      ['string', 'size_t', 'opaque', 'size_t'] => 'sint32');
 
 sub library_version { _version() }
 
@@ -287,12 +296,15 @@ my $CANON_BUF;
 # 'url-standard' (the WHATWG URL Standard, WURL_FLAG_URL_STANDARD; a base is
 # then read by its serialization, and strict => 1 is refused).
 sub canonicalize {
-    # Options are read in place ($_[n]): a large input or base is not copied.
-    for (my $i = 2; $i < $#_; $i += 2) {
-        _check_charset($_[ $i + 1 ], 'Wurl->canonicalize') if $_[$i] eq 'charset';
-    }
     my @r = _canonicalize_status(@_[ 1 .. $#_ ]);
     return $r[1] if $r[0] == WURL_OK || $r[0] == WURL_INVALID_URL;
+    # The label is read in place ($_[n], the last one given, as in the
+    # options hash): a large input or base is not copied.
+    if ($r[0] == WURL_E_UNKNOWN_CHARSET) {
+        for (my $i = $#_ - 1; $i >= 2; $i -= 2) {
+            _croak_charset($_[ $i + 1 ]) if $_[$i] eq 'charset';
+        }
+    }
     Carp::croak(_status_error($r[0], 'wurl_canon_into'));
 }
 
@@ -303,18 +315,39 @@ sub charset_known {
     return _charset_known($cs, length $cs) ? 1 : 0;
 }
 
-# Croaks for a charset label that names no encoding: the library reads one
-# as UTF-8 (the 2012 algorithm's rule, which Wurl::Compat keeps), so a
-# misspelt label would silently mean UTF-8. undef is no label; a label
-# longer than WURL_MAX_INPUT_LEN goes on, for the call to refuse.
-sub _check_charset {
-    return unless defined $_[0];
-    _input(my $cs, $_[0], 0, $_[1]);
-    return if length($cs) > WURL_MAX_INPUT_LEN || _charset_known($cs, length $cs);
-    my $shown = substr("$_[0]", 0, 64);
-    $shown .= '...' if length("$_[0]") > 64;
-    Carp::croak("$_[1]: unknown charset label '$shown' (a WHATWG Encoding Standard label, "
-          . "e.g. utf-8, shift_jis, windows-1252)");
+# Wurl->charset_message($label): the message wurl gives for a label that
+# names no encoding (wurl_charset_message, the text every front end shows),
+# or undef when the label names one. Croaks for a failed call (a label over
+# WURL_MAX_INPUT_LEN bytes).
+sub charset_message {
+    _input(my $cs, $_[1], 0, 'Wurl->charset_message');
+    my ($st, $msg) = _charset_message_status($cs);
+    return undef if $st == WURL_OK;
+    return $msg if $st == WURL_E_UNKNOWN_CHARSET;
+    Carp::croak(_status_error($st, 'wurl_charset_message'));
+}
+
+# wurl_charset_message of a label already in bytes: (status, message).
+sub _charset_message_status {
+    my $buf;
+    grow($buf, WURL_CHARSET_MESSAGE_MAX + 1);
+    my ($msg_ptr, $cap) = scalar_to_buffer($buf);
+    my $st = _charset_message($_[0], length $_[0], $msg_ptr, $cap);
+    return ($st) unless $st == WURL_E_UNKNOWN_CHARSET;
+    my $m = buffer_to_scalar($msg_ptr, $cap);
+    $m =~ s/\0.*\z//s;
+    return ($st, $m);
+}
+
+# Croaks with the library's message for the charset label $_[0] (which the
+# library refused with WURL_E_UNKNOWN_CHARSET): the library reads a label
+# that names no encoding as UTF-8 unless told otherwise (the 2012 rule,
+# which Wurl::Compat keeps), so a misspelt label would silently mean UTF-8.
+sub _croak_charset {
+    _input(my $cs, $_[0], 0, 'charset');
+    my ($st, $m) = _charset_message_status($cs);
+    Carp::croak(_status_error($st, 'wurl_charset_message')) unless $st == WURL_E_UNKNOWN_CHARSET;
+    Carp::croak($m);
 }
 
 # canonicalize() without the croak for a failed call: (status, result),
@@ -345,7 +378,15 @@ sub _canonicalize_status {
         && !(Scalar::Util::blessed($base) && $base->isa('Wurl::URL')))
     {
         # A string base (or none): read by the URL Standard itself
-        # (wurl_canon_standard_into), not through a 2012 handle.
+        # (wurl_canon_standard_into), not through a 2012 handle. That call
+        # has no flags, so the label is tested first.
+        if (defined $cs) {
+            my ($st) = _charset_message_status($cs);
+            if ($st != WURL_OK) {
+                undef $bytes;
+                return ($st);
+            }
+        }
         my $b;
         _input($b, $base, $opt{bytes}, $what) if defined $base;
         my @r = _standard_bytes($b, $bytes, $cs, @key);
@@ -367,7 +408,8 @@ sub _canonicalize_status {
             $own_base = 1;
         }
     }
-    my @r = _canon_into_bytes($base_ptr, $bytes, $cs, $flags, @key);
+    # An unknown charset label is WURL_E_UNKNOWN_CHARSET, not UTF-8.
+    my @r = _canon_into_bytes($base_ptr, $bytes, $cs, $flags | WURL_FLAG_CHARSET_STRICT, @key);
     undef $bytes;
     undef $cs;
     _free($base_ptr) if $own_base;
@@ -464,6 +506,8 @@ package Wurl::URL;
 
 use strict;
 use warnings;
+
+our @CARP_NOT = qw(Wurl Wurl::Rules);
 
 # A Wurl::URL is a blessed array:
 #
@@ -626,11 +670,15 @@ sub _canonicalize_as_status {
 # $url->canonicalize(charset => $label, strict => 1)
 sub canonicalize {
     my ($self, %opt) = @_;
-    Wurl::_check_charset($opt{charset}, 'Wurl::URL->canonicalize');
     my $cs;
     Wurl::_input($cs, $opt{charset}, 0, 'Wurl::URL->canonicalize') if defined $opt{charset};
-    my $flags = $opt{strict} ? Wurl::WURL_FLAG_NETWORK_STRICT : 0;
-    return _make([ 'c', $self->[2], $cs, $flags ], $self->_ptr, 'wurl_canonicalize');
+    # An unknown charset label is WURL_E_UNKNOWN_CHARSET, not UTF-8.
+    my $flags = ($opt{strict} ? Wurl::WURL_FLAG_NETWORK_STRICT : 0) | Wurl::WURL_FLAG_CHARSET_STRICT;
+    my $r = [ 'c', $self->[2], $cs, $flags ];
+    my ($st, $ptr) = _apply($r, $self->_ptr);
+    Wurl::_croak_charset($opt{charset}) if $st == Wurl::WURL_E_UNKNOWN_CHARSET;
+    Wurl::_check($st, 'wurl_canonicalize');
+    return bless [ $ptr, $OWNER, $r ], __PACKAGE__;
 }
 
 # $url->key(rules => $rules, surt => 1, surt_scheme => 1): the key of this
@@ -742,6 +790,8 @@ package Wurl::Rules;
 
 use strict;
 use warnings;
+
+our @CARP_NOT = qw(Wurl Wurl::URL);
 
 # A compiled rules specification (wurl_rules_compile), a blessed array:
 #
@@ -872,8 +922,8 @@ The string resolved against C<$url>, a new Wurl::URL.
 A new, canonical Wurl::URL. C<charset> is the label of the document's
 encoding, used for the query: a WHATWG Encoding Standard label
 (C<shift_jis>, C<windows-1252>, ...); a label that names no encoding (a
-misspelt C<shiftjis>, which would otherwise mean UTF-8) croaks
-C<unknown charset label>. C<strict> is C<WURL_FLAG_NETWORK_STRICT> (see the
+misspelt C<shiftjis>, which would otherwise mean UTF-8) croaks with the
+library's message, C<< Wurl->charset_message($label) >>. C<strict> is C<WURL_FLAG_NETWORK_STRICT> (see the
 top-level README).
 
 =item $url->serialize
@@ -903,6 +953,13 @@ checked as for C<< $url->canonicalize >>.
 case-insensitive, surrounding whitespace ignored: C<wurl_charset_known>),
 else 0. (L<Wurl::Compat> keeps the 2012 module's rule instead: there a
 label that names no encoding means UTF-8.)
+
+=item Wurl->charset_message($label)
+
+The message wurl gives for a label that names no encoding
+(C<wurl_charset_message>: the label quoted in ASCII, cut after 64 bytes;
+the same text in every wurl front end), which is what C<canonicalize>
+croaks with; undef for a label that names an encoding.
 
 =item Wurl::Rules->new($spec), Wurl->canonicalize($input, rules => $rules, surt => 1, surt_scheme => 1), $url->key(rules => $rules, surt => 1)
 

@@ -45,13 +45,17 @@ module Wurl
   WURL_E_BUFFER_TOO_SMALL = 5
   WURL_INVALID_URL = 6
   WURL_E_BAD_RULES = 7
+  WURL_E_UNKNOWN_CHARSET = 8
   WURL_KEY_SURT = 1
   WURL_KEY_SURT_SCHEME = 2
   WURL_FLAG_NETWORK_STRICT = 1
   # wurl_canon_into flag: the WHATWG URL Standard model instead of the 2012
   # algorithm (see include/wurl.h).
   WURL_FLAG_URL_STANDARD = 2
+  # An unknown charset label is WURL_E_UNKNOWN_CHARSET instead of UTF-8.
+  WURL_FLAG_CHARSET_STRICT = 4
   WURL_MAX_INPUT_LEN = 16 * 1024 * 1024
+  WURL_CHARSET_MESSAGE_MAX = 400
 
   # Scratch buffers larger than this are released when the call returns
   # (the C library's own cap for its per-thread buffer is the same).
@@ -188,6 +192,7 @@ module Wurl
     attach_function :wurl_status_str, %i[wurl_status], :string
     attach_function :wurl_version, [], :string
     attach_function :wurl_charset_known, %i[buffer_in size_t], :bool
+    attach_function :wurl_charset_message, %i[buffer_in size_t pointer size_t], :wurl_status
   end
 
   # The library that was loaded (a path, or the first name tried with the
@@ -273,21 +278,42 @@ module Wurl
     to_bytes(label.is_a?(Symbol) || label.is_a?(Encoding) ? label.to_s : label, what)
   end
 
+  # The message wurl gives for a charset label that names no encoding
+  # (wurl_charset_message: the label quoted in ASCII, cut after 64 bytes; the
+  # text every wurl front end shows, and that of the ArgumentError raised for
+  # such a +charset:+), or nil for a label that names one.
+  #
+  # @param label [String, Symbol, Encoding, #to_str]
+  # @return [String, nil]
+  # @raise [Wurl::Error] for a label longer than WURL_MAX_INPUT_LEN bytes
+  # @raise [TypeError] for nil or an object that is no string (see {to_bytes})
+  # @example
+  #   Wurl.charset_message('shiftjs')   # => "unknown charset label \"shiftjs\" (a WHATWG ...)"
+  #   Wurl.charset_message('sjis')      # => nil
+  def self.charset_message(label)
+    bytes = label_bytes(label, 'label')
+    msg = FFI::MemoryPointer.new(:char, WURL_CHARSET_MESSAGE_MAX + 1)
+    st = Lib.wurl_charset_message(bytes, bytes.bytesize, msg, msg.size)
+    return nil if st == WURL_OK
+    return msg.read_string.force_encoding(Encoding::UTF_8) if st == WURL_E_UNKNOWN_CHARSET
+
+    check(st, 'wurl_charset_message')
+  end
+
   # A +charset:+ argument as the bytes the C ABI takes (nil for nil). The
-  # library reads a label that names no encoding as UTF-8 (the 2012
-  # algorithm's rule), so a misspelt one would silently mean UTF-8: it
-  # raises ArgumentError naming it instead. A label longer than
-  # WURL_MAX_INPUT_LEN bytes goes on, for the call to refuse (Wurl::Error).
+  # calls that take it are given WURL_FLAG_CHARSET_STRICT: the library reads
+  # a label that names no encoding as UTF-8 otherwise (the 2012 algorithm's
+  # rule), so a misspelt one would silently mean UTF-8.
   # @api private
   def self.charset_bytes(charset)
-    return nil if charset.nil?
+    charset.nil? ? nil : label_bytes(charset, 'charset')
+  end
 
-    cs = label_bytes(charset, 'charset')
-    return cs if cs.bytesize > WURL_MAX_INPUT_LEN || Lib.wurl_charset_known(cs, cs.bytesize)
-
-    shown = cs.byteslice(0, 64).scrub.inspect + (cs.bytesize > 64 ? '...' : '')
-    raise ArgumentError, "Wurl: unknown charset label #{shown} (a WHATWG Encoding Standard label, " \
-                         "e.g. 'utf-8', 'shift_jis', 'windows-1252')"
+  # Raises the ArgumentError of a label the library refused
+  # (WURL_E_UNKNOWN_CHARSET) with the library's message.
+  # @api private
+  def self.unknown_charset(cs)
+    raise ArgumentError, charset_message(cs)
   end
 
   # A view (pointer, length) into a handle, copied into a UTF-8 String.
@@ -338,8 +364,8 @@ module Wurl
   # @return [String, nil] the canonical URL (UTF-8), nil when invalid
   # @raise [Wurl::Error] when the call fails (an input over WURL_MAX_INPUT_LEN bytes),
   #   or for a bad rules specification (status WURL_E_BAD_RULES)
-  # @raise [ArgumentError] for a charset label that names no encoding, or
-  #   +strict+ with the URL Standard model
+  # @raise [ArgumentError] for a charset label that names no encoding (the
+  #   library's message, {charset_message}), or +strict+ with the URL Standard model
   # @raise [TypeError] for a nil input, or an argument that is no string
   #   (see {to_bytes})
   #
@@ -369,6 +395,9 @@ module Wurl
     std_base_bytes = base.nil? ? nil : to_bytes(base, 'base') if std_base
     base = URL.parse(to_bytes(base, 'base')) unless std_base || base.nil? || base.is_a?(URL)
     cs = charset_bytes(charset)
+    # wurl_canon_standard_into has no flags: the label is tested first.
+    unknown_charset(cs) if std_base && cs && charset_message(cs)
+    flags |= WURL_FLAG_CHARSET_STRICT
     base_ptr = std_base ? nil : base&.send(:pointer)
     rules = Rules.new(rules) unless rules.nil? || rules.is_a?(Rules)
     key_flags = Rules.key_flags(surt, surt_scheme)
@@ -401,6 +430,7 @@ module Wurl
     case st
     when WURL_OK then view(buf, out_len.read(:size_t))
     when WURL_INVALID_URL then nil
+    when WURL_E_UNKNOWN_CHARSET then unknown_charset(cs)
     else check(st, std_base ? 'wurl_canon_standard_into' : keyed ? 'wurl_canon_key_into' : 'wurl_canon_into')
     end
   ensure
@@ -467,12 +497,15 @@ module Wurl
     #   for the query (a WHATWG Encoding Standard label)
     # @param strict [Boolean] WURL_FLAG_NETWORK_STRICT (see the top-level README)
     # @return [Wurl::URL] a new URL
-    # @raise [ArgumentError] for a charset label that names no encoding
+    # @raise [ArgumentError] for a charset label that names no encoding, with
+    #   the library's message ({Wurl.charset_message})
     def canonicalize(charset: nil, strict: false)
       cs = Wurl.charset_bytes(charset)
-      flags = strict ? WURL_FLAG_NETWORK_STRICT : 0
+      flags = (strict ? WURL_FLAG_NETWORK_STRICT : 0) | WURL_FLAG_CHARSET_STRICT
       out = FFI::MemoryPointer.new(:pointer)
-      Wurl.check(Lib.wurl_canonicalize(pointer, cs, cs ? cs.bytesize : 0, flags, out), 'wurl_canonicalize')
+      st = Lib.wurl_canonicalize(pointer, cs, cs ? cs.bytesize : 0, flags, out)
+      Wurl.unknown_charset(cs) if st == WURL_E_UNKNOWN_CHARSET
+      Wurl.check(st, 'wurl_canonicalize')
       self.class.send(:new, out.read_pointer)
     end
 

@@ -111,6 +111,10 @@ def canonicalize_many(
     """canonicalize over a batch, with the GIL released; None in, None out.
     `model` as for canonicalize."""
 
+def charset_message(label: str) -> Optional[str]:
+    """The message wurl gives for a charset label that names no encoding
+    (the ValueError's of a bad `charset`), or None when it names one."""
+
 def canonicalize_arrow(
     urls: Any,
     bases: Any = None,
