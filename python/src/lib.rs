@@ -34,8 +34,9 @@ use pyo3::types::{PyBytes, PyCapsule, PyList, PyString, PyTuple};
 use wurl::host::HostKind;
 use wurl::{CanonOptions, KeyOptions, Rules, Url};
 
-/// Inputs longer than this many UTF-8 bytes are refused, as by the C ABI.
-const MAX_INPUT_LEN: usize = 16 * 1024 * 1024;
+/// Inputs longer than this many UTF-8 bytes are refused: the C ABI's limit,
+/// so that an input gives the same refusal in every binding.
+const MAX_INPUT_LEN: usize = wurl::ffi::WURL_MAX_INPUT_LEN;
 
 // ---------------------------------------------------------------------------
 // Reading Python strings.
@@ -61,7 +62,8 @@ fn lossy(s: &Bound<'_, PyString>) -> PyResult<String> {
 
 fn too_long(what: &str, len: usize) -> PyErr {
     PyValueError::new_err(format!(
-        "{what} is {len} bytes long in UTF-8; wurl refuses inputs longer than {MAX_INPUT_LEN} bytes (16 MiB)"
+        "{what} is {len} bytes long in UTF-8; wurl refuses inputs longer than {MAX_INPUT_LEN} bytes ({} MiB)",
+        MAX_INPUT_LEN >> 20
     ))
 }
 

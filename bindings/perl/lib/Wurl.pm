@@ -20,7 +20,9 @@ our $VERSION = '0.1.0';
 # caller's line, not one of this file's.
 our @CARP_NOT = qw(Wurl::URL Wurl::Rules);
 
-# The C ABI's constants (include/wurl.h).
+# The C ABI's constants (include/wurl.h; t/15-header.t compares every
+# WURL_* constant here, and the orders of @COMPONENTS and @HOST_KINDS, with
+# the header).
 use constant {
     WURL_OK                  => 0,
     WURL_E_NULL_ARG          => 1,
@@ -38,6 +40,7 @@ use constant {
     WURL_FLAG_CHARSET_STRICT => 4,
     WURL_MAX_INPUT_LEN       => 16 * 1024 * 1024,
     WURL_CHARSET_MESSAGE_MAX => 400,
+    WURL_RULES_MESSAGE_MAX   => 400,
 };
 
 my @COMPONENTS = qw(scheme user password host port path query fragment);
@@ -46,6 +49,9 @@ my %COMPONENT_INDEX;
 my @HOST_KINDS = qw(none empty domain ipv4 ipv6);
 
 sub components { @COMPONENTS }
+
+# The names of wurl_host_kind's values, in the order of their numbers.
+sub host_kinds { @HOST_KINDS }
 
 # ---------------------------------------------------------------------------
 # Finding the library
@@ -812,7 +818,7 @@ sub new {
 sub _compile {
     my ($b) = @_;
     my $msg;
-    FFI::Platypus::Buffer::grow($msg, 512);
+    FFI::Platypus::Buffer::grow($msg, Wurl::WURL_RULES_MESSAGE_MAX + 1);
     my ($msg_ptr, $cap) = FFI::Platypus::Buffer::scalar_to_buffer($msg);
     my $ptr;
     my $st = Wurl::_rules_compile($b, length($b), \$ptr, $msg_ptr, $cap);

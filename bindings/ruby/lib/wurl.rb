@@ -36,7 +36,9 @@ module Wurl
     end
   end
 
-  # The C ABI's constants (include/wurl.h).
+  # The C ABI's constants (include/wurl.h; test/header_test.rb compares
+  # every WURL_* constant here, and the orders of COMPONENTS and HOST_KINDS,
+  # with the header).
   WURL_OK = 0
   WURL_E_NULL_ARG = 1
   WURL_E_BAD_ARG = 2
@@ -56,6 +58,7 @@ module Wurl
   WURL_FLAG_CHARSET_STRICT = 4
   WURL_MAX_INPUT_LEN = 16 * 1024 * 1024
   WURL_CHARSET_MESSAGE_MAX = 400
+  WURL_RULES_MESSAGE_MAX = 400
 
   # Scratch buffers larger than this are released when the call returns
   # (the C library's own cap for its per-thread buffer is the same).
@@ -686,7 +689,7 @@ module Wurl
     def initialize(spec)
       bytes = Wurl.to_bytes(spec, 'rules')
       out = FFI::MemoryPointer.new(:pointer)
-      msg = FFI::MemoryPointer.new(:char, 512)
+      msg = FFI::MemoryPointer.new(:char, WURL_RULES_MESSAGE_MAX + 1)
       st = Lib.wurl_rules_compile(bytes, bytes.bytesize, out, msg, msg.size)
       raise Error.new("Wurl::Rules: #{msg.read_string.force_encoding(Encoding::UTF_8)}", st) if st == WURL_E_BAD_RULES
 
