@@ -67,7 +67,7 @@ static void test_version_and_status(void)
 
     const wurl_status all[] = {WURL_OK,      WURL_E_NULL_ARG,         WURL_E_BAD_ARG,   WURL_E_TOO_LONG,
                                WURL_E_PANIC, WURL_E_BUFFER_TOO_SMALL, WURL_INVALID_URL, WURL_E_BAD_RULES,
-                               WURL_E_UNKNOWN_CHARSET};
+                               WURL_E_UNKNOWN_CHARSET, WURL_E_BAD_STATE};
     const size_t n = sizeof all / sizeof all[0];
     const char *unknown = wurl_status_str(99);
     CHECK(unknown != NULL && strcmp(unknown, "unknown status") == 0);
@@ -748,6 +748,55 @@ static void test_charset_strict(void)
     wurl_free(u);
 }
 
+/* A handle's state, exported and imported; bytes that are not a state are refused. */
+static void test_state(void)
+{
+    const char *inputs[] = {"http://user:@Host:80/p?#", "foo", "mailto:a@b", "file:///c:/x", "http://a:99999/"};
+    for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
+        wurl_url *u = NULL, *c = NULL, *back = NULL;
+        CHECK(wurl_parse(CS(inputs[i]), 0, &u) == WURL_OK);
+        CHECK(wurl_canonicalize(u, NULL, 0, 0, &c) == WURL_OK);
+        const wurl_url *hs[] = {u, c};
+        for (size_t k = 0; k < 2; k++) {
+            size_t need = 0, n = 0;
+            unsigned char buf[512];
+            memset(buf, 0xA5, sizeof buf);
+            CHECK(wurl_state_export(hs[k], NULL, 0, &need) == WURL_E_BUFFER_TOO_SMALL);
+            CHECK(need > 5 && need < sizeof buf);
+            CHECK(wurl_state_export(hs[k], buf, need - 1, &n) == WURL_E_BUFFER_TOO_SMALL && n == need &&
+                  buf[0] == 0xA5);
+            CHECK(wurl_state_export(hs[k], buf, sizeof buf, &n) == WURL_OK && n == need && buf[need] == 0xA5);
+            CHECK(memcmp(buf, "wurl\x01", 5) == 0);
+            CHECK(wurl_state_import(buf, n, &back) == WURL_OK);
+            CHECK(wurl_is_invalid(back) == wurl_is_invalid(hs[k]));
+            for (wurl_component w = 0; w < 8; w++) {
+                const char *p1, *p2;
+                size_t l1, l2;
+                int a = wurl_get(hs[k], w, &p1, &l1), b = wurl_get(back, w, &p2, &l2);
+                CHECK_MSG(a == b && l1 == l2 && (!a || memcmp(p1, p2, l1) == 0), "%s: component %u",
+                          inputs[i], (unsigned)w);
+            }
+            wurl_free(back);
+            /* Every truncation and a flipped magic: refused, *out untouched. */
+            for (size_t cut = 0; cut < n; cut++) {
+                back = (wurl_url *)&n;
+                CHECK(wurl_state_import(buf, cut, &back) == WURL_E_BAD_STATE && back == (wurl_url *)&n);
+            }
+            buf[0] ^= 0x20;
+            CHECK(wurl_state_import(buf, n, &back) == WURL_E_BAD_STATE);
+        }
+        wurl_free(c);
+        wurl_free(u);
+    }
+    wurl_url *out = NULL;
+    size_t n = 0;
+    CHECK(wurl_state_import(NULL, 0, &out) == WURL_E_BAD_STATE);
+    CHECK(wurl_state_import(NULL, 4, &out) == WURL_E_NULL_ARG);
+    CHECK(wurl_state_import((const uint8_t *)"wurl", 4, NULL) == WURL_E_NULL_ARG);
+    CHECK(wurl_state_export(NULL, NULL, 0, &n) == WURL_E_NULL_ARG);
+    CHECK(strcmp(wurl_status_str(WURL_E_BAD_STATE), "the bytes are not a wurl URL state") == 0);
+}
+
 int main(void)
 {
     test_version_and_status();
@@ -761,5 +810,6 @@ int main(void)
     test_canon_into();
     test_charset_known();
     test_charset_strict();
+    test_state();
     return wtest_finish("test_api");
 }

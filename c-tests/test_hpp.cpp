@@ -159,6 +159,21 @@ int main()
         CHECK(r2.code() == wurl::status::null_arg);
     }
 
+    // --- state ----------------------------------------------------------------------------
+    {
+        auto u = wurl::parse("http://user:@Host/p?#").value();
+        auto st = u.export_state();
+        CHECK(st.ok() && st->size() > 5 && std::memcmp(st->data(), "wurl\x01", 5) == 0);
+        auto back = wurl::import_state(*st);
+        CHECK(back.ok() && back->password() == opt("") && !back->port() && back->query() == opt(""));
+        CHECK(back->serialize() == u.serialize());
+        CHECK(back->export_state().value() == *st);
+        CHECK(wurl::import_state(st->data(), st->size() - 1).code() == wurl::status::bad_state);
+        CHECK(wurl::import_state(nullptr, 0).code() == wurl::status::bad_state);
+        wurl::url none;
+        CHECK(none.export_state().code() == wurl::status::null_arg);
+    }
+
     // --- release / adopt ------------------------------------------------------------------
     {
         wurl::url u = wurl::parse("http://a/").value();

@@ -304,6 +304,12 @@ typedef uint32_t wurl_component;
  */
 #define WURL_E_UNKNOWN_CHARSET 8
 
+/**
+ * `wurl_state_import`: the bytes are not a state wurl writes (another format or version, cut
+ * short, altered), or its record would break a record invariant; `*out` is untouched.
+ */
+#define WURL_E_BAD_STATE 9
+
 
 
 #ifdef __cplusplus
@@ -540,6 +546,28 @@ wurl_status wurl_url_key_into(const wurl_url *url,
                               char *buf,
                               size_t buf_cap,
                               size_t *out_len);
+
+/**
+ * Writes the state of `url` (its whole value: each component absent or present, the raw
+ * authority, whether it is hierarchical, invalid and why; a versioned byte format, not
+ * NUL-terminated) into `buf` when it fits, and its length into `*out_len` always. Returns
+ * `WURL_OK`; `WURL_E_BUFFER_TOO_SMALL` when `buf_cap` is less than the length (only `*out_len`
+ * written: call again with that much room); `WURL_E_NULL_ARG` for a NULL `url` or `out_len`, or
+ * a NULL `buf` with `buf_cap > 0`. `wurl_state_import` makes a handle of the same value from
+ * it, in this process or another, with this version of wurl or a later one. A state is at most
+ * 7 + 9 × 11 bytes plus the lengths of the components and the raw authority.
+ */
+wurl_status wurl_state_export(const wurl_url *url, uint8_t *buf, size_t buf_cap, size_t *out_len);
+
+/**
+ * Makes a handle from a state `wurl_state_export` wrote: on `WURL_OK`, `*out` is a new handle of
+ * the exported value, which the caller frees with `wurl_free`. Returns `WURL_E_BAD_STATE`
+ * for bytes that are not such a state (another format or version, truncated, altered, or a
+ * record that would break a record invariant); `WURL_E_NULL_ARG` for a NULL `out` or
+ * `(NULL, n > 0)`; `*out` is written only on `WURL_OK`. Any bytes are safe to pass: they are
+ * read, checked and refused, never trusted. `state` is read only during the call.
+ */
+wurl_status wurl_state_import(const uint8_t *state, size_t state_len, wurl_url **out);
 
 #ifdef __cplusplus
 }  // extern "C"

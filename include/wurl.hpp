@@ -59,6 +59,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #if __cplusplus < 201703L && !(defined(_MSVC_LANG) && _MSVC_LANG >= 201703L)
 #error "wurl.hpp needs C++17 (wurl.h alone works from C++11)"
@@ -79,6 +80,7 @@ enum class status : std::int32_t {
     invalid_url = WURL_INVALID_URL,
     bad_rules = WURL_E_BAD_RULES,
     unknown_charset = WURL_E_UNKNOWN_CHARSET,
+    bad_state = WURL_E_BAD_STATE,
 };
 
 /* A static English description of a status (wurl_status_str). */
@@ -357,6 +359,24 @@ class url {
        handle). Defined after wurl::rules. */
     status key_into(std::string &out, const rules *r = nullptr, std::uint32_t key_flags = 0) const;
 
+    /* The URL's state (wurl_state_export): its whole value as bytes (a
+       versioned format, not text), which import_state() turns back into a
+       url of the same value, in this process or another. A url without a
+       handle gives status::null_arg. */
+    result<std::vector<std::uint8_t>> export_state() const
+    {
+        using bytes = std::vector<std::uint8_t>;
+        std::size_t n = 0;
+        auto st = static_cast<status>(wurl_state_export(h_, nullptr, 0, &n));
+        if (st != status::buffer_too_small)
+            return result<bytes>(st, std::string());
+        bytes out(n);
+        st = static_cast<status>(wurl_state_export(h_, out.data(), out.size(), &n));
+        if (st != status::ok)
+            return result<bytes>(st, std::string());
+        return result<bytes>(status::ok, std::move(out));
+    }
+
   private:
     wurl_url *h_ = nullptr;
 };
@@ -437,6 +457,19 @@ inline status url::key_into(std::string &out, const rules *r, std::uint32_t key_
     return detail::into(out, ser_len + 64, [&](char *buf, std::size_t cap, std::size_t *len) {
         return wurl_url_key_into(h_, rh, key_flags, buf, cap, len);
     });
+}
+
+/* The url whose state export_state() gave (wurl_state_import); bytes that
+   are not such a state give status::bad_state. */
+inline result<url> import_state(const std::uint8_t *state, std::size_t len)
+{
+    wurl_url *out = nullptr;
+    wurl_status st = wurl_state_import(state, len, &out);
+    return detail::made(st, out);
+}
+inline result<url> import_state(const std::vector<std::uint8_t> &state)
+{
+    return import_state(state.data(), state.size());
 }
 
 /* Parses `input` ("steps to parse a URL"): no resolution, no

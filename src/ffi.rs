@@ -786,6 +786,7 @@ pub extern "C" fn wurl_status_str(status: wurl_status) -> *const c_char {
         WURL_INVALID_URL => c"the URL is invalid",
         WURL_E_BAD_RULES => c"the rules specification is not valid",
         WURL_E_UNKNOWN_CHARSET => c"the charset label names no encoding",
+        WURL_E_BAD_STATE => c"the bytes are not a wurl URL state",
         _ => c"unknown status",
     };
     s.as_ptr()
@@ -868,6 +869,10 @@ pub const WURL_E_BAD_RULES: wurl_status = 7;
 /// With `WURL_FLAG_CHARSET_STRICT`: the `charset` label names no encoding; nothing was written
 /// (`*out` untouched). `wurl_charset_message` writes the message for the label.
 pub const WURL_E_UNKNOWN_CHARSET: wurl_status = 8;
+
+/// `wurl_state_import`: the bytes are not a state wurl writes (another format or version, cut
+/// short, altered), or its record would break a record invariant; `*out` is untouched.
+pub const WURL_E_BAD_STATE: wurl_status = 9;
 
 /// The longest message `wurl_charset_message` writes, in bytes (without its NUL), whatever the
 /// label: a `msg` of `WURL_CHARSET_MESSAGE_MAX + 1` bytes always holds it whole.
@@ -1119,6 +1124,76 @@ pub extern "C" fn wurl_url_key_into(
         match c.as_str() {
             None => WURL_INVALID_URL,
             Some(s) => deliver_key(s, &key, buf, buf_cap, out_len),
+        }
+    })
+}
+
+// A record's state: its whole value as bytes, and back (see `state`).
+
+/// Writes the state of `url` (its whole value: each component absent or present, the raw
+/// authority, whether it is hierarchical, invalid and why; a versioned byte format, not
+/// NUL-terminated) into `buf` when it fits, and its length into `*out_len` always. Returns
+/// `WURL_OK`; `WURL_E_BUFFER_TOO_SMALL` when `buf_cap` is less than the length (only `*out_len`
+/// written: call again with that much room); `WURL_E_NULL_ARG` for a NULL `url` or `out_len`, or
+/// a NULL `buf` with `buf_cap > 0`. `wurl_state_import` makes a handle of the same value from
+/// it, in this process or another, with this version of wurl or a later one. A state is at most
+/// 7 + 9 × 11 bytes plus the lengths of the components and the raw authority.
+#[unsafe(no_mangle)]
+pub extern "C" fn wurl_state_export(
+    url: *const wurl_url,
+    buf: *mut u8,
+    buf_cap: usize,
+    out_len: *mut usize,
+) -> wurl_status {
+    guard(WURL_E_PANIC, || {
+        let Some(url) = handle(url) else {
+            return WURL_E_NULL_ARG;
+        };
+        if out_len.is_null() || (buf.is_null() && buf_cap > 0) {
+            return WURL_E_NULL_ARG;
+        }
+        let state = url.export_state();
+        // SAFETY: `out_len` is non-NULL (checked above) and points to a `size_t`.
+        unsafe { out_len.write(state.len()) };
+        if state.len() > buf_cap {
+            return WURL_E_BUFFER_TOO_SMALL;
+        }
+        // SAFETY: `buf` is non-NULL when `buf_cap >= state.len() > 0` (checked above), with
+        // `buf_cap` writable bytes; `state` is wurl's own memory, so they cannot overlap.
+        unsafe { std::ptr::copy_nonoverlapping(state.as_ptr(), buf, state.len()) };
+        WURL_OK
+    })
+}
+
+/// Makes a handle from a state `wurl_state_export` wrote: on `WURL_OK`, `*out` is a new handle of
+/// the exported value, which the caller frees with `wurl_free`. Returns `WURL_E_BAD_STATE`
+/// for bytes that are not such a state (another format or version, truncated, altered, or a
+/// record that would break a record invariant); `WURL_E_NULL_ARG` for a NULL `out` or
+/// `(NULL, n > 0)`; `*out` is written only on `WURL_OK`. Any bytes are safe to pass: they are
+/// read, checked and refused, never trusted. `state` is read only during the call.
+#[unsafe(no_mangle)]
+pub extern "C" fn wurl_state_import(
+    state: *const u8,
+    state_len: usize,
+    out: *mut *mut wurl_url,
+) -> wurl_status {
+    guard(WURL_E_PANIC, || {
+        if out.is_null() || (state.is_null() && state_len > 0) {
+            return WURL_E_NULL_ARG;
+        }
+        if state_len > isize::MAX as usize {
+            return WURL_E_TOO_LONG;
+        }
+        let bytes: &[u8] = if state_len == 0 {
+            &[]
+        } else {
+            // SAFETY: `state` is non-NULL and the caller promises `state_len` readable bytes
+            // there for the call (the documented contract); `state_len` <= isize::MAX.
+            unsafe { std::slice::from_raw_parts(state, state_len) }
+        };
+        match Url::import_state(bytes) {
+            Ok(url) => emit(out, url),
+            Err(_) => WURL_E_BAD_STATE,
         }
     })
 }

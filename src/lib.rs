@@ -29,6 +29,7 @@ pub(crate) mod scheme;
 mod scratch;
 pub mod serialize;
 pub mod standard;
+pub mod state;
 pub mod strict;
 #[cfg(test)]
 mod testutil;
@@ -41,6 +42,7 @@ pub use api::{
 pub use canonicalize::CanonOptions;
 pub use charset::{Charset, UnknownCharset};
 pub use record::{Component, InvalidReason, Url};
+pub use state::StateError;
 
 /// The recognizer of canonical input (`fast`, through `api`), as earlier versions exported it.
 pub mod canonical_form {

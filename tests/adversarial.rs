@@ -1684,7 +1684,7 @@ fn a45_null_length_and_ownership_abuse() {
     );
     assert_eq!(&buf[..10], b"http://a/\0");
     // Status strings for every status, and an unknown one.
-    let last = ffi::WURL_E_UNKNOWN_CHARSET;
+    let last = ffi::WURL_E_BAD_STATE;
     for s in -1..=last + 1 {
         let p = ffi::wurl_status_str(s);
         assert!(!p.is_null());
