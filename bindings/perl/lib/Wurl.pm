@@ -33,6 +33,7 @@ use constant {
     WURL_INVALID_URL         => 6,
     WURL_E_BAD_RULES         => 7,
     WURL_E_UNKNOWN_CHARSET   => 8,
+    WURL_E_BAD_STATE         => 9,
     WURL_KEY_SURT            => 1,
     WURL_KEY_SURT_SCHEME     => 2,
     WURL_FLAG_NETWORK_STRICT => 1,
@@ -197,6 +198,10 @@ $ffi->attach([wurl_url_key_into => '_url_key_into'] =>
 $ffi->attach([wurl_charset_known => '_charset_known'] => ['string', 'size_t'] => 'uint8');
 $ffi->attach([wurl_charset_message => '_charset_message'] =>
       ['string', 'size_t', 'opaque', 'size_t'] => 'sint32');
+# The record state pair.
+$ffi->attach([wurl_state_export => '_state_export'] =>
+      ['opaque', 'opaque', 'size_t', 'size_t*'] => 'sint32');
+$ffi->attach([wurl_state_import => '_state_import'] => ['string', 'size_t', 'opaque*'] => 'sint32');
 
 sub library_version { _version() }
 
@@ -518,140 +523,154 @@ our @CARP_NOT = qw(Wurl Wurl::Rules);
 # A Wurl::URL is a blessed array:
 #
 #   [0] the handle's address, undef once DESTROY has freed it;
-#   [1] the thread (threads->tid) that owns that handle;
-#   [2] its recipe: how to make the handle again, as plain Perl data:
-#         ['p', $bytes]                          wurl_parse
-#         ['r', $base_recipe, $bytes]            wurl_resolve
-#         ['c', $url_recipe, $charset, $flags]   wurl_canonicalize
-#         ['a', $url_recipe, $hier, $octets]     wurl_canonicalize_as
+#   [1] the thread (threads->tid) that owns that handle.
 #
-# Handles are immutable; every operation returns a new object. The recipe is
-# what Storable freezes (STORABLE_freeze/STORABLE_thaw replay it, so an
-# invalid URL survives too), and what a new thread replays the first time it
-# uses an object it inherited: the parent's handle is never used or freed by
-# another thread. A forked child has its own copy of every handle.
+# Handles are immutable; every operation returns a new object. How to make a
+# handle again is its state (wurl_state_export: the record's whole value as
+# bytes, invalid URLs included), the one format of every binding: Storable
+# freezes it (STORABLE_freeze/STORABLE_thaw), and a new thread imports it
+# into a handle of its own for every object it inherits (CLONE), so that the
+# parent's handle is never used or freed by another thread. A forked child
+# has its own copy of every handle.
 
 # The thread whose handles this interpreter owns (0: the main thread). CLONE
 # runs in each new thread.
 our $OWNER = 0;
 
-sub CLONE { $OWNER = threads->tid }
+# Every live object of this interpreter by its handle's address, as a weak
+# reference: what CLONE gives handles of their own.
+my %LIVE;
 
-sub CLONE_SKIP { 0 }
+# A new object owning the handle $_[0].
+sub _own {
+    my ($ptr) = @_;
+    my $self = bless [ $ptr, $OWNER ], __PACKAGE__;
+    $LIVE{$ptr} = $self;
+    Scalar::Util::weaken($LIVE{$ptr});
+    return $self;
+}
 
-# Makes the handle a recipe describes, from the handle of its parent (the
-# base, or the URL being canonicalized). Returns (status, handle).
-sub _apply {
-    my ($r, $parent) = @_;
-    my $op = $r->[0];
+# The state of the handle $_[0] (wurl_state_export): its length is asked
+# first, so the buffer is sized once. Croaks for a failed call.
+sub _export {
+    my ($ptr) = @_;
+    my $len = 0;
+    my $st = Wurl::_state_export($ptr, undef, 0, \$len);
+    return '' if $st == Wurl::WURL_OK && $len == 0;
+    Wurl::_check($st, 'wurl_state_export') unless $st == Wurl::WURL_E_BUFFER_TOO_SMALL;
+    my $buf;
+    FFI::Platypus::Buffer::grow($buf, $len);
+    my ($buf_ptr, $cap) = FFI::Platypus::Buffer::scalar_to_buffer($buf);
+    Wurl::_check(Wurl::_state_export($ptr, $buf_ptr, $cap, \$len), 'wurl_state_export');
+    return FFI::Platypus::Buffer::buffer_to_scalar($buf_ptr, $len);
+}
+
+# (status, handle) of wurl_state_import of the bytes $_[0].
+sub _import {
     my $out;
-    my $st;
-    if ($op eq 'p') {
-        $st = Wurl::_parse($r->[1], length($r->[1]), 0, \$out);
-    } elsif ($op eq 'r') {
-        $st = Wurl::_resolve($parent, $r->[2], length($r->[2]), 0, \$out);
-    } elsif ($op eq 'c') {
-        my $cs = $r->[2];
-        $st = Wurl::_canonicalize($parent, $cs, defined $cs ? length($cs) : 0, $r->[3], \$out);
-    } elsif ($op eq 'a') {
-        my $o = $r->[3];
-        $st = Wurl::_canonicalize_as($parent, $r->[2], $o, defined $o ? length($o) : 0, 0, \$out);
-    } else {
-        Carp::croak("Wurl::URL: unknown recipe step '$op'");
-    }
+    my $st = Wurl::_state_import($_[0], length $_[0], \$out);
     return ($st, $st == Wurl::WURL_OK ? $out : undef);
 }
 
-# Makes a handle from a recipe alone (for thaw and new threads).
-sub _build {
-    my ($r) = @_;
-    Carp::croak('Wurl::URL: not a recipe') unless ref $r eq 'ARRAY' && defined $r->[0];
-    my $parent = $r->[0] eq 'p' ? undef : _build($r->[1]);
-    my ($st, $ptr) = _apply($r, $parent);
-    Wurl::_free($parent) if defined $parent;
-    Wurl::_check($st, 'Wurl::URL: re-making a handle');
-    return $ptr;
+# Runs in a new thread, while the thread that creates it waits inside
+# threads->create: every inherited handle is then alive and, since that
+# thread's own CLONE did the same, owned by it. Each object gets a handle of
+# its own, imported from the state of the inherited one, which is never
+# touched again here.
+sub CLONE {
+    $OWNER = threads->tid;
+    my @objects = grep { defined $_ && defined $_->[0] } values %LIVE;
+    %LIVE = ();
+    for my $self (@objects) {
+        my ($st, $ptr) = _import(_export($self->[0]));
+        # Not expected (a state a handle exports always imports); the
+        # object then says it has no handle rather than using the parent's.
+        $self->[0] = $st == Wurl::WURL_OK ? $ptr : undef;
+        $self->[1] = $OWNER;
+        next unless defined $ptr;
+        $LIVE{$ptr} = $self;
+        Scalar::Util::weaken($LIVE{$ptr});
+    }
+    return;
 }
 
-# A new object for a recipe, from the parent's handle.
-sub _make {
-    my ($r, $parent, $what) = @_;
-    my ($st, $ptr) = _apply($r, $parent);
-    Wurl::_check($st, $what);
-    return bless [ $ptr, $OWNER, $r ], __PACKAGE__;
+sub CLONE_SKIP { 0 }
+
+# (status, object or undef) of a call's status and the handle it wrote.
+sub _result { return ($_[0], $_[0] == Wurl::WURL_OK ? _own($_[1]) : undef) }
+
+# The object of a call's status and the handle it wrote; croaks for a failed
+# call ($_[2] names it).
+sub _made {
+    Wurl::_check($_[0], $_[2]) unless $_[0] == Wurl::WURL_OK;
+    return _own($_[1]);
 }
 
-# The handle, for this thread: a destroyed object croaks; an object this
-# thread inherited from another gets its own handle, made from the recipe.
+# The handle: a destroyed object croaks.
 sub _ptr {
     my ($self) = @_;
     Carp::croak('Wurl::URL: not a Wurl::URL object')
-      unless Scalar::Util::reftype($self) eq 'ARRAY' && @$self == 3;
+      unless Scalar::Util::reftype($self) eq 'ARRAY' && @$self == 2;
     my $ptr = $self->[0];
-    return $ptr if defined $ptr && $self->[1] == $OWNER;
     Carp::croak('Wurl::URL: the object was destroyed (its handle is freed)')
       unless defined $ptr;
-    # Another thread's handle: leave it to that thread.
-    $self->[0] = undef;
-    $self->[0] = _build($self->[2]);
-    $self->[1] = $OWNER;
-    return $self->[0];
+    # Another thread's handle (an object that was not made by this module):
+    # never used here.
+    Carp::croak("Wurl::URL: the object's handle belongs to another thread")
+      unless $self->[1] == $OWNER;
+    return $ptr;
 }
 
 sub parse {
     Wurl::_input(my $b, $_[1], 0, 'Wurl::URL->parse');
-    my $self = _make([ 'p', $b ], undef, 'wurl_parse');
+    my $st = Wurl::_parse($b, length($b), 0, \my $out);
     undef $b;
-    return $self;
+    return _made($st, $out, 'wurl_parse');
 }
 
 sub parse_bytes {
     Wurl::_input(my $b, $_[1], 1, 'Wurl::URL->parse_bytes');
-    my $self = _make([ 'p', $b ], undef, 'wurl_parse');
+    my $st = Wurl::_parse($b, length($b), 0, \my $out);
     undef $b;
-    return $self;
+    return _made($st, $out, 'wurl_parse');
 }
 
 sub resolve {
-    my $self = $_[0];
     Wurl::_input(my $b, $_[1], 0, 'Wurl::URL->resolve');
-    my $url = _make([ 'r', $self->[2], $b ], $self->_ptr, 'wurl_resolve');
+    my $st = Wurl::_resolve($_[0]->_ptr, $b, length($b), 0, \my $out);
     undef $b;
-    return $url;
+    return _made($st, $out, 'wurl_resolve');
 }
 
 sub resolve_bytes {
-    my $self = $_[0];
     Wurl::_input(my $b, $_[1], 1, 'Wurl::URL->resolve_bytes');
-    my $url = _make([ 'r', $self->[2], $b ], $self->_ptr, 'wurl_resolve');
+    my $st = Wurl::_resolve($_[0]->_ptr, $b, length($b), 0, \my $out);
     undef $b;
-    return $url;
+    return _made($st, $out, 'wurl_resolve');
 }
 
 # The same without the croak for a failed call (for Wurl::Compat, whose
 # contract is an undef or invalid result): (status, object or undef).
 sub _parse_status {
-    my $r = [ 'p', undef ];
-    Wurl::_input($r->[1], $_[1], 0, 'Wurl::URL->parse');
-    my ($st, $ptr) = _apply($r, undef);
-    return ($st, defined $ptr ? bless([ $ptr, $OWNER, $r ], __PACKAGE__) : undef);
+    Wurl::_input(my $b, $_[1], 0, 'Wurl::URL->parse');
+    my $st = Wurl::_parse($b, length($b), 0, \my $out);
+    undef $b;
+    return _result($st, $out);
 }
 
 sub _resolve_status {
-    my $self = $_[0];
-    my $r = [ 'r', $self->[2], undef ];
-    Wurl::_input($r->[2], $_[1], 0, 'Wurl::URL->resolve');
-    my ($st, $ptr) = _apply($r, $self->_ptr);
-    return ($st, defined $ptr ? bless([ $ptr, $OWNER, $r ], __PACKAGE__) : undef);
+    Wurl::_input(my $b, $_[1], 0, 'Wurl::URL->resolve');
+    my $st = Wurl::_resolve($_[0]->_ptr, $b, length($b), 0, \my $out);
+    undef $b;
+    return _result($st, $out);
 }
 
 sub _canonicalize_status {
     my ($self, $charset) = @_;
     my $cs;
     Wurl::_input($cs, $charset, 0, 'Wurl::URL->canonicalize') if defined $charset;
-    my $r = [ 'c', $self->[2], $cs, 0 ];
-    my ($st, $ptr) = _apply($r, $self->_ptr);
-    return ($st, defined $ptr ? bless([ $ptr, $OWNER, $r ], __PACKAGE__) : undef);
+    my $st = Wurl::_canonicalize($self->_ptr, $cs, defined $cs ? length($cs) : 0, 0, \my $out);
+    return _result($st, $out);
 }
 
 # Canonicalization with the hierarchical flag and the query's octets given
@@ -668,9 +687,9 @@ sub _canonicalize_as_status {
         utf8::downgrade($o, 1)
           or Carp::croak('Wurl::URL: query octets cannot hold characters above U+00FF');
     }
-    my $r = [ 'a', $self->[2], defined $hier ? ($hier ? 1 : 0) : -1, $o ];
-    my ($st, $ptr) = _apply($r, $self->_ptr);
-    return ($st, defined $ptr ? bless([ $ptr, $OWNER, $r ], __PACKAGE__) : undef);
+    my $st = Wurl::_canonicalize_as($self->_ptr, defined $hier ? ($hier ? 1 : 0) : -1, $o,
+        defined $o ? length($o) : 0, 0, \my $out);
+    return _result($st, $out);
 }
 
 # $url->canonicalize(charset => $label, strict => 1)
@@ -680,11 +699,9 @@ sub canonicalize {
     Wurl::_input($cs, $opt{charset}, 0, 'Wurl::URL->canonicalize') if defined $opt{charset};
     # An unknown charset label is WURL_E_UNKNOWN_CHARSET, not UTF-8.
     my $flags = ($opt{strict} ? Wurl::WURL_FLAG_NETWORK_STRICT : 0) | Wurl::WURL_FLAG_CHARSET_STRICT;
-    my $r = [ 'c', $self->[2], $cs, $flags ];
-    my ($st, $ptr) = _apply($r, $self->_ptr);
+    my $st = Wurl::_canonicalize($self->_ptr, $cs, defined $cs ? length($cs) : 0, $flags, \my $out);
     Wurl::_croak_charset($opt{charset}) if $st == Wurl::WURL_E_UNKNOWN_CHARSET;
-    Wurl::_check($st, 'wurl_canonicalize');
-    return bless [ $ptr, $OWNER, $r ], __PACKAGE__;
+    return _made($st, $out, 'wurl_canonicalize');
 }
 
 # $url->key(rules => $rules, surt => 1, surt_scheme => 1): the key of this
@@ -755,25 +772,46 @@ sub invalid_reason { Wurl::_invalid_reason($_[0]->_ptr) }
 # 'none', 'empty', 'domain', 'ipv4' or 'ipv6'.
 sub host_kind { $HOST_KINDS[ Wurl::_host_kind($_[0]->_ptr) ] // 'none' }
 
-# Storable (freeze, thaw, dclone): the recipe, not the handle's address.
-# Thawing replays it with the library of the thawing process, in any
-# process or thread.
-use constant FROZEN_TAG => 'Wurl::URL/1';
+# $url->state: the URL's state (wurl_state_export), a byte string that
+# Wurl::URL->from_state (in any process, with this version of wurl or a
+# later one) makes the same URL from, invalid URLs included.
+sub state { _export($_[0]->_ptr) }
 
+# Wurl::URL->from_state($bytes): the URL of a state; croaks "Wurl:
+# Wurl::URL->from_state: ... (status N)" for bytes that are not one
+# (WURL_E_BAD_STATE: another format, truncated, altered), and for
+# characters above U+00FF (a state is bytes).
+sub from_state {
+    my $b = $_[1];
+    Carp::croak('Wurl::URL->from_state: the state is undef') unless defined $b;
+    $b = "$b";
+    utf8::downgrade($b, 1) or Carp::croak('Wurl::URL->from_state: a state is bytes, not characters');
+    my ($st, $ptr) = _import($b);
+    return _made($st, $ptr, 'Wurl::URL->from_state');
+}
+
+# Storable (freeze, thaw, dclone): the state, not the handle's address.
+# Thawing imports it with the library of the thawing process, in any process
+# or thread.
 sub STORABLE_freeze {
     my ($self, $cloning) = @_;
     Carp::croak('Wurl::URL: the object was destroyed (its handle is freed); cannot freeze it')
       unless defined $self->[0];
-    return (FROZEN_TAG, $self->[2]);
+    return ($self->state);
 }
 
 sub STORABLE_thaw {
-    my ($self, $cloning, $tag, $recipe) = @_;
+    my ($self, $cloning, $state, @refs) = @_;
+    # Earlier development versions froze a recipe: (tag, array reference).
     Carp::croak("Wurl::URL: cannot thaw '"
-          . (defined $tag ? $tag : 'undef')
+          . (defined $state ? $state : 'undef')
           . "': not a frozen Wurl::URL of this version")
-      unless defined $tag && $tag eq FROZEN_TAG && ref $recipe eq 'ARRAY';
-    @$self = (_build($recipe), $OWNER, $recipe);
+      if @refs || !defined $state;
+    my ($st, $ptr) = _import($state);
+    Wurl::_check($st, 'Wurl::URL: thaw');
+    @$self = ($ptr, $OWNER);
+    $LIVE{$ptr} = $self;
+    Scalar::Util::weaken($LIVE{$ptr});
     return;
 }
 
@@ -782,9 +820,10 @@ sub DESTROY {
     return unless Scalar::Util::reftype($self) eq 'ARRAY';
     my $ptr = $self->[0];
     return unless defined $ptr;
-    # Another thread's handle (an object inherited and never used here).
+    # Another thread's handle (an object not made by this module).
     return unless $self->[1] == $OWNER;
     $self->[0] = undef;
+    delete $LIVE{$ptr};
     # At global destruction the attached functions may already be gone; the
     # process is ending, so the handle is left to it.
     return if ${^GLOBAL_PHASE} eq 'DESTRUCT';
@@ -804,7 +843,7 @@ our @CARP_NOT = qw(Wurl Wurl::URL);
 #   [0] the rules handle's address, undef once DESTROY has freed it;
 #   [1] the thread (threads->tid) that owns that handle;
 #   [2] the specification, from which another thread (or Storable's thaw)
-#       compiles its own handle, as Wurl::URL replays its recipe.
+#       compiles its own handle the first time it uses the object.
 
 # Wurl::Rules->new($spec): croaks "Wurl::Rules: MESSAGE" for a bad
 # specification, the message naming the bad part.
@@ -941,6 +980,15 @@ The string, or undef for an invalid URL.
 undef for an absent component, C<''> for a present empty one.
 C<< $url->components >> is a hash reference of the present ones.
 
+=item $url->state, Wurl::URL->from_state($bytes)
+
+The URL's state (C<wurl_state_export>): its whole value as a byte string
+(each component absent or present, invalid and why), which C<from_state>
+makes the same URL from in any process, with this version of wurl or a
+later one; what L<Storable> freezes. C<from_state> croaks (status
+C<WURL_E_BAD_STATE>) for bytes that are no such state: another format,
+truncated or altered. Any bytes are safe to pass.
+
 =item $url->is_invalid, $url->invalid_reason, $url->host_kind
 
 1 or 0; why it is invalid (undef when valid); C<none empty domain ipv4
@@ -1045,16 +1093,18 @@ immutable; every operation returns a new object.
 
 =item *
 
-Each object also keeps how it was made (the inputs of its parse, resolve and
-canonicalize steps). L<Storable> (C<freeze>/C<thaw>, C<dclone>, files read
-by another process) copies that and thawing makes a new handle from it, with
-the library of the thawing process; invalid URLs survive too.
+L<Storable> (C<freeze>/C<thaw>, C<dclone>, files read by another process)
+stores an object's state (C<< $url->state >>) and thawing makes a new handle
+from it, with the library of the thawing process; invalid URLs survive too.
+A malformed state croaks; an object frozen by an earlier development
+version (which froze how it was made) croaks too.
 
 =item *
 
-Threads (ithreads): a new thread inherits the objects; the first time it
-uses one, it makes its own handle from the recipe and never uses or frees the
-parent's. A forked child has its own copy of every handle.
+Threads (ithreads): a new thread inherits the objects, each with a handle
+of its own made from the state of the parent's when the thread starts; it
+never uses or frees the parent's. A forked child has its own copy of every
+handle.
 
 =item *
 

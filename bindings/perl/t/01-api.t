@@ -348,17 +348,19 @@ is(Wurl::status_string(Wurl::WURL_E_TOO_LONG), 'input longer than WURL_MAX_INPUT
     like($out, qr{WURL_LIB=/nonexistent/libwurl\.so is not a readable file}, 'a bad WURL_LIB croaks');
 }
 
-# Threads: an inherited object gets its own handle in the thread (made again
-# from its recipe); hashes keep working; the parent's handles are untouched.
+# Threads: an inherited object gets its own handle in the thread (imported
+# from its state); hashes keep working; the parent's handles are untouched.
 SKIP: {
     skip 'perl without ithreads', 4 unless $Config{useithreads};
     require threads;
     require Scalar::Util;
     my $u = Wurl->parse('http://A/x');
     my $h = parse_url('http://A/y');
+    my $parent_handle = $u->[0];
     my $t = threads->create(sub {
         my @r;
         push @r, Scalar::Util::blessed($u) // 'not an object';
+        push @r, $u->[0] != $parent_handle ? 'own-handle' : 'parent-handle';
         push @r, $u->canonicalize->serialize;
         push @r, serialize_parsed_url(canonicalize_parsed_url($h));
         push @r, Wurl->canonicalize('http://T/z');
@@ -366,7 +368,7 @@ SKIP: {
         return join ' ', @r;
     });
     my $r = $t->join;
-    is($r, 'Wurl::URL http://a/x http://a/y http://t/z http://b/',
+    is($r, 'Wurl::URL own-handle http://a/x http://a/y http://t/z http://b/',
         'a thread uses inherited objects and hashes');
     is($u->serialize, 'http://A/x', 'the parent object is intact');
     is($h->{host}, 'A', 'the parent hash is intact');
