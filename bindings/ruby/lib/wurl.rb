@@ -48,6 +48,7 @@ module Wurl
   WURL_INVALID_URL = 6
   WURL_E_BAD_RULES = 7
   WURL_E_UNKNOWN_CHARSET = 8
+  WURL_E_BAD_STATE = 9
   WURL_KEY_SURT = 1
   WURL_KEY_SURT_SCHEME = 2
   WURL_FLAG_NETWORK_STRICT = 1
@@ -196,6 +197,9 @@ module Wurl
     attach_function :wurl_version, [], :string
     attach_function :wurl_charset_known, %i[buffer_in size_t], :bool
     attach_function :wurl_charset_message, %i[buffer_in size_t pointer size_t], :wurl_status
+    # The record state pair.
+    attach_function :wurl_state_export, %i[wurl_url pointer size_t pointer], :wurl_status
+    attach_function :wurl_state_import, %i[buffer_in size_t pointer], :wurl_status
   end
 
   # The library that was loaded (a path, or the first name tried with the
@@ -475,6 +479,25 @@ module Wurl
       new(out.read_pointer)
     end
 
+    # The URL of a state ({#state}), in this process or another, with this
+    # version of wurl or a later one.
+    #
+    # @param state [String] the bytes of {#state} (read as bytes, whatever
+    #   the String's encoding)
+    # @return [Wurl::URL]
+    # @raise [Wurl::Error] with status WURL_E_BAD_STATE for bytes that are not
+    #   a state (another format, truncated, altered): any bytes are safe to pass
+    # @raise [TypeError] for nil or an object that is no string
+    def self.from_state(state)
+      raise TypeError, 'Wurl: state is nil' if state.nil?
+      raise TypeError, "Wurl: state is a #{state.class}, not a String" unless state.respond_to?(:to_str)
+
+      bytes = state.to_str.b
+      out = FFI::MemoryPointer.new(:pointer)
+      Wurl.check(Lib.wurl_state_import(bytes, bytes.bytesize, out), 'wurl_state_import')
+      new(out.read_pointer)
+    end
+
     def initialize(ptr)
       raise ArgumentError, 'Wurl::URL.new takes a handle; use Wurl.parse' unless ptr.is_a?(FFI::Pointer) && !ptr.null?
 
@@ -636,11 +659,32 @@ module Wurl
 
     public
 
-    # Marshal would copy a handle's address into another process; refused.
-    # @raise [TypeError]
-    def marshal_dump
-      raise TypeError, 'Wurl::URL cannot be marshaled: marshal its serialization (or its ' \
-                       'input) and parse it again'
+    # The URL's state (wurl_state_export): its whole value as bytes (each
+    # component absent or present, invalid and why), from which
+    # {Wurl::URL.from_state} makes the same URL; what Marshal stores.
+    #
+    # @return [String] a binary (ASCII-8BIT) String
+    # @raise [Wurl::Error] for a freed handle
+    def state
+      len = FFI::MemoryPointer.new(:size_t)
+      # Its length first, so that the buffer is sized once.
+      st = Lib.wurl_state_export(pointer, nil, 0, len)
+      Wurl.check(st, 'wurl_state_export') unless st == WURL_E_BUFFER_TOO_SMALL
+      buf = FFI::MemoryPointer.new(:uint8, len.read(:size_t))
+      Wurl.check(Lib.wurl_state_export(pointer, buf, buf.size, len), 'wurl_state_export')
+      buf.read_bytes(len.read(:size_t))
+    end
+
+    # Marshal: the state, not the handle's address (which would mean nothing
+    # in another process).
+    # @api private
+    def _dump(_level)
+      state
+    end
+
+    # @api private
+    def self._load(state)
+      from_state(state)
     end
 
     def inspect
@@ -712,10 +756,15 @@ module Wurl
       surt ? WURL_KEY_SURT : 0
     end
 
-    # Marshal would copy a handle's address into another process; refused.
-    # @raise [TypeError]
-    def marshal_dump
-      raise TypeError, 'Wurl::Rules cannot be marshaled: marshal its spec and compile it again'
+    # Marshal: the specification, compiled again by Marshal.load.
+    # @api private
+    def _dump(_level)
+      @spec
+    end
+
+    # @api private
+    def self._load(spec)
+      new(spec)
     end
 
     private
