@@ -157,51 +157,37 @@ inline std::optional<std::string_view> view(bool present, const char *p, std::si
 }
 
 #if defined(__cpp_lib_string_resize_and_overwrite)
-/* Runs a bulk call `call(buf, cap, &len)` into `out` (C++23): the call
+/* Runs a bulk call `call(buf, cap, &len)` into `out` (C++23), sized once by
+   `bound` (wurl_output_bound: the call never asks for more): the call
    writes straight into out's characters, which resize_and_overwrite leaves
-   unfilled: once into the whole capacity, and once more, sized exactly,
-   when the result is longer (out is cleared first, so that growing copies
-   nothing). The C call writes a NUL after the result, at most at p[n],
+   unfilled. The C call writes a NUL after the result, at most at p[n],
    which resize_and_overwrite lets it write. `out` holds the result on ok
-   and is empty otherwise; `guess` is not needed. */
-template <class Call> status into(std::string &out, std::size_t /*guess*/, Call call)
+   and is empty otherwise. */
+template <class Call> status into(std::string &out, std::size_t bound, Call call)
 {
     status st = status::ok;
-    std::size_t len = 0;
     auto op = [&](char *p, std::size_t n) noexcept {
+        std::size_t len = 0;
         st = static_cast<status>(call(p, n + 1, &len));
         return st == status::ok ? len : 0;
     };
-    out.resize_and_overwrite(out.capacity(), op);
-    if (st == status::buffer_too_small) {
-        out.clear();
-        out.resize_and_overwrite(len, op);
-    }
+    out.resize_and_overwrite(bound - 1, op);
     return st;
 }
 #else
-/* Runs a bulk call `call(buf, cap, &len)` into `out`: once into out's own
-   characters, resized to `guess` (bounded by its capacity: growing a
-   std::string's size zero-fills, so the whole capacity would cost a
-   memset of it per call), and once more, sized exactly, when the result
-   is longer. The C call writes a NUL after the result, into the
-   terminator that a std::string keeps anyway. `out` holds the result on ok
-   and is empty otherwise. */
-template <class Call> status into(std::string &out, std::size_t guess, Call call)
+/* Runs a bulk call `call(buf, cap, &len)` into `out`, sized once by
+   `bound` (wurl_output_bound: the call never asks for more): into out's
+   own characters, resized to the bound (growing a std::string's size
+   zero-fills the new part: C++23's resize_and_overwrite, above, does not).
+   The C call writes a NUL after the result, into the terminator that a
+   std::string keeps anyway. `out` holds the result on ok and is empty
+   otherwise. */
+template <class Call> status into(std::string &out, std::size_t bound, Call call)
 {
-    // A string already half the guess (the previous result's length) is
-    // used as it is: most results fit, and growing it costs a call.
-    if (out.size() < guess / 2) {
-        std::size_t room = guess < out.capacity() ? guess : out.capacity();
-        if (room > out.size())
-            out.resize(room);
-    }
+    if (out.size() < bound - 1)
+        out.resize(bound - 1);
     std::size_t len = 0;
     auto st = static_cast<status>(call(out.data(), out.size() + 1, &len));
-    if (st == status::buffer_too_small) {
-        out.resize(len);
-        st = static_cast<status>(call(out.data(), out.size() + 1, &len));
-    }
     // Shrinking: erase(pos) only sets the length (resize is a call into
     // the library).
     out.erase(st == status::ok ? len : 0);
@@ -209,16 +195,14 @@ template <class Call> status into(std::string &out, std::size_t guess, Call call
 }
 #endif
 
-/* The size a canonical URL made from `input` (and `base`) usually fits in:
-   the input, percent-encoding room, and the base's serialization. Only
-   the cost depends on it (a longer result takes a second call). */
-inline std::size_t guess(std::string_view input, const wurl_url *base) noexcept
+/* wurl_output_bound of `input` against `base` (its serialization's
+   length; nullptr: none) for `flags`. */
+inline std::size_t bound(std::string_view input, const wurl_url *base, std::uint32_t flags) noexcept
 {
-    std::size_t n = 2 * input.size() + 64;
     std::size_t base_len = 0;
-    if (base != nullptr && wurl_serialize(base, nullptr, &base_len))
-        n += base_len;
-    return n;
+    if (base != nullptr)
+        (void)wurl_serialize(base, nullptr, &base_len);
+    return wurl_output_bound(base_len, input.size(), flags);
 }
 } // namespace detail
 
@@ -452,9 +436,7 @@ inline status url::key_into(std::string &out, const rules *r, std::uint32_t key_
         return status::null_arg;
     }
     const wurl_rules *rh = r ? r->get() : nullptr;
-    std::size_t ser_len = 0;
-    (void)wurl_serialize(h_, nullptr, &ser_len);
-    return detail::into(out, ser_len + 64, [&](char *buf, std::size_t cap, std::size_t *len) {
+    return detail::into(out, detail::bound({}, h_, 0), [&](char *buf, std::size_t cap, std::size_t *len) {
         return wurl_url_key_into(h_, rh, key_flags, buf, cap, len);
     });
 }
@@ -521,7 +503,7 @@ inline status canon_into(std::string &out, std::string_view input, const url *ba
         return status::null_arg;
     }
     const wurl_url *b = base ? base->get() : nullptr;
-    return detail::into(out, detail::guess(input, b), [&](char *buf, std::size_t cap, std::size_t *len) {
+    return detail::into(out, detail::bound(input, b, flags), [&](char *buf, std::size_t cap, std::size_t *len) {
         return wurl_canon_into(b, detail::ptr(input), input.size(), detail::ptr(charset), charset.size(), flags, buf,
                                cap, len);
     });
@@ -541,7 +523,7 @@ inline status key_into(std::string &out, std::string_view input, const rules *r 
     }
     const wurl_url *b = base ? base->get() : nullptr;
     const wurl_rules *rh = r ? r->get() : nullptr;
-    return detail::into(out, detail::guess(input, b), [&](char *buf, std::size_t cap, std::size_t *len) {
+    return detail::into(out, detail::bound(input, b, flags), [&](char *buf, std::size_t cap, std::size_t *len) {
         return wurl_canon_key_into(b, detail::ptr(input), input.size(), detail::ptr(charset), charset.size(), flags,
                                    rh, key_flags, buf, cap, len);
     });
@@ -598,7 +580,7 @@ class buffer {
         if (detail::handleless(base))
             return result<std::string_view>(status::null_arg, std::string_view());
         const wurl_url *b = base ? base->get() : nullptr;
-        return run([&](char *buf, std::size_t cap, std::size_t *len) {
+        return run(detail::bound(input, b, flags), [&](char *buf, std::size_t cap, std::size_t *len) {
             return wurl_canon_into(b, detail::ptr(input), input.size(), detail::ptr(charset), charset.size(), flags,
                                    buf, cap, len);
         });
@@ -613,7 +595,7 @@ class buffer {
             return result<std::string_view>(status::null_arg, std::string_view());
         const wurl_url *b = base ? base->get() : nullptr;
         const wurl_rules *rh = r ? r->get() : nullptr;
-        return run([&](char *buf, std::size_t cap, std::size_t *len) {
+        return run(detail::bound(input, b, flags), [&](char *buf, std::size_t cap, std::size_t *len) {
             return wurl_canon_key_into(b, detail::ptr(input), input.size(), detail::ptr(charset), charset.size(),
                                        flags, rh, key_flags, buf, cap, len);
         });
@@ -626,24 +608,22 @@ class buffer {
         if (detail::handleless(r))
             return result<std::string_view>(status::null_arg, std::string_view());
         const wurl_rules *rh = r ? r->get() : nullptr;
-        return run([&](char *buf, std::size_t cap, std::size_t *len) {
+        return run(detail::bound({}, u.get(), 0), [&](char *buf, std::size_t cap, std::size_t *len) {
             return wurl_url_key_into(u.get(), rh, key_flags, buf, cap, len);
         });
     }
 
   private:
-    /* Runs `call(buf, cap, &len)` into the buffer, and once more after
-       growing when the C call says the result and its NUL need `len + 1`
-       bytes (it writes nothing then). */
-    template <class Call> result<std::string_view> run(Call call)
+    /* Runs `call(buf, cap, &len)` into the buffer, first grown (to at
+       least twice its capacity) when it is smaller than `bound`
+       (wurl_output_bound: the call never asks for more), so one call
+       always does. */
+    template <class Call> result<std::string_view> run(std::size_t bound, Call call)
     {
+        if (bound > cap_)
+            allocate(cap_ * 2 > bound ? cap_ * 2 : bound);
         std::size_t len = 0;
         auto st = static_cast<status>(call(data_.get(), cap_, &len));
-        if (st == status::buffer_too_small) {
-            std::size_t cap = cap_ * 2 > len + 1 ? cap_ * 2 : len + 1;
-            allocate(cap < 256 ? 256 : cap);
-            st = static_cast<status>(call(data_.get(), cap_, &len));
-        }
         return result<std::string_view>(st, st == status::ok ? std::string_view(data_.get(), len)
                                                              : std::string_view());
     }

@@ -132,6 +132,16 @@ pub const WURL_HOST_IPV6: u32 = 4;
 /// Inputs (URLs, charset labels) longer than this many bytes give `WURL_E_TOO_LONG`, unread.
 pub const WURL_MAX_INPUT_LEN: usize = 16 * 1024 * 1024;
 
+/// `wurl_output_bound`'s octets per octet of input (base and input together): above every
+/// expansion of the steps (invalid UTF-8 is 9, IDNA at most 12; see `wurl_output_bound`).
+pub const WURL_OUTPUT_BOUND_FACTOR: usize = 12;
+/// `wurl_output_bound`'s octets whatever the input, the NUL included.
+pub const WURL_OUTPUT_BOUND_EXTRA: usize = 64;
+const _: () = assert!(
+    WURL_OUTPUT_BOUND_FACTOR == crate::bound::FACTOR
+        && WURL_OUTPUT_BOUND_EXTRA == crate::bound::EXTRA
+);
+
 /// The longest message `wurl_rules_compile` writes, in bytes (without its NUL), whatever the
 /// specification: a `msg` of `WURL_RULES_MESSAGE_MAX + 1` bytes always holds it whole.
 pub const WURL_RULES_MESSAGE_MAX: usize = 400;
@@ -790,6 +800,34 @@ pub extern "C" fn wurl_status_str(status: wurl_status) -> *const c_char {
         _ => c"unknown status",
     };
     s.as_ptr()
+}
+
+/// The size of a buffer that holds every result of the bulk calls (`wurl_canon_into`,
+/// `wurl_canon_key_into`, `wurl_canon_standard_into`, `wurl_url_key_into`) and its NUL, for an
+/// input of `input_len` bytes and a base of `base_len` bytes: the length of the base handle's
+/// serialization (`wurl_serialize`; for `wurl_url_key_into`, of the handle itself) or of the
+/// base string, 0 without a base. It is `WURL_OUTPUT_BOUND_FACTOR * (base_len + input_len) +
+/// WURL_OUTPUT_BOUND_EXTRA` (saturating at `SIZE_MAX`; `WURL_OUTPUT_BOUND` is the same as a
+/// macro), whatever the charset, rules and key flags, for every `flags` value (`flags` is the
+/// call's; a later flag that could make longer results would have a larger bound). A buffer of
+/// that size never gives `WURL_E_BUFFER_TOO_SMALL`, so a caller sizes it once, for the longest
+/// input it passes. Derived from the steps' worst expansions: an invalid UTF-8 byte is 9 bytes
+/// (U+FFFD percent-encoded), a query in ISO-2022-JP or GB18030 under 6 a byte, IDNA at most 12
+/// (U+FDFA, 3 bytes, becomes 35: `xn--%20%20%20-oze6dh5a3fcaccnvdrg0a`), an IPv4 short form 7
+/// (`0` is `0.0.0.0`); resolution writes each base and input byte at most once; the steps add
+/// at most a few delimiters (`//`, `/.`, `file:///`, SURT's `(` and `,)`). Tested on every
+/// conformance case, the code points and random strings, and asserted by the fuzz targets. An
+/// `input_len` above `WURL_MAX_INPUT_LEN`, which the calls refuse, gives
+/// `WURL_OUTPUT_BOUND_EXTRA` (no result to hold).
+#[unsafe(no_mangle)]
+pub extern "C" fn wurl_output_bound(base_len: usize, input_len: usize, flags: u32) -> usize {
+    // Every flag has the same bound today.
+    let _ = flags;
+    if input_len > WURL_MAX_INPUT_LEN {
+        // Refused unread (`WURL_E_TOO_LONG`): no result to hold.
+        return WURL_OUTPUT_BOUND_EXTRA;
+    }
+    crate::bound::output_bound(base_len, input_len)
 }
 
 /// The library version, a static NUL-terminated string equal to the header's

@@ -7,6 +7,7 @@
 #![forbid(unsafe_op_in_unsafe_fn)]
 
 pub mod api;
+pub mod bound;
 pub mod canonicalize;
 pub mod charset;
 mod fast;
@@ -39,6 +40,7 @@ pub use api::{
     Model, canon_into, canon_standard_into, canonicalize, canonicalize_with, own_base,
     own_base_reason, parse, resolve,
 };
+pub use bound::output_bound;
 pub use canonicalize::CanonOptions;
 pub use charset::{Charset, UnknownCharset};
 pub use record::{Component, InvalidReason, Url};

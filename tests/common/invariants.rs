@@ -1404,6 +1404,20 @@ pub mod abi {
             &mut out_len,
         );
         status_ok("wurl_canon_into", st)?;
+        // The documented bound holds for every result (`wurl_output_bound`).
+        if st == ffi::WURL_OK || st == ffi::WURL_E_BUFFER_TOO_SMALL {
+            let mut base_len = 0;
+            if let Some(b) = base {
+                let _ = ffi::wurl_serialize(b.0, std::ptr::null_mut(), &mut base_len);
+            }
+            let bound = ffi::wurl_output_bound(base_len, input.len(), flags);
+            if out_len >= bound {
+                return Err(format!(
+                    "bound: wurl_canon_into gave {out_len} bytes, bound {bound} (base {base_len}, input {})",
+                    input.len()
+                ));
+            }
+        }
         let untouched = buf.iter().all(|&b| b == 0xA5);
         match (st, want) {
             (ffi::WURL_OK, Some(w)) => {
