@@ -178,6 +178,7 @@ $ffi->attach([wurl_host_kind => '_host_kind']           => ['opaque'] => 'uint32
 $ffi->attach([wurl_free => '_free']                     => ['opaque'] => 'void');
 $ffi->attach([wurl_status_str => '_status_str']         => ['sint32'] => 'string');
 $ffi->attach([wurl_version => '_version']               => []         => 'string');
+$ffi->attach([wurl_output_bound => '_output_bound'] => ['size_t', 'size_t', 'uint32'] => 'size_t');
 # Keys (issue 28): rules and SURT.
 $ffi->attach([wurl_rules_compile => '_rules_compile'] =>
       ['string', 'size_t', 'opaque*', 'opaque', 'size_t'] => 'sint32');
@@ -289,8 +290,9 @@ sub parse_bytes {
 }
 
 # The per-interpreter output buffer of canonicalize(), at most SCRATCH_CAP
-# bytes; a larger result goes through a temporary buffer that is freed
-# before the call returns. Only ever written by the library and read with
+# bytes; a call whose output bound (wurl_output_bound) is larger goes
+# through a temporary buffer of that size that is freed before the call
+# returns. Only ever written by the library and read with
 # buffer_to_scalar, so it is never shared copy-on-write with another
 # scalar. (Each thread has its own copy.) Its length is its capacity (grow
 # sets it).
@@ -427,86 +429,63 @@ sub _canonicalize_status {
     return @r;
 }
 
+# The output buffer of a call whose results are at most $_[0] bytes with
+# their NUL (wurl_output_bound): the per-interpreter buffer up to
+# SCRATCH_CAP, else $_[1], a buffer for this call only (the caller undefs
+# it). Returns (pointer, capacity).
+sub _out_buffer {
+    my $need = $_[0];
+    if ($need <= SCRATCH_CAP) {
+        grow($CANON_BUF, $need) unless defined $CANON_BUF && length($CANON_BUF) >= $need;
+        return scalar_to_buffer($CANON_BUF);
+    }
+    grow($_[1], $need);
+    return scalar_to_buffer($_[1]);
+}
+
+# The length wurl_output_bound counts for a base handle: its serialization's
+# (0 for none, and for an invalid one, which gives no result).
+sub _base_len {
+    return 0 unless defined $_[0];
+    my ($ptr, $len);
+    return _serialize($_[0], \$ptr, \$len) ? $len : 0;
+}
+
 # wurl_canon_into with bytes in: (status, string). $_[1] holds the input's
 # bytes (not copied: see _input). With a key ($_[4], the rules object or
-# undef, and $_[5], the key flags): wurl_canon_key_into.
+# undef, and $_[5], the key flags): wurl_canon_key_into. The buffer is sized
+# once, by wurl_output_bound.
 sub _canon_into_bytes {
     my ($base_ptr, undef, $cs, $flags, $rules, $key_flags) = @_;
-    if (defined $rules || $key_flags) {
-        my $rules_ptr = defined $rules ? $rules->_ptr : undef;
-        return _canon_key_into_bytes($base_ptr, $_[1], $cs, $flags, $rules_ptr, $key_flags // 0);
-    }
-    grow($CANON_BUF, 256) unless defined $CANON_BUF && length($CANON_BUF) >= 256;
-    my ($buf_ptr, $cap) = scalar_to_buffer($CANON_BUF);
+    my $big;
+    my ($buf_ptr, $cap) =
+      _out_buffer(_output_bound(_base_len($base_ptr), length($_[1]), $flags), $big);
     my $len = 0;
-    my $st = _canon_into($base_ptr, $_[1], length($_[1]), $cs, defined $cs ? length($cs) : 0,
-        $flags, $buf_ptr, $cap, \$len);
-    return ($st, _view($buf_ptr, $len)) if $st == WURL_OK;
-    return ($st) unless $st == WURL_E_BUFFER_TOO_SMALL;
-    my $need = $len + 1;
-    if ($need <= SCRATCH_CAP) {
-        grow($CANON_BUF, $need);
-        ($buf_ptr, $cap) = scalar_to_buffer($CANON_BUF);
+    my $st;
+    if (defined $rules || $key_flags) {
+        $st = _canon_key_into($base_ptr, $_[1], length($_[1]), $cs, defined $cs ? length($cs) : 0,
+            $flags, defined $rules ? $rules->_ptr : undef, $key_flags // 0, $buf_ptr, $cap, \$len);
+    } else {
         $st = _canon_into($base_ptr, $_[1], length($_[1]), $cs, defined $cs ? length($cs) : 0,
             $flags, $buf_ptr, $cap, \$len);
-        return ($st, $st == WURL_OK ? _view($buf_ptr, $len) : ());
     }
-    # Larger than the cap: a buffer for this call only.
-    my $big;
-    grow($big, $need);
-    ($buf_ptr, $cap) = scalar_to_buffer($big);
-    $st = _canon_into($base_ptr, $_[1], length($_[1]), $cs, defined $cs ? length($cs) : 0,
-        $flags, $buf_ptr, $cap, \$len);
     my @r = ($st, $st == WURL_OK ? _view($buf_ptr, $len) : ());
     undef $big;
     return @r;
 }
 
 # wurl_canon_standard_into: (status, string). $_[0]: the base's bytes or
-# undef (no base), $_[1]: the input's bytes.
+# undef (no base), $_[1]: the input's bytes. The buffer is sized once, by
+# wurl_output_bound.
 sub _standard_bytes {
     my (undef, undef, $cs, $rules, $key_flags) = @_;
     my $rules_ptr = defined $rules ? $rules->_ptr : undef;
-    my $need = 256;
-    for (1 .. 2) {
-        my $buf;
-        grow($buf, $need);
-        my ($buf_ptr, $cap) = scalar_to_buffer($buf);
-        my $len = 0;
-        my $st = _canon_standard_into($_[0], defined $_[0] ? length($_[0]) : 0, $_[1],
-            length($_[1]), $cs, defined $cs ? length($cs) : 0, $rules_ptr, $key_flags // 0,
-            $buf_ptr, $cap, \$len);
-        return ($st, _view($buf_ptr, $len)) if $st == WURL_OK;
-        return ($st) unless $st == WURL_E_BUFFER_TOO_SMALL;
-        $need = $len + 1;
-    }
-    return (WURL_E_BUFFER_TOO_SMALL);
-}
-
-# _canon_into_bytes's keyed call: the same buffers, wurl_canon_key_into.
-sub _canon_key_into_bytes {
-    my ($base_ptr, undef, $cs, $flags, $rules_ptr, $key_flags) = @_;
-    my $call = sub {
-        my ($buf_ptr, $cap, $len) = @_;
-        return _canon_key_into($base_ptr, $_[3], length($_[3]), $cs,
-            defined $cs ? length($cs) : 0, $flags, $rules_ptr, $key_flags, $buf_ptr, $cap, $len);
-    };
-    grow($CANON_BUF, 256) unless defined $CANON_BUF && length($CANON_BUF) >= 256;
-    my ($buf_ptr, $cap) = scalar_to_buffer($CANON_BUF);
-    my $len = 0;
-    my $st = $call->($buf_ptr, $cap, \$len, $_[1]);
-    return ($st, _view($buf_ptr, $len)) if $st == WURL_OK;
-    return ($st) unless $st == WURL_E_BUFFER_TOO_SMALL;
-    my $need = $len + 1;
+    my $base_len = defined $_[0] ? length($_[0]) : 0;
     my $big;
-    if ($need <= SCRATCH_CAP) {
-        grow($CANON_BUF, $need);
-        ($buf_ptr, $cap) = scalar_to_buffer($CANON_BUF);
-    } else {
-        grow($big, $need);
-        ($buf_ptr, $cap) = scalar_to_buffer($big);
-    }
-    $st = $call->($buf_ptr, $cap, \$len, $_[1]);
+    my ($buf_ptr, $cap) = _out_buffer(_output_bound($base_len, length($_[1]), 0), $big);
+    my $len = 0;
+    my $st = _canon_standard_into($_[0], $base_len, $_[1], length($_[1]), $cs,
+        defined $cs ? length($cs) : 0, $rules_ptr, $key_flags // 0, $buf_ptr, $cap, \$len);
     my @r = ($st, $st == WURL_OK ? _view($buf_ptr, $len) : ());
     undef $big;
     return @r;
@@ -711,19 +690,16 @@ sub key {
     my ($rules, $key_flags) = Wurl::Rules::_key_args($opt{rules}, $opt{surt}, $opt{surt_scheme});
     my $rules_ptr = defined $rules ? $rules->_ptr : undef;
     my $ptr = $self->_ptr;
-    my $buf;
-    FFI::Platypus::Buffer::grow($buf, 256);
-    my ($buf_ptr, $cap) = FFI::Platypus::Buffer::scalar_to_buffer($buf);
+    # Sized once: wurl_output_bound of the handle's serialization.
+    my $big;
+    my ($buf_ptr, $cap) = Wurl::_out_buffer(Wurl::_output_bound(Wurl::_base_len($ptr), 0, 0), $big);
     my $len = 0;
     my $st = Wurl::_url_key_into($ptr, $rules_ptr, $key_flags, $buf_ptr, $cap, \$len);
-    if ($st == Wurl::WURL_E_BUFFER_TOO_SMALL) {
-        FFI::Platypus::Buffer::grow($buf, $len + 1);
-        ($buf_ptr, $cap) = FFI::Platypus::Buffer::scalar_to_buffer($buf);
-        $st = Wurl::_url_key_into($ptr, $rules_ptr, $key_flags, $buf_ptr, $cap, \$len);
-    }
+    my $key = $st == Wurl::WURL_OK ? Wurl::_view($buf_ptr, $len) : undef;
+    undef $big;
     return undef if $st == Wurl::WURL_INVALID_URL;
     Wurl::_check($st, 'wurl_url_key_into');
-    return Wurl::_view($buf_ptr, $len);
+    return $key;
 }
 
 # The serialization, or undef for an invalid URL.
@@ -1113,9 +1089,11 @@ during global destruction) croaks when it is used, as a base or otherwise.
 
 =item *
 
-C<< Wurl->canonicalize >> writes into a buffer kept per interpreter, at most
-64 KiB; a larger result uses a buffer for that call only. A 16 MiB input
-leaves nothing behind (F<t/07-memory.t> measures the resident set size).
+C<< Wurl->canonicalize >> and C<< $url->key >> write into a buffer sized
+once by C<wurl_output_bound> (never grown and called again): one kept per
+interpreter, at most 64 KiB, or, for a call whose bound is larger, a buffer
+for that call only. A 16 MiB input leaves nothing behind (F<t/07-memory.t>
+measures the resident set size).
 
 =back
 

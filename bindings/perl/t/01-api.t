@@ -169,6 +169,28 @@ is(Wurl::status_string(Wurl::WURL_E_TOO_LONG), 'input longer than WURL_MAX_INPUT
         'Wurl::Compat: an unknown label is UTF-8, as in the 2012 module');
 }
 
+# Output buffers are sized once by wurl_output_bound (no call again on
+# WURL_E_BUFFER_TOO_SMALL): results that expand the most (an invalid UTF-8
+# byte is 9 bytes), below and above the 64 KiB scratch buffer, come whole
+# through every one-call path, as the handle path gives them.
+{
+    for my $n (10, 7_200, 7_400, 30_000) {
+        my $in = 'http://a/' . ("\xFF" x $n);
+        my $want = 'http://a/' . ('%EF%BF%BD' x $n);
+        is(Wurl->canonicalize($in, bytes => 1), $want, "$n invalid bytes: canonicalize");
+        is(Wurl->parse_bytes($in)->canonicalize->serialize, $want, "$n invalid bytes: the handle path");
+        is(Wurl->canonicalize('?q', base => Wurl->parse_bytes($in), bytes => 1),
+            "$want?q", "$n invalid bytes: a handle base");
+        is(Wurl->canonicalize($in, bytes => 1, rules => 'sort-query'), $want, "$n: with rules");
+        is(Wurl->canonicalize($in, bytes => 1, surt => 1), 'a)/' . ('%EF%BF%BD' x $n), "$n: SURT");
+        is(Wurl->canonicalize($in, bytes => 1, model => 'url-standard'), $want, "$n: URL Standard");
+        is(Wurl->canonicalize('/x', base => $in, bytes => 1, model => 'url-standard'), 'http://a/x',
+            "$n: URL Standard, a string base");
+        is(Wurl->parse_bytes($in)->key, $want, "$n: key of a handle");
+        is(Wurl->parse_bytes($in)->key(surt => 1), 'a)/' . ('%EF%BF%BD' x $n), "$n: SURT key of a handle");
+    }
+}
+
 # Strings: characters in, characters out; bytes on request.
 {
     my $latin1 = "http://a/?\xE9";      # no UTF8 flag: the character U+00E9
