@@ -195,6 +195,7 @@ module Wurl
     attach_function :wurl_free, %i[wurl_url], :void
     attach_function :wurl_status_str, %i[wurl_status], :string
     attach_function :wurl_version, [], :string
+    attach_function :wurl_output_bound, %i[size_t size_t uint32], :size_t
     attach_function :wurl_charset_known, %i[buffer_in size_t], :bool
     attach_function :wurl_charset_message, %i[buffer_in size_t pointer size_t], :wurl_status
     # The record state pair.
@@ -352,9 +353,10 @@ module Wurl
   # String or a Wurl::URL; without it, +input+ is its own base),
   # canonicalizes with +charset+ and serializes. nil for an invalid URL.
   #
-  # The output goes into a scratch buffer kept per fiber (Thread.current[]
-  # is fiber-local) up to SCRATCH_CAP bytes; a larger result uses a buffer
-  # for that call only, freed before it returns.
+  # The output goes into a buffer sized once by wurl_output_bound: a scratch
+  # buffer kept per fiber (Thread.current[] is fiber-local) up to
+  # SCRATCH_CAP bytes; a call whose bound is larger uses a buffer for that
+  # call only, freed before it returns.
   #
   # @param input [String] the URL or reference
   # @param base [String, Wurl::URL, nil] the base URL
@@ -410,30 +412,21 @@ module Wurl
     key_flags = Rules.key_flags(surt, surt_scheme)
     keyed = !rules.nil? || key_flags != 0
     out_len = FFI::MemoryPointer.new(:size_t)
-    buf = (Thread.current[:__wurl_canon_buf] ||= FFI::MemoryPointer.new(:char, 256))
-    call = lambda do |b|
-      if std_base
-        Lib.wurl_canon_standard_into(std_base_bytes, std_base_bytes ? std_base_bytes.bytesize : 0, bytes,
-                                     bytes.bytesize, cs, cs ? cs.bytesize : 0, rules&.send(:pointer),
-                                     key_flags, b, b.size, out_len)
-      elsif keyed
-        Lib.wurl_canon_key_into(base_ptr, bytes, bytes.bytesize, cs, cs ? cs.bytesize : 0,
-                                flags, rules&.send(:pointer), key_flags, b, b.size, out_len)
-      else
-        Lib.wurl_canon_into(base_ptr, bytes, bytes.bytesize, cs, cs ? cs.bytesize : 0,
-                            flags, b, b.size, out_len)
-      end
-    end
-    st = call.call(buf)
-    if st == WURL_E_BUFFER_TOO_SMALL
-      need = out_len.read(:size_t) + 1
-      if need <= SCRATCH_CAP
-        buf = Thread.current[:__wurl_canon_buf] = FFI::MemoryPointer.new(:char, need)
-      else
-        buf = big = FFI::MemoryPointer.new(:char, need)
-      end
-      st = call.call(buf)
-    end
+    # Sized once: wurl_output_bound of the base and the input.
+    base_len = std_base ? std_base_bytes&.bytesize || 0 : base&.send(:serialized_len) || 0
+    buf = big = out_buffer(Lib.wurl_output_bound(base_len, bytes.bytesize, std_base ? 0 : flags))
+    buf = Thread.current[:__wurl_canon_buf] if big.nil?
+    st = if std_base
+           Lib.wurl_canon_standard_into(std_base_bytes, std_base_bytes ? std_base_bytes.bytesize : 0, bytes,
+                                        bytes.bytesize, cs, cs ? cs.bytesize : 0, rules&.send(:pointer),
+                                        key_flags, buf, buf.size, out_len)
+         elsif keyed
+           Lib.wurl_canon_key_into(base_ptr, bytes, bytes.bytesize, cs, cs ? cs.bytesize : 0,
+                                   flags, rules&.send(:pointer), key_flags, buf, buf.size, out_len)
+         else
+           Lib.wurl_canon_into(base_ptr, bytes, bytes.bytesize, cs, cs ? cs.bytesize : 0,
+                               flags, buf, buf.size, out_len)
+         end
     case st
     when WURL_OK then view(buf, out_len.read(:size_t))
     when WURL_INVALID_URL then nil
@@ -443,6 +436,20 @@ module Wurl
   ensure
     # The buffer of a large result is released now, not at some later GC.
     big&.free
+  end
+
+  # The buffer of a call whose results are at most +need+ bytes with their
+  # NUL (wurl_output_bound): nil when the per-fiber scratch buffer
+  # (Thread.current[:__wurl_canon_buf], grown to +need+ when smaller) holds
+  # them, up to SCRATCH_CAP; else a buffer for that call only, not cleared
+  # (the caller frees it), so that its untouched pages are never resident.
+  # @api private
+  def self.out_buffer(need)
+    return FFI::MemoryPointer.new(:char, need, false) if need > SCRATCH_CAP
+
+    scratch = Thread.current[:__wurl_canon_buf]
+    Thread.current[:__wurl_canon_buf] = FFI::MemoryPointer.new(:char, need, false) if scratch.nil? || scratch.size < need
+    nil
   end
 
   # A parsed, resolved or canonicalized URL: an immutable handle, freed by
@@ -606,16 +613,16 @@ module Wurl
       rules = Rules.new(rules) unless rules.nil? || rules.is_a?(Rules)
       key_flags = Rules.key_flags(surt, surt_scheme)
       out_len = FFI::MemoryPointer.new(:size_t)
-      buf = FFI::MemoryPointer.new(:char, 256)
+      # Sized once: wurl_output_bound of this URL's serialization.
+      buf = big = Wurl.out_buffer(Lib.wurl_output_bound(serialized_len, 0, 0))
+      buf = Thread.current[:__wurl_canon_buf] if big.nil?
       st = Lib.wurl_url_key_into(pointer, rules&.send(:pointer), key_flags, buf, buf.size, out_len)
-      if st == WURL_E_BUFFER_TOO_SMALL
-        buf = FFI::MemoryPointer.new(:char, out_len.read(:size_t) + 1)
-        st = Lib.wurl_url_key_into(pointer, rules&.send(:pointer), key_flags, buf, buf.size, out_len)
-      end
       return nil if st == WURL_INVALID_URL
 
       Wurl.check(st, 'wurl_url_key_into')
       Wurl.view(buf, out_len.read(:size_t))
+    ensure
+      big&.free
     end
 
     # Two URLs are equal when they have the same value: the same invalid
@@ -649,6 +656,17 @@ module Wurl
     end
 
     private
+
+    # The length of the serialization (0 for an invalid URL), what
+    # wurl_output_bound counts for a base or a key's URL. Computed once (the
+    # URL is immutable).
+    def serialized_len
+      @serialized_len ||= begin
+        ptr = FFI::MemoryPointer.new(:pointer)
+        len = FFI::MemoryPointer.new(:size_t)
+        Lib.wurl_serialize(pointer, ptr, len) ? len.read(:size_t) : 0
+      end
+    end
 
     # The handle, for the C functions; raises when it was freed.
     def pointer

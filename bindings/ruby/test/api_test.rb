@@ -141,6 +141,27 @@ class ApiTest < Minitest::Test
     assert_raises(TypeError) { Wurl.charset_message(nil) }
   end
 
+  def test_buffers_are_sized_once_by_the_output_bound
+    # No call is made again on WURL_E_BUFFER_TOO_SMALL: results that expand
+    # the most (an invalid UTF-8 byte is 9 bytes), below and above the
+    # 64 KiB scratch buffer, come whole through every one-call path, as the
+    # handle path gives them.
+    [10, 7_200, 7_400, 30_000].each do |n|
+      input = "http://a/#{"\xFF" * n}".b
+      want = "http://a/#{'%EF%BF%BD' * n}"
+      surt = "a)/#{'%EF%BF%BD' * n}"
+      assert_equal want, Wurl.canonicalize(input), n
+      assert_equal want, Wurl.parse(input).canonicalize.to_s, n
+      assert_equal "#{want}?q", Wurl.canonicalize('?q', base: Wurl.parse(input)), n
+      assert_equal want, Wurl.canonicalize(input, rules: 'sort-query'), n
+      assert_equal surt, Wurl.canonicalize(input, surt: true), n
+      assert_equal want, Wurl.canonicalize(input, model: 'url-standard'), n
+      assert_equal 'http://a/x', Wurl.canonicalize('/x', base: input, model: 'url-standard'), n
+      assert_equal want, Wurl.parse(input).key, n
+      assert_equal surt, Wurl.parse(input).key(surt: true), n
+    end
+  end
+
   def test_bytes
     assert_equal 'http://a/?%EF%BF%BD', Wurl.canonicalize("http://a/?\xE9".b)
     assert_equal 'http://a/?%C3%A9', Wurl.canonicalize("http://a/?\xC3\xA9".b)
