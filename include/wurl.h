@@ -189,11 +189,6 @@
 #define WURL_KEY_SURT_SCHEME 2
 
 /**
- * An encoding a charset label names (WHATWG Encoding Standard), from [`resolve_label`].
- */
-typedef struct Charset Charset;
-
-/**
  * A compiled rules specification (see `wurl_rules_compile`). Opaque and immutable: any number
  * of threads may use one at once. Free it with `wurl_rules_free`.
  */

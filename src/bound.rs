@@ -3,7 +3,8 @@
 //! `WURL_E_BUFFER_TOO_SMALL` (which the C ABI still returns for a buffer smaller than that).
 //!
 //! A result is made of the input's octets and the base's (its serialization: every component of
-//! a record lies in it), each written at most [`FACTOR`] times as long, plus at most [`EXTRA`]
+//! a record lies in it), each written at most `FACTOR` (12) times as long, plus at most
+//! `EXTRA` (64)
 //! octets the steps add whatever the input. The worst expansions, per octet of input:
 //!
 //! - invalid UTF-8: one octet becomes U+FFFD (3 octets), percent-encoded `%EF%BF%BD`: 9;
@@ -21,9 +22,9 @@
 //!   prefix of the base's path), then canonicalized as above;
 //! - what the steps write whatever the input: the scheme's `//` and a path's `/`, `/.` before a
 //!   path starting `//`, `file:///` before a drive or a UNC path; a key's rules only remove or
-//!   reorder, and SURT adds `(`, `,)` and at most a few delimiters: all within [`EXTRA`].
+//!   reorder, and SURT adds `(`, `,)` and at most a few delimiters: all within `EXTRA` (64).
 //!
-//! So [`FACTOR`] is 12, above every per-octet expansion; the URL Standard model (`url` crate)
+//! So `FACTOR` is 12, above every per-octet expansion; the URL Standard model (`url` crate)
 //! percent-encodes at most 9 per octet (U+FFFD) and its IDNA refuses U+FDFA's spaces. The bound is
 //! proven by tests, not only argued: `tests/output_bound.rs` checks it for every conformance
 //! case, every dataset line, the code points and random strings of the expanding pieces above,
