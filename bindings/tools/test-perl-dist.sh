@@ -53,7 +53,7 @@ dist=$(ls -d "$tmp"/unpacked/Wurl-*)
 cd "$dist"
 "$perl" Makefile.PL
 "$make"
-WURL_TEST_REQUIRE_ALL=1 WURL_CONFORMANCE_DIR="$repo/tests/data" \
+WURL_TEST_REQUIRE_ALL=1 WURL_CONFORMANCE_DIR="$repo/tests/data" WURL_HEADER="$repo/include/wurl.h" \
   WURL_CROSS_EXPECTED="$repo/bindings/cross-binding-expected.tsv" "$make" test
 
 step "make install DESTDIR=..."

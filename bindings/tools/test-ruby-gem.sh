@@ -56,7 +56,7 @@ out=$("$ruby" -e 'require "wurl"; u = Wurl.parse("http://a/?"); print u.query.in
 [ "$out" = '"" nil' ] || { echo "installed gem: absent vs empty: got '$out'" >&2; exit 1; }
 
 step "the test suite against the installed gem"
-WURL_TEST_INSTALLED_GEM=1 WURL_CONFORMANCE_DIR="$repo/tests/data" \
+WURL_TEST_INSTALLED_GEM=1 WURL_CONFORMANCE_DIR="$repo/tests/data" WURL_HEADER="$repo/include/wurl.h" \
   WURL_CROSS_EXPECTED="$repo/bindings/cross-binding-expected.tsv" "$ruby" "$tmp/src/test/all_tests.rb"
 
 after=$(cd "$src" && find . -print | LC_ALL=C sort | cksum)

@@ -20,7 +20,6 @@ use std::borrow::Cow;
 use std::cell::RefCell;
 use std::ffi::CString;
 use std::hash::{Hash, Hasher};
-use std::sync::Arc;
 
 use arrow_array::ffi::{FFI_ArrowArray, FFI_ArrowSchema, from_ffi, to_ffi};
 use arrow_array::{Array, LargeStringArray, StringArray};
@@ -30,12 +29,13 @@ use arrow_schema::DataType;
 use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
-use pyo3::types::{PyBytes, PyCapsule, PyList, PyString, PyTuple};
+use pyo3::types::{PyByteArray, PyBytes, PyCapsule, PyList, PyMemoryView, PyString, PyTuple};
 use wurl::host::HostKind;
 use wurl::{CanonOptions, KeyOptions, Rules, Url};
 
-/// Inputs longer than this many UTF-8 bytes are refused, as by the C ABI.
-const MAX_INPUT_LEN: usize = 16 * 1024 * 1024;
+/// Inputs longer than this many UTF-8 bytes are refused: the C ABI's limit,
+/// so that an input gives the same refusal in every binding.
+const MAX_INPUT_LEN: usize = wurl::ffi::WURL_MAX_INPUT_LEN;
 
 // ---------------------------------------------------------------------------
 // Reading Python strings.
@@ -61,7 +61,8 @@ fn lossy(s: &Bound<'_, PyString>) -> PyResult<String> {
 
 fn too_long(what: &str, len: usize) -> PyErr {
     PyValueError::new_err(format!(
-        "{what} is {len} bytes long in UTF-8; wurl refuses inputs longer than {MAX_INPUT_LEN} bytes (16 MiB)"
+        "{what} is {len} bytes long in UTF-8; wurl refuses inputs longer than {MAX_INPUT_LEN} bytes ({} MiB)",
+        MAX_INPUT_LEN >> 20
     ))
 }
 
@@ -102,20 +103,15 @@ fn opt_text<'a>(obj: Option<&'a Bound<'_, PyAny>>, what: &str) -> PyResult<Optio
 /// A `charset` argument: `None`, or a label that names an encoding. The
 /// library reads a label that names none as UTF-8 (the 2012 algorithm's
 /// rule), so a misspelt one (`shiftjis`) would silently mean UTF-8: it
-/// raises `ValueError` naming it instead.
+/// raises `ValueError` instead, with the library's one message for it
+/// (`wurl::charset::resolve_label`), as every wurl front end shows it.
 fn opt_charset<'a>(obj: Option<&'a Bound<'_, PyAny>>) -> PyResult<Option<Cow<'a, str>>> {
     let cs = opt_text(obj, "charset")?;
-    match &cs {
-        Some(label) if !wurl::charset::is_known_label(label.as_bytes()) => {
-            // Quote at most the label's first 64 characters.
-            let shown: String = label.chars().take(64).collect();
-            let more = if shown.len() < label.len() { "…" } else { "" };
-            Err(PyValueError::new_err(format!(
-                "unknown charset label {shown:?}{more} (a WHATWG Encoding Standard label, e.g. 'utf-8', 'shift_jis', 'windows-1252')"
-            )))
-        }
-        _ => Ok(cs),
+    if let Some(label) = &cs {
+        wurl::charset::resolve_label(label.as_bytes())
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
     }
+    Ok(cs)
 }
 
 /// One string of a batch, held without the GIL.
@@ -155,117 +151,45 @@ impl Item {
 }
 
 // ---------------------------------------------------------------------------
-// How a URL object was made, so that it can be pickled.
+// Pickles of earlier development versions.
 
-/// A recipe longer than this many steps is shortened (or, when it cannot
-/// be, the URL is not picklable): replaying and dropping a recipe recurse.
-const MAX_RECIPE_DEPTH: u32 = 64;
+/// The deepest chain of calls an earlier pickle holds (those versions
+/// wrote no deeper one); reading one recurses.
+const MAX_LEGACY_DEPTH: u32 = 64;
 
-/// One step of a [`Recipe`].
-enum Step {
-    /// `wurl::parse(input)`.
-    Parse(Box<str>),
-    /// `wurl::resolve(base, input)`.
-    Resolve(Arc<Recipe>, Box<str>),
-    /// `wurl::canonicalize_with(url, {charset, strict})`.
-    Canon(Arc<Recipe>, Option<Box<str>>, bool),
+/// The URL of a pickle state written by earlier development versions: the
+/// calls that made the URL, as nested tuples (`("parse", input)`,
+/// `("resolve", base, ref)`, `("canon", url, charset, strict)`), replayed.
+/// Checked as a pickle from anywhere must be: `ValueError` for anything else.
+fn legacy_state(obj: &Bound<'_, PyAny>, depth: u32) -> PyResult<Url> {
+    let bad = || PyValueError::new_err("not a wurl.URL pickle state");
+    if depth > MAX_LEGACY_DEPTH {
+        return Err(bad());
+    }
+    let t = obj.cast::<PyTuple>().map_err(|_| bad())?;
+    let tag = t.get_item(0).map_err(|_| bad())?;
+    let tag = tag.cast::<PyString>().map_err(|_| bad())?;
+    Ok(match (tag.to_cow()?.as_ref(), t.len()) {
+        ("parse", 2) => wurl::parse(&text(&t.get_item(1)?, "state")?),
+        ("resolve", 3) => wurl::resolve(
+            &legacy_state(&t.get_item(1)?, depth + 1)?,
+            &text(&t.get_item(2)?, "state")?,
+        ),
+        ("canon", 4) => {
+            let url = legacy_state(&t.get_item(1)?, depth + 1)?;
+            let cs = t.get_item(2)?;
+            let cs = opt_text(Some(&cs), "state")?;
+            let strict = t.get_item(3)?.extract::<bool>().map_err(|_| bad())?;
+            wurl::canonicalize_with(&url, &options(cs.as_deref(), strict))
+        }
+        _ => return Err(bad()),
+    })
 }
 
-/// The library calls that made a URL, on the inputs they were given. The
-/// library has no constructor from components, and its functions are
-/// deterministic, so replaying the calls gives a URL equal to the original
-/// (every component, absent or empty, the flags and the invalid reason):
-/// that is what a pickle holds.
-struct Recipe {
-    step: Step,
-    /// Steps in the longest chain, this one included.
-    depth: u32,
-}
-
-impl Recipe {
-    fn parse(input: &str) -> Arc<Recipe> {
-        Arc::new(Recipe {
-            step: Step::Parse(input.into()),
-            depth: 1,
-        })
-    }
-
-    /// A step on top of `from`, the recipe of `from_url` (`None` when not
-    /// known), that made `made`. A step that gives its input back (the
-    /// canonicalization of a canonical or invalid URL) adds nothing; a
-    /// chain grown past [`MAX_RECIPE_DEPTH`] is replaced by the parse of
-    /// `made`'s serialization when that gives `made` back, and is dropped
-    /// (the URL cannot be pickled) otherwise.
-    fn then(
-        from: Option<&Arc<Recipe>>,
-        from_url: &Url,
-        made: &Url,
-        step: impl FnOnce(Arc<Recipe>) -> Step,
-    ) -> Option<Arc<Recipe>> {
-        let from = from?;
-        if made == from_url {
-            return Some(Arc::clone(from));
-        }
-        if from.depth < MAX_RECIPE_DEPTH {
-            return Some(Arc::new(Recipe {
-                step: step(Arc::clone(from)),
-                depth: from.depth + 1,
-            }));
-        }
-        let ser = made.serialize()?;
-        (wurl::parse(&ser) == *made).then(|| Recipe::parse(&ser))
-    }
-
-    fn replay(&self) -> Url {
-        match &self.step {
-            Step::Parse(s) => wurl::parse(s),
-            Step::Resolve(base, r) => wurl::resolve(&base.replay(), r),
-            Step::Canon(u, cs, strict) => {
-                wurl::canonicalize_with(&u.replay(), &options(cs.as_deref(), *strict))
-            }
-        }
-    }
-
-    /// The recipe as nested tuples: `("parse", input)`,
-    /// `("resolve", base, ref)`, `("canon", url, charset, strict)`.
-    fn to_py<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        match &self.step {
-            Step::Parse(s) => ("parse", &**s).into_pyobject(py),
-            Step::Resolve(b, r) => ("resolve", b.to_py(py)?, &**r).into_pyobject(py),
-            Step::Canon(u, cs, strict) => {
-                ("canon", u.to_py(py)?, cs.as_deref(), *strict).into_pyobject(py)
-            }
-        }
-    }
-
-    /// The recipe of [`Recipe::to_py`]'s tuples (from a pickle: checked).
-    fn from_py(obj: &Bound<'_, PyAny>, depth: u32) -> PyResult<Arc<Recipe>> {
-        let bad = || PyValueError::new_err("not a wurl.URL pickle state");
-        if depth > MAX_RECIPE_DEPTH {
-            return Err(bad());
-        }
-        let t = obj.cast::<PyTuple>().map_err(|_| bad())?;
-        let tag = t.get_item(0).map_err(|_| bad())?;
-        let tag = tag.cast::<PyString>().map_err(|_| bad())?;
-        let step = match (tag.to_cow()?.as_ref(), t.len()) {
-            ("parse", 2) => Step::Parse(text(&t.get_item(1)?, "state")?.into()),
-            ("resolve", 3) => Step::Resolve(
-                Recipe::from_py(&t.get_item(1)?, depth + 1)?,
-                text(&t.get_item(2)?, "state")?.into(),
-            ),
-            ("canon", 4) => Step::Canon(
-                Recipe::from_py(&t.get_item(1)?, depth + 1)?,
-                opt_text(Some(&t.get_item(2)?), "state")?.map(Into::into),
-                t.get_item(3)?.extract::<bool>().map_err(|_| bad())?,
-            ),
-            _ => return Err(bad()),
-        };
-        let depth = match &step {
-            Step::Parse(_) => 1,
-            Step::Resolve(r, _) | Step::Canon(r, _, _) => r.depth + 1,
-        };
-        Ok(Arc::new(Recipe { step, depth }))
-    }
+/// The URL of a state (`Url::import_state`); `ValueError` with the reason
+/// for bytes that are not one.
+fn import_state(state: &[u8]) -> PyResult<Url> {
+    Url::import_state(state).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 // ---------------------------------------------------------------------------
@@ -285,14 +209,12 @@ impl Recipe {
 /// Two URLs are equal (`==`) when every component, absent or empty, the
 /// authority, the hierarchical flag and the invalid reason are equal; equal
 /// URLs have equal hashes, so URLs can be set members and dict keys. URLs
-/// pickle (Spark ships them between processes): the pickle holds the calls
-/// and inputs that made the URL, and unpickling makes it again with the
-/// installed library.
+/// pickle (Spark ships them between processes): the pickle holds the URL's
+/// state (``state()``, its whole value as bytes), and unpickling makes it
+/// again with the installed library (``URL.from_state``).
 #[pyclass(name = "URL", module = "wurl", frozen, eq, hash)]
 struct PyUrl {
     inner: Url,
-    /// How it was made (for pickling); `None` when that is not known.
-    recipe: Option<Arc<Recipe>>,
 }
 
 impl PartialEq for PyUrl {
@@ -458,10 +380,7 @@ impl PyUrl {
     fn canonicalize(&self, charset: Option<&Bound<'_, PyAny>>, strict: bool) -> PyResult<PyUrl> {
         let cs = opt_charset(charset)?;
         let inner = wurl::canonicalize_with(&self.inner, &options(cs.as_deref(), strict));
-        let recipe = Recipe::then(self.recipe.as_ref(), &self.inner, &inner, |r| {
-            Step::Canon(r, cs.as_deref().map(Into::into), strict)
-        });
-        Ok(PyUrl { inner, recipe })
+        Ok(PyUrl { inner })
     }
     /// Resolve the reference ``ref`` against this URL (no canonicalization).
     ///
@@ -485,36 +404,83 @@ impl PyUrl {
     ///     ``ref`` is longer than 16 MiB in UTF-8.
     fn resolve(&self, r#ref: &Bound<'_, PyAny>) -> PyResult<PyUrl> {
         let r = text(r#ref, "ref")?;
-        let inner = wurl::resolve(&self.inner, &r);
-        let recipe = Recipe::then(self.recipe.as_ref(), &self.inner, &inner, |b| {
-            Step::Resolve(b, r.as_ref().into())
-        });
-        Ok(PyUrl { inner, recipe })
+        Ok(PyUrl {
+            inner: wurl::resolve(&self.inner, &r),
+        })
     }
-    /// Pickle support: the calls and inputs that made this URL.
+    /// The URL's state: its whole value as bytes.
+    ///
+    /// Every component, absent or empty, the authority, the hierarchical
+    /// flag and the invalid reason, in wurl's versioned state format (the
+    /// C ABI's ``wurl_state_export``, what Perl's Storable and Ruby's
+    /// Marshal store too); ``URL.from_state`` makes an equal URL from it, in
+    /// any process, with this version of wurl or a later one. Pickles hold
+    /// it.
+    ///
+    /// Returns
+    /// -------
+    /// bytes
+    ///     The state.
+    fn state<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.inner.export_state())
+    }
+    /// Make the URL of a state (``URL.state()``).
+    ///
+    /// Parameters
+    /// ----------
+    /// state : bytes
+    ///     A state that ``URL.state()`` wrote (``bytes``, ``bytearray`` or
+    ///     ``memoryview``).
+    ///
+    /// Returns
+    /// -------
+    /// URL
+    ///     A URL equal to the one whose state it is.
+    ///
+    /// Raises
+    /// ------
+    /// TypeError
+    ///     ``state`` is not bytes, bytearray or memoryview.
+    /// ValueError
+    ///     ``state`` is not a wurl URL state (another format or version,
+    ///     truncated, altered), with the reason. Any bytes are safe to pass.
+    #[classmethod]
+    fn from_state(
+        _cls: &Bound<'_, pyo3::types::PyType>,
+        state: &Bound<'_, PyAny>,
+    ) -> PyResult<PyUrl> {
+        let bytes: Cow<'_, [u8]> = if let Ok(b) = state.cast::<PyBytes>() {
+            Cow::Borrowed(b.as_bytes())
+        } else if let Ok(b) = state.cast::<PyByteArray>() {
+            Cow::Owned(b.to_vec())
+        } else if state.is_instance_of::<PyMemoryView>() {
+            Cow::Owned(state.call_method0("tobytes")?.extract::<Vec<u8>>()?)
+        } else {
+            return Err(type_error("state", state, "bytes"));
+        };
+        Ok(PyUrl {
+            inner: import_state(&bytes)?,
+        })
+    }
+    /// Pickle support: the URL's state.
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
         let py = slf.py();
-        let me = slf.get();
-        let Some(recipe) = &me.recipe else {
-            return Err(PyTypeError::new_err(
-                "this wurl.URL cannot be pickled: it was derived through more than 64 steps and is not the parse of its serialization",
-            ));
-        };
-        let state = recipe.to_py(py)?;
+        let state = PyBytes::new(py, &slf.get().inner.export_state());
         let make = slf.get_type().getattr("_from_state")?;
         (make, (state,)).into_pyobject(py)
     }
-    /// Unpickling: makes the URL again from the state of ``__reduce__``.
+    /// Unpickling: the URL of a pickle's state, the bytes of ``state()``,
+    /// or (pickles of earlier development versions) the calls that made it.
     #[classmethod]
     fn _from_state(
         _cls: &Bound<'_, pyo3::types::PyType>,
         state: &Bound<'_, PyAny>,
     ) -> PyResult<PyUrl> {
-        let recipe = Recipe::from_py(state, 1)?;
-        Ok(PyUrl {
-            inner: recipe.replay(),
-            recipe: Some(recipe),
-        })
+        let inner = match state.cast::<PyBytes>() {
+            Ok(b) => import_state(b.as_bytes())?,
+            Err(_) => legacy_state(state, 1)?,
+        };
+        Ok(PyUrl { inner })
     }
     /// The serialization; `ValueError` (with the reason) for an invalid URL.
     fn __str__(&self) -> PyResult<String> {
@@ -547,20 +513,13 @@ impl PyUrl {
 
 /// A base argument: a `URL` (borrowed as it is) or a `str` (parsed).
 fn base_url<'a>(obj: &'a Bound<'_, PyAny>) -> PyResult<Cow<'a, Url>> {
-    base_arg(obj).map(|(u, _)| u)
-}
-
-/// [`base_url`] with the base's recipe.
-fn base_arg<'a>(obj: &'a Bound<'_, PyAny>) -> PyResult<(Cow<'a, Url>, Option<Arc<Recipe>>)> {
     if let Ok(u) = obj.cast::<PyUrl>() {
-        let u = u.get();
-        return Ok((Cow::Borrowed(&u.inner), u.recipe.clone()));
+        return Ok(Cow::Borrowed(&u.get().inner));
     }
     let s = obj
         .cast::<PyString>()
         .map_err(|_| type_error("base", obj, "str, URL or None"))?;
-    let t = text(s.as_any(), "base")?;
-    Ok((Cow::Owned(wurl::parse(&t)), Some(Recipe::parse(&t))))
+    Ok(Cow::Owned(wurl::parse(&text(s.as_any(), "base")?)))
 }
 
 // ---------------------------------------------------------------------------
@@ -598,7 +557,6 @@ fn parse(url: &Bound<'_, PyAny>) -> PyResult<PyUrl> {
     let u = text(url, "url")?;
     Ok(PyUrl {
         inner: wurl::parse(&u),
-        recipe: Some(Recipe::parse(&u)),
     })
 }
 
@@ -629,12 +587,9 @@ fn parse(url: &Bound<'_, PyAny>) -> PyResult<PyUrl> {
 #[pyfunction]
 fn resolve(base: &Bound<'_, PyAny>, r#ref: &Bound<'_, PyAny>) -> PyResult<PyUrl> {
     let r = text(r#ref, "ref")?;
-    let (b, recipe) = base_arg(base)?;
-    let inner = wurl::resolve(&b, &r);
-    let recipe = Recipe::then(recipe.as_ref(), &b, &inner, |b| {
-        Step::Resolve(b, r.as_ref().into())
-    });
-    Ok(PyUrl { inner, recipe })
+    Ok(PyUrl {
+        inner: wurl::resolve(&*base_url(base)?, &r),
+    })
 }
 
 /// Canonicalize ``url`` and return its serialization.
@@ -807,32 +762,20 @@ fn canonical_url(
     let cs = opt_charset(charset)?;
     let opts = options(cs.as_deref(), strict);
     let input = text(url, "url")?;
-    let (base, recipe) = match base {
-        Some(b) if !b.is_none() => base_arg(b)?,
+    let base = match base {
+        Some(b) if !b.is_none() => base_url(b)?,
         _ => {
             // The input is its own base: when it does not parse, the
             // result is its parse, with its own reason (`wurl::own_base`).
-            let recipe = Some(Recipe::parse(&input));
             match wurl::own_base(&input) {
-                Ok(parsed) => (Cow::Owned(parsed), recipe),
-                Err(parsed) => {
-                    return Ok(PyUrl {
-                        inner: parsed,
-                        recipe,
-                    });
-                }
+                Ok(parsed) => Cow::Owned(parsed),
+                Err(parsed) => return Ok(PyUrl { inner: parsed }),
             }
         }
     };
     let resolved = wurl::resolve(&base, &input);
-    let recipe = Recipe::then(recipe.as_ref(), &base, &resolved, |b| {
-        Step::Resolve(b, input.as_ref().into())
-    });
     let inner = wurl::canonicalize_with(&resolved, &opts);
-    let recipe = Recipe::then(recipe.as_ref(), &resolved, &inner, |r| {
-        Step::Canon(r, cs.as_deref().map(Into::into), strict)
-    });
-    Ok(PyUrl { inner, recipe })
+    Ok(PyUrl { inner })
 }
 
 // ---------------------------------------------------------------------------
@@ -1537,6 +1480,39 @@ fn key_options(rules: Option<&Rules>, surt: bool, surt_scheme: bool) -> KeyOptio
     }
 }
 
+/// The message wurl gives for a charset label that names no encoding.
+///
+/// The text every wurl front end shows (the C ABI's
+/// ``wurl_charset_message``, the CLI, Perl, Ruby), and that of the
+/// ``ValueError`` raised for such a ``charset``: the label quoted in ASCII,
+/// cut after 64 bytes.
+///
+/// Parameters
+/// ----------
+/// label : str
+///     A charset label (a lone surrogate is read as U+FFFD).
+///
+/// Returns
+/// -------
+/// str or None
+///     The message, or ``None`` when ``label`` names an encoding (a WHATWG
+///     Encoding Standard label, ASCII case-insensitive, surrounding
+///     whitespace ignored).
+///
+/// Raises
+/// ------
+/// TypeError
+///     ``label`` is not a str.
+/// ValueError
+///     ``label`` is longer than 16 MiB in UTF-8.
+#[pyfunction]
+fn charset_message(label: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+    let l = text(label, "label")?;
+    Ok(wurl::charset::resolve_label(l.as_bytes())
+        .err()
+        .map(|e| e.to_string()))
+}
+
 /// The wurl library version.
 const VERSION: &str = wurl::VERSION;
 
@@ -1552,6 +1528,7 @@ fn _wurl(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(canonicalize_many, m)?)?;
     m.add_function(wrap_pyfunction!(canonicalize_arrow, m)?)?;
     m.add_function(wrap_pyfunction!(resolve_arrow, m)?)?;
+    m.add_function(wrap_pyfunction!(charset_message, m)?)?;
     m.add("LIBRARY_VERSION", VERSION)?;
     // The package's version: maturin takes the wheel's version from this
     // crate's.

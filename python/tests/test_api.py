@@ -3,6 +3,7 @@ the scalar call on every dataset line, the GIL released, bad input."""
 
 from __future__ import annotations
 
+import re
 import sys
 import threading
 import time
@@ -11,9 +12,11 @@ import pyarrow as pa
 import pytest
 
 import wurl
-from conftest import ROOT, read_lines, read_pairs
+from conftest import HEADER, ROOT, read_lines, read_pairs
 
-MIB16 = 16 * 1024 * 1024
+# The C ABI's input limit, from include/wurl.h (the package's own must equal it).
+MIB16 = HEADER["WURL_MAX_INPUT_LEN"]
+TOO_LONG = f"longer than {MIB16} bytes"
 
 
 # --- absent vs empty -------------------------------------------------------
@@ -101,23 +104,28 @@ def test_charset():
     assert wurl.canonicalize_many(["http://h/?q=\u00e9"], charset="iso-8859-1") == ["http://h/?q=%E9"]
 
 
-@pytest.mark.parametrize("label", ["shiftjis", "no-such-label", "utf-7", "", "utf_8"])
+@pytest.mark.parametrize("label", ["shiftjis", "no-such-label", "utf-7", "", "utf_8", "sj\u00e9is", 'a"b\\c'])
 def test_unknown_charset_raises(label):
-    # The library would read it as UTF-8: a misspelt label is refused,
-    # naming it, by every function that takes a charset.
+    # The library would read it as UTF-8: a misspelt label is refused by
+    # every function that takes a charset, with the library's message as it is.
+    msg = wurl.charset_message(label)
+    assert msg is not None and re.fullmatch(r"[\x20-\x7e]+", msg), msg
     u = wurl.parse("http://hoge/?\u5050")
     calls = [
         lambda: wurl.canonicalize("http://hoge/?\u5050", charset=label),
         lambda: wurl.canonicalize("?x", base="http://hoge/", charset=label, rules="sort-query"),
+        lambda: wurl.canonicalize("http://hoge/", charset=label, model="url-standard"),
         lambda: wurl.canonical_url("http://hoge/", charset=label),
         lambda: u.canonicalize(label),
         lambda: u.canonicalize(charset=label),
         lambda: wurl.canonicalize_many(["http://hoge/"], charset=label),
+        lambda: wurl.canonicalize_many(["http://hoge/"], charset=label, model="url-standard"),
         lambda: wurl.canonicalize_arrow(pa.array(["http://hoge/"]), charset=label),
     ]
     for call in calls:
-        with pytest.raises(ValueError, match=f'unknown charset label "{label}"'):
+        with pytest.raises(ValueError) as e:
             call()
+        assert str(e.value) == msg
 
 
 def test_known_charset_labels():
@@ -127,10 +135,17 @@ def test_known_charset_labels():
     assert wurl.canonicalize("http://h/?\u3042", charset=" Shift_JIS ") == "http://h/?%82%A0"
     # Known, but not ASCII-compatible: UTF-8, as the algorithm says.
     assert wurl.canonicalize("http://h/?\u3042", charset="utf-16le") == "http://h/?%E3%81%82"
+    for label in ["Shift_JIS", " sjis ", "utf-16le"]:
+        assert wurl.charset_message(label) is None, label
     # A long unknown label is quoted in part.
     with pytest.raises(ValueError) as e:
         wurl.canonicalize("http://h/", charset="x" * 10_000)
+    assert str(e.value) == wurl.charset_message("x" * 10_000)
     assert len(str(e.value)) < 300
+    with pytest.raises(TypeError):
+        wurl.charset_message(None)
+    with pytest.raises(ValueError, match=TOO_LONG):
+        wurl.charset_message("x" * (wurl.MAX_INPUT_LEN + 1))
 
 
 def _unescape_hex(s):
@@ -392,17 +407,17 @@ def test_sixteen_mib():
     too = ok + "a"
     assert len(ok.encode()) == MIB16
     assert wurl.canonicalize(ok) == ok
-    with pytest.raises(ValueError, match="16 MiB"):
+    with pytest.raises(ValueError, match=TOO_LONG):
         wurl.canonicalize(too)
-    with pytest.raises(ValueError, match="16 MiB"):
+    with pytest.raises(ValueError, match=TOO_LONG):
         wurl.parse(too)
-    with pytest.raises(ValueError, match="16 MiB"):
+    with pytest.raises(ValueError, match=TOO_LONG):
         wurl.resolve(too, "x")
-    with pytest.raises(ValueError, match="16 MiB"):
+    with pytest.raises(ValueError, match=TOO_LONG):
         wurl.canonicalize("x", base=too)
     # Multi-byte: 16 MiB of UTF-8 is fewer characters.
     wide = "http://h/" + "\u00e9" * (MIB16 // 2)
-    with pytest.raises(ValueError, match="16 MiB"):
+    with pytest.raises(ValueError, match=TOO_LONG):
         wurl.canonicalize(wide)
     # In batches the row is None / null, the others are unaffected.
     assert wurl.canonicalize_many([too, "http://a/"]) == [None, "http://a/"]
@@ -421,7 +436,12 @@ def test_nul_and_controls():
 
 def test_versions():
     assert wurl.LIBRARY_VERSION
-    assert wurl.MAX_INPUT_LEN == MIB16
+
+
+def test_constants_are_the_header_s():
+    # A parser that found nothing would make the check vacuous.
+    assert len(HEADER) >= 30 and HEADER["WURL_MAX_INPUT_LEN"] > 0
+    assert wurl.MAX_INPUT_LEN == HEADER["WURL_MAX_INPUT_LEN"]
 
 
 # --- docs and stubs ------------------------------------------------------------

@@ -55,10 +55,12 @@ FUNCTIONS = [
     wurl.canonicalize_many,
     wurl.canonicalize_arrow,
     wurl.resolve_arrow,
+    wurl.charset_message,
     wurl.parse,
     wurl.resolve,
     wurl.URL.canonicalize,
     wurl.URL.resolve,
+    wurl.URL.from_state,
 ]
 
 
@@ -131,30 +133,92 @@ def test_pickle_in_another_process():
     assert r.stdout.decode().strip() == repr(want)
 
 
+def test_state_round_trip(kasztp):
+    # The pickle's state is the URL's state: every URL made every way, valid
+    # and invalid, absent and empty, comes back equal, in one encoding.
+    urls = sample_urls(kasztp)
+    for u in urls:
+        s = u.state()
+        assert type(s) is bytes and s.startswith(b"wurl")
+        v = wurl.URL.from_state(s)
+        assert v == u and hash(v) == hash(u) and fields(v) == fields(u), repr(u)
+        assert v.state() == s, repr(u)
+        assert v.canonicalize() == u.canonicalize(), repr(u)
+    p, q = wurl.URL.from_state(wurl.parse("http://user:@host/p?#").state()), wurl.URL.from_state(wurl.parse("http://h/p").state())
+    assert (p.password, p.query, p.fragment) == ("", "", "")
+    assert (q.user, q.password, q.query, q.fragment) == (None, None, None, None)
+    s = urls[0].state()
+    assert wurl.URL.from_state(bytearray(s)) == urls[0] == wurl.URL.from_state(memoryview(s))
+
+
 def test_long_derivations_pickle():
-    # Each step is kept while the chain is short; a long one is replaced by
-    # the parse of the serialization, which gives the same URL here.
+    # The state is the URL's value, not how it was made: a long chain of
+    # calls pickles as any URL does.
     u = wurl.parse("http://a/")
     for _ in range(200):
         u = u.resolve("b/")
     assert u.path == "/" + "b/" * 200
     assert pickle.loads(pickle.dumps(u)) == u
-    # A step that changes nothing adds nothing.
     v = wurl.parse("nope")
     for _ in range(200):
         v = v.canonicalize()
     assert pickle.loads(pickle.dumps(v)) == v and v.invalid
+    # Resolutions and canonicalizations with a charset, far past the 64
+    # steps pickles of the calls kept.
+    w = wurl.parse("http://a/")
+    for i in range(100):
+        w = w.resolve(f"x{i}/?\u3042").canonicalize(charset="shift_jis")
+    assert w.query == "%82%A0"
+    assert pickle.loads(pickle.dumps(w)) == w
 
 
-def test_bad_pickle_states_are_refused():
-    for state in [("parse",), ("parse", 1), ("nope", "x"), ("resolve", ("parse", "http://a/"), 3), 5, ("canon", ("parse", "x"), None, "yes")]:
-        with pytest.raises((TypeError, ValueError)):
-            wurl.URL._from_state(state)
-    deep = ("parse", "http://a/")
-    for _ in range(100):
-        deep = ("resolve", deep, "x")
+def test_malformed_states_are_refused():
+    # ValueError, never a crash: bytes that are no state, every truncation,
+    # every octet changed (a change may give another whole URL).
+    class Pickled:
+        """A pickle whose URL state is `state`."""
+
+        def __init__(self, state):
+            self.state = state
+
+        def __reduce__(self):
+            return (wurl.URL._from_state, (self.state,))
+
+    for junk in [b"", b"wurl", b"junk", b"wurl\x02", b"\0" * 64, b"x" * 1000]:
+        with pytest.raises(ValueError):
+            wurl.URL.from_state(junk)
+        with pytest.raises(ValueError):
+            pickle.loads(pickle.dumps(Pickled(junk)))
+    assert pickle.loads(pickle.dumps(Pickled(wurl.parse("http://a/").state()))) == wurl.parse("http://a/")
+    state = wurl.parse("http://user:@host/p?#").state()
+    for n in range(len(state)):
+        with pytest.raises(ValueError):
+            wurl.URL.from_state(state[:n])
     with pytest.raises(ValueError):
-        wurl.URL._from_state(deep)
+        wurl.URL.from_state(state + b"x")
+    refused = made = 0
+    for i in range(len(state)):
+        for x in (0x01, 0x80, 0xFF):
+            s = bytearray(state)
+            s[i] ^= x
+            try:
+                v = wurl.URL.from_state(bytes(s))
+            except ValueError:
+                refused += 1
+            else:
+                made += v.state() == bytes(s) and fields(v) is not None
+    assert refused + made == 3 * len(state) and refused > len(state)
+    for bad in [None, "wurl", 5, [1, 2]]:
+        with pytest.raises(TypeError):
+            wurl.URL.from_state(bad)
+
+
+def test_pickles_of_earlier_versions_load():
+    # Earlier development versions pickled the calls that made a URL.
+    old = ("canon", ("resolve", ("parse", "http://User@Example.COM/a/b"), "../c?\u00e9"), "iso-8859-1", False)
+    u = wurl.URL._from_state(old)
+    assert u == wurl.parse("http://User@Example.COM/a/b").resolve("../c?\u00e9").canonicalize("iso-8859-1")
+    assert u.serialize() == "http://User@example.com/c?%E9"
 
 
 def test_hash_and_equality_by_value(kasztp):

@@ -16,7 +16,13 @@ use FFI::Platypus::Buffer qw(scalar_to_buffer buffer_to_scalar grow);
 
 our $VERSION = '0.1.0';
 
-# The C ABI's constants (include/wurl.h).
+# The three packages of this file call each other: a croak names the
+# caller's line, not one of this file's.
+our @CARP_NOT = qw(Wurl::URL Wurl::Rules);
+
+# The C ABI's constants (include/wurl.h; t/15-header.t compares every
+# WURL_* constant here, and the orders of @COMPONENTS and @HOST_KINDS, with
+# the header).
 use constant {
     WURL_OK                  => 0,
     WURL_E_NULL_ARG          => 1,
@@ -26,11 +32,16 @@ use constant {
     WURL_E_BUFFER_TOO_SMALL  => 5,
     WURL_INVALID_URL         => 6,
     WURL_E_BAD_RULES         => 7,
+    WURL_E_UNKNOWN_CHARSET   => 8,
+    WURL_E_BAD_STATE         => 9,
     WURL_KEY_SURT            => 1,
     WURL_KEY_SURT_SCHEME     => 2,
     WURL_FLAG_NETWORK_STRICT => 1,
     WURL_FLAG_URL_STANDARD   => 2,
+    WURL_FLAG_CHARSET_STRICT => 4,
     WURL_MAX_INPUT_LEN       => 16 * 1024 * 1024,
+    WURL_CHARSET_MESSAGE_MAX => 400,
+    WURL_RULES_MESSAGE_MAX   => 400,
 };
 
 my @COMPONENTS = qw(scheme user password host port path query fragment);
@@ -39,6 +50,9 @@ my %COMPONENT_INDEX;
 my @HOST_KINDS = qw(none empty domain ipv4 ipv6);
 
 sub components { @COMPONENTS }
+
+# The names of wurl_host_kind's values, in the order of their numbers.
+sub host_kinds { @HOST_KINDS }
 
 # ---------------------------------------------------------------------------
 # Finding the library
@@ -164,6 +178,7 @@ $ffi->attach([wurl_host_kind => '_host_kind']           => ['opaque'] => 'uint32
 $ffi->attach([wurl_free => '_free']                     => ['opaque'] => 'void');
 $ffi->attach([wurl_status_str => '_status_str']         => ['sint32'] => 'string');
 $ffi->attach([wurl_version => '_version']               => []         => 'string');
+$ffi->attach([wurl_output_bound => '_output_bound'] => ['size_t', 'size_t', 'uint32'] => 'size_t');
 # Keys (issue 28): rules and SURT.
 $ffi->attach([wurl_rules_compile => '_rules_compile'] =>
       ['string', 'size_t', 'opaque*', 'opaque', 'size_t'] => 'sint32');
@@ -182,6 +197,12 @@ $ffi->attach([wurl_canon_standard_into => '_canon_standard_into'] => [
 $ffi->attach([wurl_url_key_into => '_url_key_into'] =>
       ['opaque', 'opaque', 'uint32', 'opaque', 'size_t', 'size_t*'] => 'sint32');
 $ffi->attach([wurl_charset_known => '_charset_known'] => ['string', 'size_t'] => 'uint8');
+$ffi->attach([wurl_charset_message => '_charset_message'] =>
+      ['string', 'size_t', 'opaque', 'size_t'] => 'sint32');
+# The record state pair.
+$ffi->attach([wurl_state_export => '_state_export'] =>
+      ['opaque', 'opaque', 'size_t', 'size_t*'] => 'sint32');
+$ffi->attach([wurl_state_import => '_state_import'] => ['string', 'size_t', 'opaque*'] => 'sint32');
 
 sub library_version { _version() }
 
@@ -269,8 +290,9 @@ sub parse_bytes {
 }
 
 # The per-interpreter output buffer of canonicalize(), at most SCRATCH_CAP
-# bytes; a larger result goes through a temporary buffer that is freed
-# before the call returns. Only ever written by the library and read with
+# bytes; a call whose output bound (wurl_output_bound) is larger goes
+# through a temporary buffer of that size that is freed before the call
+# returns. Only ever written by the library and read with
 # buffer_to_scalar, so it is never shared copy-on-write with another
 # scalar. (Each thread has its own copy.) Its length is its capacity (grow
 # sets it).
@@ -287,12 +309,15 @@ my $CANON_BUF;
 # 'url-standard' (the WHATWG URL Standard, WURL_FLAG_URL_STANDARD; a base is
 # then read by its serialization, and strict => 1 is refused).
 sub canonicalize {
-    # Options are read in place ($_[n]): a large input or base is not copied.
-    for (my $i = 2; $i < $#_; $i += 2) {
-        _check_charset($_[ $i + 1 ], 'Wurl->canonicalize') if $_[$i] eq 'charset';
-    }
     my @r = _canonicalize_status(@_[ 1 .. $#_ ]);
     return $r[1] if $r[0] == WURL_OK || $r[0] == WURL_INVALID_URL;
+    # The label is read in place ($_[n], the last one given, as in the
+    # options hash): a large input or base is not copied.
+    if ($r[0] == WURL_E_UNKNOWN_CHARSET) {
+        for (my $i = $#_ - 1; $i >= 2; $i -= 2) {
+            _croak_charset($_[ $i + 1 ]) if $_[$i] eq 'charset';
+        }
+    }
     Carp::croak(_status_error($r[0], 'wurl_canon_into'));
 }
 
@@ -303,18 +328,39 @@ sub charset_known {
     return _charset_known($cs, length $cs) ? 1 : 0;
 }
 
-# Croaks for a charset label that names no encoding: the library reads one
-# as UTF-8 (the 2012 algorithm's rule, which Wurl::Compat keeps), so a
-# misspelt label would silently mean UTF-8. undef is no label; a label
-# longer than WURL_MAX_INPUT_LEN goes on, for the call to refuse.
-sub _check_charset {
-    return unless defined $_[0];
-    _input(my $cs, $_[0], 0, $_[1]);
-    return if length($cs) > WURL_MAX_INPUT_LEN || _charset_known($cs, length $cs);
-    my $shown = substr("$_[0]", 0, 64);
-    $shown .= '...' if length("$_[0]") > 64;
-    Carp::croak("$_[1]: unknown charset label '$shown' (a WHATWG Encoding Standard label, "
-          . "e.g. utf-8, shift_jis, windows-1252)");
+# Wurl->charset_message($label): the message wurl gives for a label that
+# names no encoding (wurl_charset_message, the text every front end shows),
+# or undef when the label names one. Croaks for a failed call (a label over
+# WURL_MAX_INPUT_LEN bytes).
+sub charset_message {
+    _input(my $cs, $_[1], 0, 'Wurl->charset_message');
+    my ($st, $msg) = _charset_message_status($cs);
+    return undef if $st == WURL_OK;
+    return $msg if $st == WURL_E_UNKNOWN_CHARSET;
+    Carp::croak(_status_error($st, 'wurl_charset_message'));
+}
+
+# wurl_charset_message of a label already in bytes: (status, message).
+sub _charset_message_status {
+    my $buf;
+    grow($buf, WURL_CHARSET_MESSAGE_MAX + 1);
+    my ($msg_ptr, $cap) = scalar_to_buffer($buf);
+    my $st = _charset_message($_[0], length $_[0], $msg_ptr, $cap);
+    return ($st) unless $st == WURL_E_UNKNOWN_CHARSET;
+    my $m = buffer_to_scalar($msg_ptr, $cap);
+    $m =~ s/\0.*\z//s;
+    return ($st, $m);
+}
+
+# Croaks with the library's message for the charset label $_[0] (which the
+# library refused with WURL_E_UNKNOWN_CHARSET): the library reads a label
+# that names no encoding as UTF-8 unless told otherwise (the 2012 rule,
+# which Wurl::Compat keeps), so a misspelt label would silently mean UTF-8.
+sub _croak_charset {
+    _input(my $cs, $_[0], 0, 'charset');
+    my ($st, $m) = _charset_message_status($cs);
+    Carp::croak(_status_error($st, 'wurl_charset_message')) unless $st == WURL_E_UNKNOWN_CHARSET;
+    Carp::croak($m);
 }
 
 # canonicalize() without the croak for a failed call: (status, result),
@@ -345,7 +391,15 @@ sub _canonicalize_status {
         && !(Scalar::Util::blessed($base) && $base->isa('Wurl::URL')))
     {
         # A string base (or none): read by the URL Standard itself
-        # (wurl_canon_standard_into), not through a 2012 handle.
+        # (wurl_canon_standard_into), not through a 2012 handle. That call
+        # has no flags, so the label is tested first.
+        if (defined $cs) {
+            my ($st) = _charset_message_status($cs);
+            if ($st != WURL_OK) {
+                undef $bytes;
+                return ($st);
+            }
+        }
         my $b;
         _input($b, $base, $opt{bytes}, $what) if defined $base;
         my @r = _standard_bytes($b, $bytes, $cs, @key);
@@ -367,93 +421,71 @@ sub _canonicalize_status {
             $own_base = 1;
         }
     }
-    my @r = _canon_into_bytes($base_ptr, $bytes, $cs, $flags, @key);
+    # An unknown charset label is WURL_E_UNKNOWN_CHARSET, not UTF-8.
+    my @r = _canon_into_bytes($base_ptr, $bytes, $cs, $flags | WURL_FLAG_CHARSET_STRICT, @key);
     undef $bytes;
     undef $cs;
     _free($base_ptr) if $own_base;
     return @r;
 }
 
+# The output buffer of a call whose results are at most $_[0] bytes with
+# their NUL (wurl_output_bound): the per-interpreter buffer up to
+# SCRATCH_CAP, else $_[1], a buffer for this call only (the caller undefs
+# it). Returns (pointer, capacity).
+sub _out_buffer {
+    my $need = $_[0];
+    if ($need <= SCRATCH_CAP) {
+        grow($CANON_BUF, $need) unless defined $CANON_BUF && length($CANON_BUF) >= $need;
+        return scalar_to_buffer($CANON_BUF);
+    }
+    grow($_[1], $need);
+    return scalar_to_buffer($_[1]);
+}
+
+# The length wurl_output_bound counts for a base handle: its serialization's
+# (0 for none, and for an invalid one, which gives no result).
+sub _base_len {
+    return 0 unless defined $_[0];
+    my ($ptr, $len);
+    return _serialize($_[0], \$ptr, \$len) ? $len : 0;
+}
+
 # wurl_canon_into with bytes in: (status, string). $_[1] holds the input's
 # bytes (not copied: see _input). With a key ($_[4], the rules object or
-# undef, and $_[5], the key flags): wurl_canon_key_into.
+# undef, and $_[5], the key flags): wurl_canon_key_into. The buffer is sized
+# once, by wurl_output_bound.
 sub _canon_into_bytes {
     my ($base_ptr, undef, $cs, $flags, $rules, $key_flags) = @_;
-    if (defined $rules || $key_flags) {
-        my $rules_ptr = defined $rules ? $rules->_ptr : undef;
-        return _canon_key_into_bytes($base_ptr, $_[1], $cs, $flags, $rules_ptr, $key_flags // 0);
-    }
-    grow($CANON_BUF, 256) unless defined $CANON_BUF && length($CANON_BUF) >= 256;
-    my ($buf_ptr, $cap) = scalar_to_buffer($CANON_BUF);
+    my $big;
+    my ($buf_ptr, $cap) =
+      _out_buffer(_output_bound(_base_len($base_ptr), length($_[1]), $flags), $big);
     my $len = 0;
-    my $st = _canon_into($base_ptr, $_[1], length($_[1]), $cs, defined $cs ? length($cs) : 0,
-        $flags, $buf_ptr, $cap, \$len);
-    return ($st, _view($buf_ptr, $len)) if $st == WURL_OK;
-    return ($st) unless $st == WURL_E_BUFFER_TOO_SMALL;
-    my $need = $len + 1;
-    if ($need <= SCRATCH_CAP) {
-        grow($CANON_BUF, $need);
-        ($buf_ptr, $cap) = scalar_to_buffer($CANON_BUF);
+    my $st;
+    if (defined $rules || $key_flags) {
+        $st = _canon_key_into($base_ptr, $_[1], length($_[1]), $cs, defined $cs ? length($cs) : 0,
+            $flags, defined $rules ? $rules->_ptr : undef, $key_flags // 0, $buf_ptr, $cap, \$len);
+    } else {
         $st = _canon_into($base_ptr, $_[1], length($_[1]), $cs, defined $cs ? length($cs) : 0,
             $flags, $buf_ptr, $cap, \$len);
-        return ($st, $st == WURL_OK ? _view($buf_ptr, $len) : ());
     }
-    # Larger than the cap: a buffer for this call only.
-    my $big;
-    grow($big, $need);
-    ($buf_ptr, $cap) = scalar_to_buffer($big);
-    $st = _canon_into($base_ptr, $_[1], length($_[1]), $cs, defined $cs ? length($cs) : 0,
-        $flags, $buf_ptr, $cap, \$len);
     my @r = ($st, $st == WURL_OK ? _view($buf_ptr, $len) : ());
     undef $big;
     return @r;
 }
 
 # wurl_canon_standard_into: (status, string). $_[0]: the base's bytes or
-# undef (no base), $_[1]: the input's bytes.
+# undef (no base), $_[1]: the input's bytes. The buffer is sized once, by
+# wurl_output_bound.
 sub _standard_bytes {
     my (undef, undef, $cs, $rules, $key_flags) = @_;
     my $rules_ptr = defined $rules ? $rules->_ptr : undef;
-    my $need = 256;
-    for (1 .. 2) {
-        my $buf;
-        grow($buf, $need);
-        my ($buf_ptr, $cap) = scalar_to_buffer($buf);
-        my $len = 0;
-        my $st = _canon_standard_into($_[0], defined $_[0] ? length($_[0]) : 0, $_[1],
-            length($_[1]), $cs, defined $cs ? length($cs) : 0, $rules_ptr, $key_flags // 0,
-            $buf_ptr, $cap, \$len);
-        return ($st, _view($buf_ptr, $len)) if $st == WURL_OK;
-        return ($st) unless $st == WURL_E_BUFFER_TOO_SMALL;
-        $need = $len + 1;
-    }
-    return (WURL_E_BUFFER_TOO_SMALL);
-}
-
-# _canon_into_bytes's keyed call: the same buffers, wurl_canon_key_into.
-sub _canon_key_into_bytes {
-    my ($base_ptr, undef, $cs, $flags, $rules_ptr, $key_flags) = @_;
-    my $call = sub {
-        my ($buf_ptr, $cap, $len) = @_;
-        return _canon_key_into($base_ptr, $_[3], length($_[3]), $cs,
-            defined $cs ? length($cs) : 0, $flags, $rules_ptr, $key_flags, $buf_ptr, $cap, $len);
-    };
-    grow($CANON_BUF, 256) unless defined $CANON_BUF && length($CANON_BUF) >= 256;
-    my ($buf_ptr, $cap) = scalar_to_buffer($CANON_BUF);
-    my $len = 0;
-    my $st = $call->($buf_ptr, $cap, \$len, $_[1]);
-    return ($st, _view($buf_ptr, $len)) if $st == WURL_OK;
-    return ($st) unless $st == WURL_E_BUFFER_TOO_SMALL;
-    my $need = $len + 1;
+    my $base_len = defined $_[0] ? length($_[0]) : 0;
     my $big;
-    if ($need <= SCRATCH_CAP) {
-        grow($CANON_BUF, $need);
-        ($buf_ptr, $cap) = scalar_to_buffer($CANON_BUF);
-    } else {
-        grow($big, $need);
-        ($buf_ptr, $cap) = scalar_to_buffer($big);
-    }
-    $st = $call->($buf_ptr, $cap, \$len, $_[1]);
+    my ($buf_ptr, $cap) = _out_buffer(_output_bound($base_len, length($_[1]), 0), $big);
+    my $len = 0;
+    my $st = _canon_standard_into($_[0], $base_len, $_[1], length($_[1]), $cs,
+        defined $cs ? length($cs) : 0, $rules_ptr, $key_flags // 0, $buf_ptr, $cap, \$len);
     my @r = ($st, $st == WURL_OK ? _view($buf_ptr, $len) : ());
     undef $big;
     return @r;
@@ -465,143 +497,159 @@ package Wurl::URL;
 use strict;
 use warnings;
 
+our @CARP_NOT = qw(Wurl Wurl::Rules);
+
 # A Wurl::URL is a blessed array:
 #
 #   [0] the handle's address, undef once DESTROY has freed it;
-#   [1] the thread (threads->tid) that owns that handle;
-#   [2] its recipe: how to make the handle again, as plain Perl data:
-#         ['p', $bytes]                          wurl_parse
-#         ['r', $base_recipe, $bytes]            wurl_resolve
-#         ['c', $url_recipe, $charset, $flags]   wurl_canonicalize
-#         ['a', $url_recipe, $hier, $octets]     wurl_canonicalize_as
+#   [1] the thread (threads->tid) that owns that handle.
 #
-# Handles are immutable; every operation returns a new object. The recipe is
-# what Storable freezes (STORABLE_freeze/STORABLE_thaw replay it, so an
-# invalid URL survives too), and what a new thread replays the first time it
-# uses an object it inherited: the parent's handle is never used or freed by
-# another thread. A forked child has its own copy of every handle.
+# Handles are immutable; every operation returns a new object. How to make a
+# handle again is its state (wurl_state_export: the record's whole value as
+# bytes, invalid URLs included), the one format of every binding: Storable
+# freezes it (STORABLE_freeze/STORABLE_thaw), and a new thread imports it
+# into a handle of its own for every object it inherits (CLONE), so that the
+# parent's handle is never used or freed by another thread. A forked child
+# has its own copy of every handle.
 
 # The thread whose handles this interpreter owns (0: the main thread). CLONE
 # runs in each new thread.
 our $OWNER = 0;
 
-sub CLONE { $OWNER = threads->tid }
+# Every live object of this interpreter by its handle's address, as a weak
+# reference: what CLONE gives handles of their own.
+my %LIVE;
 
-sub CLONE_SKIP { 0 }
+# A new object owning the handle $_[0].
+sub _own {
+    my ($ptr) = @_;
+    my $self = bless [ $ptr, $OWNER ], __PACKAGE__;
+    $LIVE{$ptr} = $self;
+    Scalar::Util::weaken($LIVE{$ptr});
+    return $self;
+}
 
-# Makes the handle a recipe describes, from the handle of its parent (the
-# base, or the URL being canonicalized). Returns (status, handle).
-sub _apply {
-    my ($r, $parent) = @_;
-    my $op = $r->[0];
+# The state of the handle $_[0] (wurl_state_export): its length is asked
+# first, so the buffer is sized once. Croaks for a failed call.
+sub _export {
+    my ($ptr) = @_;
+    my $len = 0;
+    my $st = Wurl::_state_export($ptr, undef, 0, \$len);
+    return '' if $st == Wurl::WURL_OK && $len == 0;
+    Wurl::_check($st, 'wurl_state_export') unless $st == Wurl::WURL_E_BUFFER_TOO_SMALL;
+    my $buf;
+    FFI::Platypus::Buffer::grow($buf, $len);
+    my ($buf_ptr, $cap) = FFI::Platypus::Buffer::scalar_to_buffer($buf);
+    Wurl::_check(Wurl::_state_export($ptr, $buf_ptr, $cap, \$len), 'wurl_state_export');
+    return FFI::Platypus::Buffer::buffer_to_scalar($buf_ptr, $len);
+}
+
+# (status, handle) of wurl_state_import of the bytes $_[0].
+sub _import {
     my $out;
-    my $st;
-    if ($op eq 'p') {
-        $st = Wurl::_parse($r->[1], length($r->[1]), 0, \$out);
-    } elsif ($op eq 'r') {
-        $st = Wurl::_resolve($parent, $r->[2], length($r->[2]), 0, \$out);
-    } elsif ($op eq 'c') {
-        my $cs = $r->[2];
-        $st = Wurl::_canonicalize($parent, $cs, defined $cs ? length($cs) : 0, $r->[3], \$out);
-    } elsif ($op eq 'a') {
-        my $o = $r->[3];
-        $st = Wurl::_canonicalize_as($parent, $r->[2], $o, defined $o ? length($o) : 0, 0, \$out);
-    } else {
-        Carp::croak("Wurl::URL: unknown recipe step '$op'");
-    }
+    my $st = Wurl::_state_import($_[0], length $_[0], \$out);
     return ($st, $st == Wurl::WURL_OK ? $out : undef);
 }
 
-# Makes a handle from a recipe alone (for thaw and new threads).
-sub _build {
-    my ($r) = @_;
-    Carp::croak('Wurl::URL: not a recipe') unless ref $r eq 'ARRAY' && defined $r->[0];
-    my $parent = $r->[0] eq 'p' ? undef : _build($r->[1]);
-    my ($st, $ptr) = _apply($r, $parent);
-    Wurl::_free($parent) if defined $parent;
-    Wurl::_check($st, 'Wurl::URL: re-making a handle');
-    return $ptr;
+# Runs in a new thread, while the thread that creates it waits inside
+# threads->create: every inherited handle is then alive and, since that
+# thread's own CLONE did the same, owned by it. Each object gets a handle of
+# its own, imported from the state of the inherited one, which is never
+# touched again here.
+sub CLONE {
+    $OWNER = threads->tid;
+    my @objects = grep { defined $_ && defined $_->[0] } values %LIVE;
+    %LIVE = ();
+    for my $self (@objects) {
+        my ($st, $ptr) = _import(_export($self->[0]));
+        # Not expected (a state a handle exports always imports); the
+        # object then says it has no handle rather than using the parent's.
+        $self->[0] = $st == Wurl::WURL_OK ? $ptr : undef;
+        $self->[1] = $OWNER;
+        next unless defined $ptr;
+        $LIVE{$ptr} = $self;
+        Scalar::Util::weaken($LIVE{$ptr});
+    }
+    return;
 }
 
-# A new object for a recipe, from the parent's handle.
-sub _make {
-    my ($r, $parent, $what) = @_;
-    my ($st, $ptr) = _apply($r, $parent);
-    Wurl::_check($st, $what);
-    return bless [ $ptr, $OWNER, $r ], __PACKAGE__;
+sub CLONE_SKIP { 0 }
+
+# (status, object or undef) of a call's status and the handle it wrote.
+sub _result { return ($_[0], $_[0] == Wurl::WURL_OK ? _own($_[1]) : undef) }
+
+# The object of a call's status and the handle it wrote; croaks for a failed
+# call ($_[2] names it).
+sub _made {
+    Wurl::_check($_[0], $_[2]) unless $_[0] == Wurl::WURL_OK;
+    return _own($_[1]);
 }
 
-# The handle, for this thread: a destroyed object croaks; an object this
-# thread inherited from another gets its own handle, made from the recipe.
+# The handle: a destroyed object croaks.
 sub _ptr {
     my ($self) = @_;
     Carp::croak('Wurl::URL: not a Wurl::URL object')
-      unless Scalar::Util::reftype($self) eq 'ARRAY' && @$self == 3;
+      unless Scalar::Util::reftype($self) eq 'ARRAY' && @$self == 2;
     my $ptr = $self->[0];
-    return $ptr if defined $ptr && $self->[1] == $OWNER;
     Carp::croak('Wurl::URL: the object was destroyed (its handle is freed)')
       unless defined $ptr;
-    # Another thread's handle: leave it to that thread.
-    $self->[0] = undef;
-    $self->[0] = _build($self->[2]);
-    $self->[1] = $OWNER;
-    return $self->[0];
+    # Another thread's handle (an object that was not made by this module):
+    # never used here.
+    Carp::croak("Wurl::URL: the object's handle belongs to another thread")
+      unless $self->[1] == $OWNER;
+    return $ptr;
 }
 
 sub parse {
     Wurl::_input(my $b, $_[1], 0, 'Wurl::URL->parse');
-    my $self = _make([ 'p', $b ], undef, 'wurl_parse');
+    my $st = Wurl::_parse($b, length($b), 0, \my $out);
     undef $b;
-    return $self;
+    return _made($st, $out, 'wurl_parse');
 }
 
 sub parse_bytes {
     Wurl::_input(my $b, $_[1], 1, 'Wurl::URL->parse_bytes');
-    my $self = _make([ 'p', $b ], undef, 'wurl_parse');
+    my $st = Wurl::_parse($b, length($b), 0, \my $out);
     undef $b;
-    return $self;
+    return _made($st, $out, 'wurl_parse');
 }
 
 sub resolve {
-    my $self = $_[0];
     Wurl::_input(my $b, $_[1], 0, 'Wurl::URL->resolve');
-    my $url = _make([ 'r', $self->[2], $b ], $self->_ptr, 'wurl_resolve');
+    my $st = Wurl::_resolve($_[0]->_ptr, $b, length($b), 0, \my $out);
     undef $b;
-    return $url;
+    return _made($st, $out, 'wurl_resolve');
 }
 
 sub resolve_bytes {
-    my $self = $_[0];
     Wurl::_input(my $b, $_[1], 1, 'Wurl::URL->resolve_bytes');
-    my $url = _make([ 'r', $self->[2], $b ], $self->_ptr, 'wurl_resolve');
+    my $st = Wurl::_resolve($_[0]->_ptr, $b, length($b), 0, \my $out);
     undef $b;
-    return $url;
+    return _made($st, $out, 'wurl_resolve');
 }
 
 # The same without the croak for a failed call (for Wurl::Compat, whose
 # contract is an undef or invalid result): (status, object or undef).
 sub _parse_status {
-    my $r = [ 'p', undef ];
-    Wurl::_input($r->[1], $_[1], 0, 'Wurl::URL->parse');
-    my ($st, $ptr) = _apply($r, undef);
-    return ($st, defined $ptr ? bless([ $ptr, $OWNER, $r ], __PACKAGE__) : undef);
+    Wurl::_input(my $b, $_[1], 0, 'Wurl::URL->parse');
+    my $st = Wurl::_parse($b, length($b), 0, \my $out);
+    undef $b;
+    return _result($st, $out);
 }
 
 sub _resolve_status {
-    my $self = $_[0];
-    my $r = [ 'r', $self->[2], undef ];
-    Wurl::_input($r->[2], $_[1], 0, 'Wurl::URL->resolve');
-    my ($st, $ptr) = _apply($r, $self->_ptr);
-    return ($st, defined $ptr ? bless([ $ptr, $OWNER, $r ], __PACKAGE__) : undef);
+    Wurl::_input(my $b, $_[1], 0, 'Wurl::URL->resolve');
+    my $st = Wurl::_resolve($_[0]->_ptr, $b, length($b), 0, \my $out);
+    undef $b;
+    return _result($st, $out);
 }
 
 sub _canonicalize_status {
     my ($self, $charset) = @_;
     my $cs;
     Wurl::_input($cs, $charset, 0, 'Wurl::URL->canonicalize') if defined $charset;
-    my $r = [ 'c', $self->[2], $cs, 0 ];
-    my ($st, $ptr) = _apply($r, $self->_ptr);
-    return ($st, defined $ptr ? bless([ $ptr, $OWNER, $r ], __PACKAGE__) : undef);
+    my $st = Wurl::_canonicalize($self->_ptr, $cs, defined $cs ? length($cs) : 0, 0, \my $out);
+    return _result($st, $out);
 }
 
 # Canonicalization with the hierarchical flag and the query's octets given
@@ -618,19 +666,21 @@ sub _canonicalize_as_status {
         utf8::downgrade($o, 1)
           or Carp::croak('Wurl::URL: query octets cannot hold characters above U+00FF');
     }
-    my $r = [ 'a', $self->[2], defined $hier ? ($hier ? 1 : 0) : -1, $o ];
-    my ($st, $ptr) = _apply($r, $self->_ptr);
-    return ($st, defined $ptr ? bless([ $ptr, $OWNER, $r ], __PACKAGE__) : undef);
+    my $st = Wurl::_canonicalize_as($self->_ptr, defined $hier ? ($hier ? 1 : 0) : -1, $o,
+        defined $o ? length($o) : 0, 0, \my $out);
+    return _result($st, $out);
 }
 
 # $url->canonicalize(charset => $label, strict => 1)
 sub canonicalize {
     my ($self, %opt) = @_;
-    Wurl::_check_charset($opt{charset}, 'Wurl::URL->canonicalize');
     my $cs;
     Wurl::_input($cs, $opt{charset}, 0, 'Wurl::URL->canonicalize') if defined $opt{charset};
-    my $flags = $opt{strict} ? Wurl::WURL_FLAG_NETWORK_STRICT : 0;
-    return _make([ 'c', $self->[2], $cs, $flags ], $self->_ptr, 'wurl_canonicalize');
+    # An unknown charset label is WURL_E_UNKNOWN_CHARSET, not UTF-8.
+    my $flags = ($opt{strict} ? Wurl::WURL_FLAG_NETWORK_STRICT : 0) | Wurl::WURL_FLAG_CHARSET_STRICT;
+    my $st = Wurl::_canonicalize($self->_ptr, $cs, defined $cs ? length($cs) : 0, $flags, \my $out);
+    Wurl::_croak_charset($opt{charset}) if $st == Wurl::WURL_E_UNKNOWN_CHARSET;
+    return _made($st, $out, 'wurl_canonicalize');
 }
 
 # $url->key(rules => $rules, surt => 1, surt_scheme => 1): the key of this
@@ -640,19 +690,16 @@ sub key {
     my ($rules, $key_flags) = Wurl::Rules::_key_args($opt{rules}, $opt{surt}, $opt{surt_scheme});
     my $rules_ptr = defined $rules ? $rules->_ptr : undef;
     my $ptr = $self->_ptr;
-    my $buf;
-    FFI::Platypus::Buffer::grow($buf, 256);
-    my ($buf_ptr, $cap) = FFI::Platypus::Buffer::scalar_to_buffer($buf);
+    # Sized once: wurl_output_bound of the handle's serialization.
+    my $big;
+    my ($buf_ptr, $cap) = Wurl::_out_buffer(Wurl::_output_bound(Wurl::_base_len($ptr), 0, 0), $big);
     my $len = 0;
     my $st = Wurl::_url_key_into($ptr, $rules_ptr, $key_flags, $buf_ptr, $cap, \$len);
-    if ($st == Wurl::WURL_E_BUFFER_TOO_SMALL) {
-        FFI::Platypus::Buffer::grow($buf, $len + 1);
-        ($buf_ptr, $cap) = FFI::Platypus::Buffer::scalar_to_buffer($buf);
-        $st = Wurl::_url_key_into($ptr, $rules_ptr, $key_flags, $buf_ptr, $cap, \$len);
-    }
+    my $key = $st == Wurl::WURL_OK ? Wurl::_view($buf_ptr, $len) : undef;
+    undef $big;
     return undef if $st == Wurl::WURL_INVALID_URL;
     Wurl::_check($st, 'wurl_url_key_into');
-    return Wurl::_view($buf_ptr, $len);
+    return $key;
 }
 
 # The serialization, or undef for an invalid URL.
@@ -701,25 +748,46 @@ sub invalid_reason { Wurl::_invalid_reason($_[0]->_ptr) }
 # 'none', 'empty', 'domain', 'ipv4' or 'ipv6'.
 sub host_kind { $HOST_KINDS[ Wurl::_host_kind($_[0]->_ptr) ] // 'none' }
 
-# Storable (freeze, thaw, dclone): the recipe, not the handle's address.
-# Thawing replays it with the library of the thawing process, in any
-# process or thread.
-use constant FROZEN_TAG => 'Wurl::URL/1';
+# $url->state: the URL's state (wurl_state_export), a byte string that
+# Wurl::URL->from_state (in any process, with this version of wurl or a
+# later one) makes the same URL from, invalid URLs included.
+sub state { _export($_[0]->_ptr) }
 
+# Wurl::URL->from_state($bytes): the URL of a state; croaks "Wurl:
+# Wurl::URL->from_state: ... (status N)" for bytes that are not one
+# (WURL_E_BAD_STATE: another format, truncated, altered), and for
+# characters above U+00FF (a state is bytes).
+sub from_state {
+    my $b = $_[1];
+    Carp::croak('Wurl::URL->from_state: the state is undef') unless defined $b;
+    $b = "$b";
+    utf8::downgrade($b, 1) or Carp::croak('Wurl::URL->from_state: a state is bytes, not characters');
+    my ($st, $ptr) = _import($b);
+    return _made($st, $ptr, 'Wurl::URL->from_state');
+}
+
+# Storable (freeze, thaw, dclone): the state, not the handle's address.
+# Thawing imports it with the library of the thawing process, in any process
+# or thread.
 sub STORABLE_freeze {
     my ($self, $cloning) = @_;
     Carp::croak('Wurl::URL: the object was destroyed (its handle is freed); cannot freeze it')
       unless defined $self->[0];
-    return (FROZEN_TAG, $self->[2]);
+    return ($self->state);
 }
 
 sub STORABLE_thaw {
-    my ($self, $cloning, $tag, $recipe) = @_;
+    my ($self, $cloning, $state, @refs) = @_;
+    # Earlier development versions froze a recipe: (tag, array reference).
     Carp::croak("Wurl::URL: cannot thaw '"
-          . (defined $tag ? $tag : 'undef')
+          . (defined $state ? $state : 'undef')
           . "': not a frozen Wurl::URL of this version")
-      unless defined $tag && $tag eq FROZEN_TAG && ref $recipe eq 'ARRAY';
-    @$self = (_build($recipe), $OWNER, $recipe);
+      if @refs || !defined $state;
+    my ($st, $ptr) = _import($state);
+    Wurl::_check($st, 'Wurl::URL: thaw');
+    @$self = ($ptr, $OWNER);
+    $LIVE{$ptr} = $self;
+    Scalar::Util::weaken($LIVE{$ptr});
     return;
 }
 
@@ -728,9 +796,10 @@ sub DESTROY {
     return unless Scalar::Util::reftype($self) eq 'ARRAY';
     my $ptr = $self->[0];
     return unless defined $ptr;
-    # Another thread's handle (an object inherited and never used here).
+    # Another thread's handle (an object not made by this module).
     return unless $self->[1] == $OWNER;
     $self->[0] = undef;
+    delete $LIVE{$ptr};
     # At global destruction the attached functions may already be gone; the
     # process is ending, so the handle is left to it.
     return if ${^GLOBAL_PHASE} eq 'DESTRUCT';
@@ -743,12 +812,14 @@ package Wurl::Rules;
 use strict;
 use warnings;
 
+our @CARP_NOT = qw(Wurl Wurl::URL);
+
 # A compiled rules specification (wurl_rules_compile), a blessed array:
 #
 #   [0] the rules handle's address, undef once DESTROY has freed it;
 #   [1] the thread (threads->tid) that owns that handle;
 #   [2] the specification, from which another thread (or Storable's thaw)
-#       compiles its own handle, as Wurl::URL replays its recipe.
+#       compiles its own handle the first time it uses the object.
 
 # Wurl::Rules->new($spec): croaks "Wurl::Rules: MESSAGE" for a bad
 # specification, the message naming the bad part.
@@ -762,7 +833,7 @@ sub new {
 sub _compile {
     my ($b) = @_;
     my $msg;
-    FFI::Platypus::Buffer::grow($msg, 512);
+    FFI::Platypus::Buffer::grow($msg, Wurl::WURL_RULES_MESSAGE_MAX + 1);
     my ($msg_ptr, $cap) = FFI::Platypus::Buffer::scalar_to_buffer($msg);
     my $ptr;
     my $st = Wurl::_rules_compile($b, length($b), \$ptr, $msg_ptr, $cap);
@@ -872,8 +943,8 @@ The string resolved against C<$url>, a new Wurl::URL.
 A new, canonical Wurl::URL. C<charset> is the label of the document's
 encoding, used for the query: a WHATWG Encoding Standard label
 (C<shift_jis>, C<windows-1252>, ...); a label that names no encoding (a
-misspelt C<shiftjis>, which would otherwise mean UTF-8) croaks
-C<unknown charset label>. C<strict> is C<WURL_FLAG_NETWORK_STRICT> (see the
+misspelt C<shiftjis>, which would otherwise mean UTF-8) croaks with the
+library's message, C<< Wurl->charset_message($label) >>. C<strict> is C<WURL_FLAG_NETWORK_STRICT> (see the
 top-level README).
 
 =item $url->serialize
@@ -884,6 +955,15 @@ The string, or undef for an invalid URL.
 
 undef for an absent component, C<''> for a present empty one.
 C<< $url->components >> is a hash reference of the present ones.
+
+=item $url->state, Wurl::URL->from_state($bytes)
+
+The URL's state (C<wurl_state_export>): its whole value as a byte string
+(each component absent or present, invalid and why), which C<from_state>
+makes the same URL from in any process, with this version of wurl or a
+later one; what L<Storable> freezes. C<from_state> croaks (status
+C<WURL_E_BAD_STATE>) for bytes that are no such state: another format,
+truncated or altered. Any bytes are safe to pass.
 
 =item $url->is_invalid, $url->invalid_reason, $url->host_kind
 
@@ -903,6 +983,13 @@ checked as for C<< $url->canonicalize >>.
 case-insensitive, surrounding whitespace ignored: C<wurl_charset_known>),
 else 0. (L<Wurl::Compat> keeps the 2012 module's rule instead: there a
 label that names no encoding means UTF-8.)
+
+=item Wurl->charset_message($label)
+
+The message wurl gives for a label that names no encoding
+(C<wurl_charset_message>: the label quoted in ASCII, cut after 64 bytes;
+the same text in every wurl front end), which is what C<canonicalize>
+croaks with; undef for a label that names an encoding.
 
 =item Wurl::Rules->new($spec), Wurl->canonicalize($input, rules => $rules, surt => 1, surt_scheme => 1), $url->key(rules => $rules, surt => 1)
 
@@ -982,16 +1069,18 @@ immutable; every operation returns a new object.
 
 =item *
 
-Each object also keeps how it was made (the inputs of its parse, resolve and
-canonicalize steps). L<Storable> (C<freeze>/C<thaw>, C<dclone>, files read
-by another process) copies that and thawing makes a new handle from it, with
-the library of the thawing process; invalid URLs survive too.
+L<Storable> (C<freeze>/C<thaw>, C<dclone>, files read by another process)
+stores an object's state (C<< $url->state >>) and thawing makes a new handle
+from it, with the library of the thawing process; invalid URLs survive too.
+A malformed state croaks; an object frozen by an earlier development
+version (which froze how it was made) croaks too.
 
 =item *
 
-Threads (ithreads): a new thread inherits the objects; the first time it
-uses one, it makes its own handle from the recipe and never uses or frees the
-parent's. A forked child has its own copy of every handle.
+Threads (ithreads): a new thread inherits the objects, each with a handle
+of its own made from the state of the parent's when the thread starts; it
+never uses or frees the parent's. A forked child has its own copy of every
+handle.
 
 =item *
 
@@ -1000,9 +1089,11 @@ during global destruction) croaks when it is used, as a base or otherwise.
 
 =item *
 
-C<< Wurl->canonicalize >> writes into a buffer kept per interpreter, at most
-64 KiB; a larger result uses a buffer for that call only. A 16 MiB input
-leaves nothing behind (F<t/07-memory.t> measures the resident set size).
+C<< Wurl->canonicalize >> and C<< $url->key >> write into a buffer sized
+once by C<wurl_output_bound> (never grown and called again): one kept per
+interpreter, at most 64 KiB, or, for a call whose bound is larger, a buffer
+for that call only. A 16 MiB input leaves nothing behind (F<t/07-memory.t>
+measures the resident set size).
 
 =back
 

@@ -113,30 +113,82 @@ is(Wurl::status_string(Wurl::WURL_E_TOO_LONG), 'input longer than WURL_MAX_INPUT
         'one-call strict');
 }
 
-# A charset label that names no encoding croaks, naming it (the library would
-# read it as UTF-8); Wurl::Compat keeps the 2012 module's rule (UTF-8).
+# A charset label that names no encoding croaks with the library's message
+# (wurl_charset_message; the library alone would read it as UTF-8);
+# Wurl::Compat keeps the 2012 module's rule (UTF-8).
 {
     my $u = Wurl->parse('http://hoge')->resolve("?\x{5050}");
-    for my $label ('shiftjis', 'no-such-label', 'utf-7', '', 'utf_8') {
+    for my $label ('shiftjis', 'no-such-label', 'utf-7', '', 'utf_8', "sj\x{E9}is", 'a"b\\c') {
+        my $msg = Wurl->charset_message($label);
+        ok(defined $msg && length $msg, "'$label': the library has a message");
+        like($msg, qr/\A[\x20-\x7E]+\z/, "'$label': the message is printable ASCII");
+        # The croak is the message and croak's " at FILE line N."; the line
+        # is this file's (the caller's), not Wurl.pm's.
+        my $at = qr/ at \Q${\ __FILE__}\E line \d+\.\n\z/;
         eval { $u->canonicalize(charset => $label) };
-        like($@, qr/^Wurl::URL->canonicalize: unknown charset label '\Q$label\E'/, "'$label': URL->canonicalize croaks");
+        like($@, qr/\A\Q$msg\E$at/, "'$label': URL->canonicalize croaks the message");
         eval { Wurl->canonicalize("?\x{5050}", base => 'http://hoge', charset => $label) };
-        like($@, qr/^Wurl->canonicalize: unknown charset label '\Q$label\E'/, "'$label': Wurl->canonicalize croaks");
+        like($@, qr/\A\Q$msg\E$at/, "'$label': Wurl->canonicalize croaks the message");
         eval { Wurl->canonicalize('http://a/', rules => 'sort-query', charset => $label) };
-        like($@, qr/unknown charset label/, "'$label': with rules too");
+        like($@, qr/\A\Q$msg\E$at/, "'$label': with rules too");
+        eval { Wurl->canonicalize('http://a/', surt => 1, charset => $label) };
+        like($@, qr/\A\Q$msg\E$at/, "'$label': with surt too");
+        eval { Wurl->canonicalize('http://a/', model => 'url-standard', charset => $label) };
+        like($@, qr/\A\Q$msg\E$at/, "'$label': with the URL Standard model too");
+        eval { Wurl->canonicalize('a', base => $u, model => 'url-standard', charset => $label) };
+        like($@, qr/\A\Q$msg\E$at/, "'$label': URL Standard, object base");
         is(Wurl->charset_known($label), 0, "'$label' is not known");
     }
+    # The last charset option given is the one used, and the one named.
+    eval { Wurl->canonicalize('http://a/', charset => 'sjis', charset => 'nope') };
+    like($@, qr/\A\Q${\ Wurl->charset_message('nope')}\E at /, 'the last charset option is named');
+    is(Wurl->canonicalize('http://a/', charset => 'nope', charset => 'sjis'), 'http://a/',
+        'the last charset option is used');
     for my $label ('Shift_JIS', ' sjis ', 'EUC-JP', 'latin1', 'utf-16le') {
         is(Wurl->charset_known($label), 1, "'$label' is known");
+        is(Wurl->charset_message($label), undef, "'$label' has no message");
     }
     is(Wurl->canonicalize("?\x{3042}", base => 'http://hoge', charset => ' Shift_JIS '),
         'http://hoge/?%82%A0', 'a WHATWG label, case and spaces aside');
     my $long = 'x' x 10_000;
     eval { $u->canonicalize(charset => $long) };
-    ok(length($@) < 400, 'a long label is quoted in part');
+    my $msg = Wurl->charset_message($long);
+    like($@, qr/\A\Q$msg\E at /, 'a long label: the library\'s message');
+    ok(length($msg) <= Wurl::WURL_CHARSET_MESSAGE_MAX, 'a long label is quoted in part');
+    # A label over WURL_MAX_INPUT_LEN bytes is a failed call, not a message.
+    my $huge = 'x' x (Wurl::WURL_MAX_INPUT_LEN + 1);
+    eval { Wurl->charset_message($huge) };
+    like($@, qr/\(status ${\ Wurl::WURL_E_TOO_LONG}\)/, 'charset_message: a label too long croaks');
+    eval { $u->canonicalize(charset => $huge) };
+    like($@, qr/\(status ${\ Wurl::WURL_E_TOO_LONG}\)/, 'canonicalize: a label too long croaks');
+    undef $huge;
+    eval { Wurl->charset_message(undef) };
+    like($@, qr/input is undef/, 'charset_message(undef) croaks');
     require Wurl::Compat;
     is(Wurl::Compat::url_to_canon_url("?\x{5050}", 'http://hoge', 'shiftjis'), 'http://hoge/?%E5%81%90',
         'Wurl::Compat: an unknown label is UTF-8, as in the 2012 module');
+}
+
+# Output buffers are sized once by wurl_output_bound (no call again on
+# WURL_E_BUFFER_TOO_SMALL): results that expand the most (an invalid UTF-8
+# byte is 9 bytes), below and above the 64 KiB scratch buffer, come whole
+# through every one-call path, as the handle path gives them.
+{
+    for my $n (10, 7_200, 7_400, 30_000) {
+        my $in = 'http://a/' . ("\xFF" x $n);
+        my $want = 'http://a/' . ('%EF%BF%BD' x $n);
+        is(Wurl->canonicalize($in, bytes => 1), $want, "$n invalid bytes: canonicalize");
+        is(Wurl->parse_bytes($in)->canonicalize->serialize, $want, "$n invalid bytes: the handle path");
+        is(Wurl->canonicalize('?q', base => Wurl->parse_bytes($in), bytes => 1),
+            "$want?q", "$n invalid bytes: a handle base");
+        is(Wurl->canonicalize($in, bytes => 1, rules => 'sort-query'), $want, "$n: with rules");
+        is(Wurl->canonicalize($in, bytes => 1, surt => 1), 'a)/' . ('%EF%BF%BD' x $n), "$n: SURT");
+        is(Wurl->canonicalize($in, bytes => 1, model => 'url-standard'), $want, "$n: URL Standard");
+        is(Wurl->canonicalize('/x', base => $in, bytes => 1, model => 'url-standard'), 'http://a/x',
+            "$n: URL Standard, a string base");
+        is(Wurl->parse_bytes($in)->key, $want, "$n: key of a handle");
+        is(Wurl->parse_bytes($in)->key(surt => 1), 'a)/' . ('%EF%BF%BD' x $n), "$n: SURT key of a handle");
+    }
 }
 
 # Strings: characters in, characters out; bytes on request.
@@ -318,17 +370,19 @@ is(Wurl::status_string(Wurl::WURL_E_TOO_LONG), 'input longer than WURL_MAX_INPUT
     like($out, qr{WURL_LIB=/nonexistent/libwurl\.so is not a readable file}, 'a bad WURL_LIB croaks');
 }
 
-# Threads: an inherited object gets its own handle in the thread (made again
-# from its recipe); hashes keep working; the parent's handles are untouched.
+# Threads: an inherited object gets its own handle in the thread (imported
+# from its state); hashes keep working; the parent's handles are untouched.
 SKIP: {
     skip 'perl without ithreads', 4 unless $Config{useithreads};
     require threads;
     require Scalar::Util;
     my $u = Wurl->parse('http://A/x');
     my $h = parse_url('http://A/y');
+    my $parent_handle = $u->[0];
     my $t = threads->create(sub {
         my @r;
         push @r, Scalar::Util::blessed($u) // 'not an object';
+        push @r, $u->[0] != $parent_handle ? 'own-handle' : 'parent-handle';
         push @r, $u->canonicalize->serialize;
         push @r, serialize_parsed_url(canonicalize_parsed_url($h));
         push @r, Wurl->canonicalize('http://T/z');
@@ -336,7 +390,7 @@ SKIP: {
         return join ' ', @r;
     });
     my $r = $t->join;
-    is($r, 'Wurl::URL http://a/x http://a/y http://t/z http://b/',
+    is($r, 'Wurl::URL own-handle http://a/x http://a/y http://t/z http://b/',
         'a thread uses inherited objects and hashes');
     is($u->serialize, 'http://A/x', 'the parent object is intact');
     is($h->{host}, 'A', 'the parent hash is intact');

@@ -1,5 +1,6 @@
 # Wurl::URL objects copied the ways Perl copies data: Storable (freeze/thaw
-# in one process and across processes, dclone), ithreads and fork; and a
+# in one process and across processes, dclone), ithreads and fork, all
+# through the state pair (state/from_state); malformed states; and a
 # destroyed object used again. Each of these crashed the interpreter (double
 # free, segfault) or gave a silently wrong result when an object was a
 # blessed scalar holding the handle's address.
@@ -45,6 +46,12 @@ sub samples {
         Wurl->parse('mailto:x')->resolve('hoge'),             # invalid: relative against mailto:
         Wurl->parse('http://a:99999/')->canonicalize,         # invalid: port
         Wurl->parse_bytes("http://a/\xFF\0"),
+        # Absent and empty: password, query and fragment present and empty;
+        # then absent.
+        Wurl->parse('http://user:@host/p?#'),
+        Wurl->parse('http://user:@host/p?#')->canonicalize,
+        Wurl->parse('http://host/p'),
+        Wurl->parse('http://a/')->resolve('//@/'),
     );
 }
 
@@ -80,6 +87,70 @@ sub samples {
 {
     eval { Wurl::URL::STORABLE_thaw(bless([], 'Wurl::URL'), 0, 'something else', []) };
     like($@, qr/cannot thaw 'something else'/, 'a foreign frozen form croaks clearly');
+    # What earlier development versions froze: a tag and a recipe.
+    eval { Wurl::URL::STORABLE_thaw(bless([], 'Wurl::URL'), 0, 'Wurl::URL/1', [ 'p', 'http://a/' ]) };
+    like($@, qr{cannot thaw 'Wurl::URL/1': not a frozen Wurl::URL of this version},
+        'a recipe of an earlier version croaks clearly');
+    eval { Wurl::URL::STORABLE_thaw(bless([], 'Wurl::URL'), 0, 'wurl junk') };
+    like($@, qr/\(status ${\ Wurl::WURL_E_BAD_STATE}\)/, 'thawing a malformed state croaks');
+}
+
+# --- the state pair -------------------------------------------------------------
+
+{
+    my @u = samples();
+    for my $u (@u) {
+        my $state = $u->state;
+        my $what = $u->serialize // ('invalid: ' . $u->invalid_reason);
+        ok(!utf8::is_utf8($state) && length($state) > 4, "state of $what: bytes");
+        my $back = Wurl::URL->from_state($state);
+        is(describe($back), describe($u), "state of $what: the same URL again");
+        is($back->state, $state, "state of $what: one encoding");
+        isnt($back->[0], $u->[0], "state of $what: a handle of its own");
+        is(describe($back->canonicalize), describe($u->canonicalize), "state of $what: canonicalizes alike");
+    }
+    my ($empty, $absent) = map { Wurl::URL->from_state($_->state) } @u[ 8, 10 ];
+    is_deeply([ map { $empty->$_ } qw(password query fragment) ], [ '', '', '' ],
+        'present and empty components stay present and empty');
+    is_deeply([ map { $absent->$_ } qw(user password query fragment) ], [ undef, undef, undef, undef ],
+        'absent components stay absent');
+
+    # Malformed states croak with WURL_E_BAD_STATE, never crash: bytes that
+    # are no state, every truncation of one, every octet changed.
+    my $bad = qr/\(status ${\ Wurl::WURL_E_BAD_STATE}\)/;
+    for my $junk ('', 'wurl', 'junk', "wurl\x02", "\0" x 64, 'x' x 1000) {
+        my $r = eval { Wurl::URL->from_state($junk); 1 };
+        ok(!$r && $@ =~ $bad, 'no state: ' . unpack('H*', substr($junk, 0, 16)) . ' croaks');
+    }
+    my $state = $u[8]->state;
+    my $cut = 0;
+    for my $n (0 .. length($state) - 1) {
+        $cut++ if !eval { Wurl::URL->from_state(substr($state, 0, $n)); 1 } && $@ =~ $bad;
+    }
+    is($cut, length $state, 'every truncation of a state croaks');
+    $state .= 'x';
+    ok(!eval { Wurl::URL->from_state($state); 1 } && $@ =~ $bad, 'a state with more bytes croaks');
+    chop $state;
+    my ($refused, $made) = (0, 0);
+    for my $i (0 .. length($state) - 1) {
+        for my $x (0x01, 0x80, 0xFF) {
+            my $s = $state;
+            substr($s, $i, 1) = chr(ord(substr($s, $i, 1)) ^ $x);
+            my $v = eval { Wurl::URL->from_state($s) };
+            if ($v) {
+                # Another value: a whole URL whose state is that state.
+                $made++ if $v->state eq $s && defined describe($v);
+            } else {
+                $refused++ if $@ =~ $bad;
+            }
+        }
+    }
+    is($refused + $made, 3 * length $state, 'every changed octet gives WURL_E_BAD_STATE or a whole URL');
+    cmp_ok($refused, '>', length $state, 'most changes are refused');
+    eval { Wurl::URL->from_state(undef) };
+    like($@, qr/the state is undef/, 'from_state(undef) croaks');
+    eval { Wurl::URL->from_state("\x{100}") };
+    like($@, qr/a state is bytes/, 'from_state of characters above U+00FF croaks');
 }
 
 # Freeze in one process, thaw in another (it was a segfault).

@@ -36,7 +36,9 @@ module Wurl
     end
   end
 
-  # The C ABI's constants (include/wurl.h).
+  # The C ABI's constants (include/wurl.h; test/header_test.rb compares
+  # every WURL_* constant here, and the orders of COMPONENTS and HOST_KINDS,
+  # with the header).
   WURL_OK = 0
   WURL_E_NULL_ARG = 1
   WURL_E_BAD_ARG = 2
@@ -45,13 +47,19 @@ module Wurl
   WURL_E_BUFFER_TOO_SMALL = 5
   WURL_INVALID_URL = 6
   WURL_E_BAD_RULES = 7
+  WURL_E_UNKNOWN_CHARSET = 8
+  WURL_E_BAD_STATE = 9
   WURL_KEY_SURT = 1
   WURL_KEY_SURT_SCHEME = 2
   WURL_FLAG_NETWORK_STRICT = 1
   # wurl_canon_into flag: the WHATWG URL Standard model instead of the 2012
   # algorithm (see include/wurl.h).
   WURL_FLAG_URL_STANDARD = 2
+  # An unknown charset label is WURL_E_UNKNOWN_CHARSET instead of UTF-8.
+  WURL_FLAG_CHARSET_STRICT = 4
   WURL_MAX_INPUT_LEN = 16 * 1024 * 1024
+  WURL_CHARSET_MESSAGE_MAX = 400
+  WURL_RULES_MESSAGE_MAX = 400
 
   # Scratch buffers larger than this are released when the call returns
   # (the C library's own cap for its per-thread buffer is the same).
@@ -187,7 +195,12 @@ module Wurl
     attach_function :wurl_free, %i[wurl_url], :void
     attach_function :wurl_status_str, %i[wurl_status], :string
     attach_function :wurl_version, [], :string
+    attach_function :wurl_output_bound, %i[size_t size_t uint32], :size_t
     attach_function :wurl_charset_known, %i[buffer_in size_t], :bool
+    attach_function :wurl_charset_message, %i[buffer_in size_t pointer size_t], :wurl_status
+    # The record state pair.
+    attach_function :wurl_state_export, %i[wurl_url pointer size_t pointer], :wurl_status
+    attach_function :wurl_state_import, %i[buffer_in size_t pointer], :wurl_status
   end
 
   # The library that was loaded (a path, or the first name tried with the
@@ -273,21 +286,42 @@ module Wurl
     to_bytes(label.is_a?(Symbol) || label.is_a?(Encoding) ? label.to_s : label, what)
   end
 
+  # The message wurl gives for a charset label that names no encoding
+  # (wurl_charset_message: the label quoted in ASCII, cut after 64 bytes; the
+  # text every wurl front end shows, and that of the ArgumentError raised for
+  # such a +charset:+), or nil for a label that names one.
+  #
+  # @param label [String, Symbol, Encoding, #to_str]
+  # @return [String, nil]
+  # @raise [Wurl::Error] for a label longer than WURL_MAX_INPUT_LEN bytes
+  # @raise [TypeError] for nil or an object that is no string (see {to_bytes})
+  # @example
+  #   Wurl.charset_message('shiftjs')   # => "unknown charset label \"shiftjs\" (a WHATWG ...)"
+  #   Wurl.charset_message('sjis')      # => nil
+  def self.charset_message(label)
+    bytes = label_bytes(label, 'label')
+    msg = FFI::MemoryPointer.new(:char, WURL_CHARSET_MESSAGE_MAX + 1)
+    st = Lib.wurl_charset_message(bytes, bytes.bytesize, msg, msg.size)
+    return nil if st == WURL_OK
+    return msg.read_string.force_encoding(Encoding::UTF_8) if st == WURL_E_UNKNOWN_CHARSET
+
+    check(st, 'wurl_charset_message')
+  end
+
   # A +charset:+ argument as the bytes the C ABI takes (nil for nil). The
-  # library reads a label that names no encoding as UTF-8 (the 2012
-  # algorithm's rule), so a misspelt one would silently mean UTF-8: it
-  # raises ArgumentError naming it instead. A label longer than
-  # WURL_MAX_INPUT_LEN bytes goes on, for the call to refuse (Wurl::Error).
+  # calls that take it are given WURL_FLAG_CHARSET_STRICT: the library reads
+  # a label that names no encoding as UTF-8 otherwise (the 2012 algorithm's
+  # rule), so a misspelt one would silently mean UTF-8.
   # @api private
   def self.charset_bytes(charset)
-    return nil if charset.nil?
+    charset.nil? ? nil : label_bytes(charset, 'charset')
+  end
 
-    cs = label_bytes(charset, 'charset')
-    return cs if cs.bytesize > WURL_MAX_INPUT_LEN || Lib.wurl_charset_known(cs, cs.bytesize)
-
-    shown = cs.byteslice(0, 64).scrub.inspect + (cs.bytesize > 64 ? '...' : '')
-    raise ArgumentError, "Wurl: unknown charset label #{shown} (a WHATWG Encoding Standard label, " \
-                         "e.g. 'utf-8', 'shift_jis', 'windows-1252')"
+  # Raises the ArgumentError of a label the library refused
+  # (WURL_E_UNKNOWN_CHARSET) with the library's message.
+  # @api private
+  def self.unknown_charset(cs)
+    raise ArgumentError, charset_message(cs)
   end
 
   # A view (pointer, length) into a handle, copied into a UTF-8 String.
@@ -319,9 +353,10 @@ module Wurl
   # String or a Wurl::URL; without it, +input+ is its own base),
   # canonicalizes with +charset+ and serializes. nil for an invalid URL.
   #
-  # The output goes into a scratch buffer kept per fiber (Thread.current[]
-  # is fiber-local) up to SCRATCH_CAP bytes; a larger result uses a buffer
-  # for that call only, freed before it returns.
+  # The output goes into a buffer sized once by wurl_output_bound: a scratch
+  # buffer kept per fiber (Thread.current[] is fiber-local) up to
+  # SCRATCH_CAP bytes; a call whose bound is larger uses a buffer for that
+  # call only, freed before it returns.
   #
   # @param input [String] the URL or reference
   # @param base [String, Wurl::URL, nil] the base URL
@@ -338,8 +373,8 @@ module Wurl
   # @return [String, nil] the canonical URL (UTF-8), nil when invalid
   # @raise [Wurl::Error] when the call fails (an input over WURL_MAX_INPUT_LEN bytes),
   #   or for a bad rules specification (status WURL_E_BAD_RULES)
-  # @raise [ArgumentError] for a charset label that names no encoding, or
-  #   +strict+ with the URL Standard model
+  # @raise [ArgumentError] for a charset label that names no encoding (the
+  #   library's message, {charset_message}), or +strict+ with the URL Standard model
   # @raise [TypeError] for a nil input, or an argument that is no string
   #   (see {to_bytes})
   #
@@ -369,43 +404,52 @@ module Wurl
     std_base_bytes = base.nil? ? nil : to_bytes(base, 'base') if std_base
     base = URL.parse(to_bytes(base, 'base')) unless std_base || base.nil? || base.is_a?(URL)
     cs = charset_bytes(charset)
+    # wurl_canon_standard_into has no flags: the label is tested first.
+    unknown_charset(cs) if std_base && cs && charset_message(cs)
+    flags |= WURL_FLAG_CHARSET_STRICT
     base_ptr = std_base ? nil : base&.send(:pointer)
     rules = Rules.new(rules) unless rules.nil? || rules.is_a?(Rules)
     key_flags = Rules.key_flags(surt, surt_scheme)
     keyed = !rules.nil? || key_flags != 0
     out_len = FFI::MemoryPointer.new(:size_t)
-    buf = (Thread.current[:__wurl_canon_buf] ||= FFI::MemoryPointer.new(:char, 256))
-    call = lambda do |b|
-      if std_base
-        Lib.wurl_canon_standard_into(std_base_bytes, std_base_bytes ? std_base_bytes.bytesize : 0, bytes,
-                                     bytes.bytesize, cs, cs ? cs.bytesize : 0, rules&.send(:pointer),
-                                     key_flags, b, b.size, out_len)
-      elsif keyed
-        Lib.wurl_canon_key_into(base_ptr, bytes, bytes.bytesize, cs, cs ? cs.bytesize : 0,
-                                flags, rules&.send(:pointer), key_flags, b, b.size, out_len)
-      else
-        Lib.wurl_canon_into(base_ptr, bytes, bytes.bytesize, cs, cs ? cs.bytesize : 0,
-                            flags, b, b.size, out_len)
-      end
-    end
-    st = call.call(buf)
-    if st == WURL_E_BUFFER_TOO_SMALL
-      need = out_len.read(:size_t) + 1
-      if need <= SCRATCH_CAP
-        buf = Thread.current[:__wurl_canon_buf] = FFI::MemoryPointer.new(:char, need)
-      else
-        buf = big = FFI::MemoryPointer.new(:char, need)
-      end
-      st = call.call(buf)
-    end
+    # Sized once: wurl_output_bound of the base and the input.
+    base_len = std_base ? std_base_bytes&.bytesize || 0 : base&.send(:serialized_len) || 0
+    buf = big = out_buffer(Lib.wurl_output_bound(base_len, bytes.bytesize, std_base ? 0 : flags))
+    buf = Thread.current[:__wurl_canon_buf] if big.nil?
+    st = if std_base
+           Lib.wurl_canon_standard_into(std_base_bytes, std_base_bytes ? std_base_bytes.bytesize : 0, bytes,
+                                        bytes.bytesize, cs, cs ? cs.bytesize : 0, rules&.send(:pointer),
+                                        key_flags, buf, buf.size, out_len)
+         elsif keyed
+           Lib.wurl_canon_key_into(base_ptr, bytes, bytes.bytesize, cs, cs ? cs.bytesize : 0,
+                                   flags, rules&.send(:pointer), key_flags, buf, buf.size, out_len)
+         else
+           Lib.wurl_canon_into(base_ptr, bytes, bytes.bytesize, cs, cs ? cs.bytesize : 0,
+                               flags, buf, buf.size, out_len)
+         end
     case st
     when WURL_OK then view(buf, out_len.read(:size_t))
     when WURL_INVALID_URL then nil
+    when WURL_E_UNKNOWN_CHARSET then unknown_charset(cs)
     else check(st, std_base ? 'wurl_canon_standard_into' : keyed ? 'wurl_canon_key_into' : 'wurl_canon_into')
     end
   ensure
     # The buffer of a large result is released now, not at some later GC.
     big&.free
+  end
+
+  # The buffer of a call whose results are at most +need+ bytes with their
+  # NUL (wurl_output_bound): nil when the per-fiber scratch buffer
+  # (Thread.current[:__wurl_canon_buf], grown to +need+ when smaller) holds
+  # them, up to SCRATCH_CAP; else a buffer for that call only, not cleared
+  # (the caller frees it), so that its untouched pages are never resident.
+  # @api private
+  def self.out_buffer(need)
+    return FFI::MemoryPointer.new(:char, need, false) if need > SCRATCH_CAP
+
+    scratch = Thread.current[:__wurl_canon_buf]
+    Thread.current[:__wurl_canon_buf] = FFI::MemoryPointer.new(:char, need, false) if scratch.nil? || scratch.size < need
+    nil
   end
 
   # A parsed, resolved or canonicalized URL: an immutable handle, freed by
@@ -442,6 +486,25 @@ module Wurl
       new(out.read_pointer)
     end
 
+    # The URL of a state ({#state}), in this process or another, with this
+    # version of wurl or a later one.
+    #
+    # @param state [String] the bytes of {#state} (read as bytes, whatever
+    #   the String's encoding)
+    # @return [Wurl::URL]
+    # @raise [Wurl::Error] with status WURL_E_BAD_STATE for bytes that are not
+    #   a state (another format, truncated, altered): any bytes are safe to pass
+    # @raise [TypeError] for nil or an object that is no string
+    def self.from_state(state)
+      raise TypeError, 'Wurl: state is nil' if state.nil?
+      raise TypeError, "Wurl: state is a #{state.class}, not a String" unless state.respond_to?(:to_str)
+
+      bytes = state.to_str.b
+      out = FFI::MemoryPointer.new(:pointer)
+      Wurl.check(Lib.wurl_state_import(bytes, bytes.bytesize, out), 'wurl_state_import')
+      new(out.read_pointer)
+    end
+
     def initialize(ptr)
       raise ArgumentError, 'Wurl::URL.new takes a handle; use Wurl.parse' unless ptr.is_a?(FFI::Pointer) && !ptr.null?
 
@@ -467,12 +530,15 @@ module Wurl
     #   for the query (a WHATWG Encoding Standard label)
     # @param strict [Boolean] WURL_FLAG_NETWORK_STRICT (see the top-level README)
     # @return [Wurl::URL] a new URL
-    # @raise [ArgumentError] for a charset label that names no encoding
+    # @raise [ArgumentError] for a charset label that names no encoding, with
+    #   the library's message ({Wurl.charset_message})
     def canonicalize(charset: nil, strict: false)
       cs = Wurl.charset_bytes(charset)
-      flags = strict ? WURL_FLAG_NETWORK_STRICT : 0
+      flags = (strict ? WURL_FLAG_NETWORK_STRICT : 0) | WURL_FLAG_CHARSET_STRICT
       out = FFI::MemoryPointer.new(:pointer)
-      Wurl.check(Lib.wurl_canonicalize(pointer, cs, cs ? cs.bytesize : 0, flags, out), 'wurl_canonicalize')
+      st = Lib.wurl_canonicalize(pointer, cs, cs ? cs.bytesize : 0, flags, out)
+      Wurl.unknown_charset(cs) if st == WURL_E_UNKNOWN_CHARSET
+      Wurl.check(st, 'wurl_canonicalize')
       self.class.send(:new, out.read_pointer)
     end
 
@@ -547,16 +613,16 @@ module Wurl
       rules = Rules.new(rules) unless rules.nil? || rules.is_a?(Rules)
       key_flags = Rules.key_flags(surt, surt_scheme)
       out_len = FFI::MemoryPointer.new(:size_t)
-      buf = FFI::MemoryPointer.new(:char, 256)
+      # Sized once: wurl_output_bound of this URL's serialization.
+      buf = big = Wurl.out_buffer(Lib.wurl_output_bound(serialized_len, 0, 0))
+      buf = Thread.current[:__wurl_canon_buf] if big.nil?
       st = Lib.wurl_url_key_into(pointer, rules&.send(:pointer), key_flags, buf, buf.size, out_len)
-      if st == WURL_E_BUFFER_TOO_SMALL
-        buf = FFI::MemoryPointer.new(:char, out_len.read(:size_t) + 1)
-        st = Lib.wurl_url_key_into(pointer, rules&.send(:pointer), key_flags, buf, buf.size, out_len)
-      end
       return nil if st == WURL_INVALID_URL
 
       Wurl.check(st, 'wurl_url_key_into')
       Wurl.view(buf, out_len.read(:size_t))
+    ensure
+      big&.free
     end
 
     # Two URLs are equal when they have the same value: the same invalid
@@ -591,6 +657,17 @@ module Wurl
 
     private
 
+    # The length of the serialization (0 for an invalid URL), what
+    # wurl_output_bound counts for a base or a key's URL. Computed once (the
+    # URL is immutable).
+    def serialized_len
+      @serialized_len ||= begin
+        ptr = FFI::MemoryPointer.new(:pointer)
+        len = FFI::MemoryPointer.new(:size_t)
+        Lib.wurl_serialize(pointer, ptr, len) ? len.read(:size_t) : 0
+      end
+    end
+
     # The handle, for the C functions; raises when it was freed.
     def pointer
       raise Error.new('Wurl::URL: its handle was freed', WURL_E_NULL_ARG) if @handle.freed?
@@ -600,11 +677,32 @@ module Wurl
 
     public
 
-    # Marshal would copy a handle's address into another process; refused.
-    # @raise [TypeError]
-    def marshal_dump
-      raise TypeError, 'Wurl::URL cannot be marshaled: marshal its serialization (or its ' \
-                       'input) and parse it again'
+    # The URL's state (wurl_state_export): its whole value as bytes (each
+    # component absent or present, invalid and why), from which
+    # {Wurl::URL.from_state} makes the same URL; what Marshal stores.
+    #
+    # @return [String] a binary (ASCII-8BIT) String
+    # @raise [Wurl::Error] for a freed handle
+    def state
+      len = FFI::MemoryPointer.new(:size_t)
+      # Its length first, so that the buffer is sized once.
+      st = Lib.wurl_state_export(pointer, nil, 0, len)
+      Wurl.check(st, 'wurl_state_export') unless st == WURL_E_BUFFER_TOO_SMALL
+      buf = FFI::MemoryPointer.new(:uint8, len.read(:size_t))
+      Wurl.check(Lib.wurl_state_export(pointer, buf, buf.size, len), 'wurl_state_export')
+      buf.read_bytes(len.read(:size_t))
+    end
+
+    # Marshal: the state, not the handle's address (which would mean nothing
+    # in another process).
+    # @api private
+    def _dump(_level)
+      state
+    end
+
+    # @api private
+    def self._load(state)
+      from_state(state)
     end
 
     def inspect
@@ -653,7 +751,7 @@ module Wurl
     def initialize(spec)
       bytes = Wurl.to_bytes(spec, 'rules')
       out = FFI::MemoryPointer.new(:pointer)
-      msg = FFI::MemoryPointer.new(:char, 512)
+      msg = FFI::MemoryPointer.new(:char, WURL_RULES_MESSAGE_MAX + 1)
       st = Lib.wurl_rules_compile(bytes, bytes.bytesize, out, msg, msg.size)
       raise Error.new("Wurl::Rules: #{msg.read_string.force_encoding(Encoding::UTF_8)}", st) if st == WURL_E_BAD_RULES
 
@@ -676,10 +774,15 @@ module Wurl
       surt ? WURL_KEY_SURT : 0
     end
 
-    # Marshal would copy a handle's address into another process; refused.
-    # @raise [TypeError]
-    def marshal_dump
-      raise TypeError, 'Wurl::Rules cannot be marshaled: marshal its spec and compile it again'
+    # Marshal: the specification, compiled again by Marshal.load.
+    # @api private
+    def _dump(_level)
+      @spec
+    end
+
+    # @api private
+    def self._load(spec)
+      new(spec)
     end
 
     private

@@ -98,19 +98,32 @@ class ApiTest < Minitest::Test
   end
 
   def test_an_unknown_charset_label_raises
-    # The library would read it as UTF-8: a misspelt label is refused,
-    # naming it, in every call that takes a charset.
+    # The library would read it as UTF-8: a misspelt label is refused in
+    # every call that takes a charset, with the library's message
+    # (wurl_charset_message) as it is.
     u = Wurl.parse('http://hoge').resolve("?\u5050")
-    ['shiftjis', 'no-such-label', 'utf-7', '', 'utf_8'].each do |label|
-      e = assert_raises(ArgumentError) { u.canonicalize(charset: label) }
-      assert_includes e.message, "unknown charset label #{label.inspect}"
-      assert_raises(ArgumentError) { Wurl.canonicalize("?\u5050", base: 'http://hoge', charset: label) }
-      assert_raises(ArgumentError) { Wurl.canonicalize('http://a/', charset: label, rules: 'sort-query') }
+    ['shiftjis', 'no-such-label', 'utf-7', '', 'utf_8', "sj\u00e9is", 'a"b\\c', :nope].each do |label|
+      msg = Wurl.charset_message(label)
+      refute_nil msg, label
+      assert_match(/\A[\x20-\x7E]+\z/, msg, 'printable ASCII')
+      calls = {
+        'URL#canonicalize' => -> { u.canonicalize(charset: label) },
+        'Wurl.canonicalize' => -> { Wurl.canonicalize("?\u5050", base: 'http://hoge', charset: label) },
+        'with rules' => -> { Wurl.canonicalize('http://a/', charset: label, rules: 'sort-query') },
+        'with surt' => -> { Wurl.canonicalize('http://a/', charset: label, surt: true) },
+        'URL Standard' => -> { Wurl.canonicalize('http://a/', charset: label, model: 'url-standard') },
+        'URL Standard, URL base' => -> { Wurl.canonicalize('a', base: u, charset: label, model: 'url-standard') }
+      }
+      calls.each do |what, call|
+        e = assert_raises(ArgumentError, "#{label.inspect} #{what}") { call.call }
+        assert_equal msg, e.message, "#{label.inspect} #{what}"
+      end
       refute Wurl.charset_known?(label), label
     end
     # WHATWG labels: case and surrounding whitespace do not matter.
-    ['Shift_JIS', ' sjis ', 'EUC-JP', :latin1, 'utf-16le'].each do |label|
+    ['Shift_JIS', ' sjis ', 'EUC-JP', :latin1, 'utf-16le', Encoding::EUC_JP].each do |label|
       assert Wurl.charset_known?(label), label
+      assert_nil Wurl.charset_message(label), label
     end
     assert_equal 'http://hoge/?%82%A0', Wurl.canonicalize("?\u3042", base: 'http://hoge', charset: ' Shift_JIS ')
     assert_equal 'http://hoge/?%E3%81%82', Wurl.canonicalize("?\u3042", base: 'http://hoge', charset: 'utf-16le'),
@@ -118,9 +131,35 @@ class ApiTest < Minitest::Test
     # A long unknown label is quoted in part; one over WURL_MAX_INPUT_LEN is
     # the call's refusal, as before.
     e = assert_raises(ArgumentError) { u.canonicalize(charset: 'x' * 10_000) }
-    assert_operator e.message.bytesize, :<, 300
-    e = assert_raises(Wurl::Error) { u.canonicalize(charset: 'x' * (Wurl::WURL_MAX_INPUT_LEN + 1)) }
+    assert_equal Wurl.charset_message('x' * 10_000), e.message
+    assert_operator e.message.bytesize, :<=, Wurl::WURL_CHARSET_MESSAGE_MAX
+    huge = 'x' * (Wurl::WURL_MAX_INPUT_LEN + 1)
+    e = assert_raises(Wurl::Error) { u.canonicalize(charset: huge) }
     assert_equal Wurl::WURL_E_TOO_LONG, e.status
+    e = assert_raises(Wurl::Error) { Wurl.charset_message(huge) }
+    assert_equal Wurl::WURL_E_TOO_LONG, e.status
+    assert_raises(TypeError) { Wurl.charset_message(nil) }
+  end
+
+  def test_buffers_are_sized_once_by_the_output_bound
+    # No call is made again on WURL_E_BUFFER_TOO_SMALL: results that expand
+    # the most (an invalid UTF-8 byte is 9 bytes), below and above the
+    # 64 KiB scratch buffer, come whole through every one-call path, as the
+    # handle path gives them.
+    [10, 7_200, 7_400, 30_000].each do |n|
+      input = "http://a/#{"\xFF" * n}".b
+      want = "http://a/#{'%EF%BF%BD' * n}"
+      surt = "a)/#{'%EF%BF%BD' * n}"
+      assert_equal want, Wurl.canonicalize(input), n
+      assert_equal want, Wurl.parse(input).canonicalize.to_s, n
+      assert_equal "#{want}?q", Wurl.canonicalize('?q', base: Wurl.parse(input)), n
+      assert_equal want, Wurl.canonicalize(input, rules: 'sort-query'), n
+      assert_equal surt, Wurl.canonicalize(input, surt: true), n
+      assert_equal want, Wurl.canonicalize(input, model: 'url-standard'), n
+      assert_equal 'http://a/x', Wurl.canonicalize('/x', base: input, model: 'url-standard'), n
+      assert_equal want, Wurl.parse(input).key, n
+      assert_equal surt, Wurl.parse(input).key(surt: true), n
+    end
   end
 
   def test_bytes

@@ -2,10 +2,13 @@
 
 # Handles and scratch buffers: the raw handle is not reachable through the
 # public API (it was, and `u.handle.free` then let `u.to_s` read another
-# URL's bytes), copies share or refuse, and a large result's buffer does not
-# stay behind in any fiber (8 fibers each kept 48 MiB).
+# URL's bytes), copies share the handle or go through the state pair
+# (Marshal, URL#state / URL.from_state), a malformed state raises, and a
+# large result's buffer does not stay behind in any fiber (8 fibers each
+# kept 48 MiB).
 
 require 'minitest/autorun'
+require 'rbconfig'
 require 'wurl'
 
 class LifetimeTest < Minitest::Test
@@ -41,9 +44,100 @@ class LifetimeTest < Minitest::Test
     GC.start
     assert_equal 'http://a/b', u.to_s
     assert_equal 'http://a/b', d.to_s
-    e = assert_raises(TypeError) { Marshal.dump([u]) }
-    assert_match(/cannot be marshaled/, e.message)
+    m = Marshal.load(Marshal.dump([u, u]))
+    assert_equal [u, u], m
+    assert_same m[0], m[1], 'Marshal keeps sharing within the copy'
     assert_equal 'http://a/b', u.to_s
+  end
+
+  # Parsed, resolved, canonical and invalid URLs; absent and empty.
+  def samples
+    base = Wurl.parse('http://User@EXAMPLE.com:80/a/b?q#f')
+    [
+      base,
+      base.resolve('../c/./d?x=%41'),
+      base.resolve("?\u5050").canonicalize(charset: 'euc-jp'),
+      Wurl.parse('http:///evil.com/').canonicalize(strict: true),
+      Wurl.parse('foo'), # invalid: no scheme
+      Wurl.parse('mailto:x').resolve('hoge'), # invalid: relative against mailto:
+      Wurl.parse('http://a:99999/').canonicalize, # invalid: port
+      Wurl.parse("http://a/\xFF\0".b),
+      Wurl.parse('http://user:@host/p?#'), # password, query, fragment present and empty
+      Wurl.parse('http://user:@host/p?#').canonicalize,
+      Wurl.parse('http://host/p'), # absent
+      Wurl.parse('http://a/').resolve('//@/')
+    ]
+  end
+
+  def test_state_round_trip
+    samples.each do |u|
+      what = u.inspect
+      s = u.state
+      assert_equal Encoding::BINARY, s.encoding, what
+      back = Wurl::URL.from_state(s)
+      assert_equal u, back, what
+      assert_equal [u.invalid_reason, u.to_h], [back.invalid_reason, back.to_h], what
+      assert_equal s, back.state, "#{what}: one encoding"
+      assert_equal u.canonicalize, back.canonicalize, what
+      # The state is bytes, whatever the String's encoding says.
+      assert_equal u, Wurl::URL.from_state(s.dup.force_encoding(Encoding::UTF_8)), what
+    end
+    all = samples
+    copy = Marshal.load(Marshal.dump(all))
+    assert_equal all, copy
+    empty = Marshal.load(Marshal.dump(all[8]))
+    assert_equal ['', '', ''], [empty.password, empty.query, empty.fragment]
+    absent = Marshal.load(Marshal.dump(all[10]))
+    assert_equal [nil, nil, nil, nil], [absent.user, absent.password, absent.query, absent.fragment]
+    # Marshal in another process.
+    dumped = Marshal.dump(all)
+    out = IO.popen([RbConfig.ruby, '-I', File.expand_path('../lib', __dir__), '-rwurl', '-e',
+                    'print Marshal.load($stdin.read).map(&:inspect).join("\n")'], 'r+b') do |io|
+      io.write(dumped)
+      io.close_write
+      io.read
+    end
+    assert_equal all.map(&:inspect).join("\n"), out.force_encoding(Encoding::UTF_8)
+  end
+
+  def test_malformed_states_raise
+    bad = lambda do |bytes|
+      e = assert_raises(Wurl::Error, bytes.inspect) { Wurl::URL.from_state(bytes) }
+      assert_equal Wurl::WURL_E_BAD_STATE, e.status
+    end
+    ['', 'wurl', 'junk', "wurl\x02", "\0" * 64, 'x' * 1000].each { |b| bad.call(b) }
+    state = samples[8].state
+    (0...state.bytesize).each { |n| bad.call(state.byteslice(0, n)) }
+    bad.call(state + 'x')
+    refused = made = 0
+    (0...state.bytesize).each do |i|
+      [0x01, 0x80, 0xFF].each do |x|
+        s = state.dup
+        s.setbyte(i, s.getbyte(i) ^ x)
+        begin
+          v = Wurl::URL.from_state(s)
+          # Another value: a whole URL whose state is that state.
+          made += 1 if v.state == s && v.to_h
+        rescue Wurl::Error => e
+          refused += 1 if e.status == Wurl::WURL_E_BAD_STATE
+        end
+      end
+    end
+    assert_equal 3 * state.bytesize, refused + made
+    assert_operator refused, :>, state.bytesize
+    # Marshal of altered bytes raises the same error.
+    dumped = Marshal.dump(samples[0])
+    e = assert_raises(Wurl::Error) { Marshal.load(dumped.sub('wurl', 'wurx')) }
+    assert_equal Wurl::WURL_E_BAD_STATE, e.status
+    assert_raises(TypeError) { Wurl::URL.from_state(nil) }
+    assert_raises(TypeError) { Wurl::URL.from_state(1) }
+  end
+
+  def test_rules_marshal
+    r = Wurl::Rules.new('strip-www,sort-query')
+    c = Marshal.load(Marshal.dump(r))
+    assert_equal r.spec, c.spec
+    assert_equal 'http://a.com/?a&b', Wurl.canonicalize('http://www.a.com/?b&a', rules: c)
   end
 
   def test_fork

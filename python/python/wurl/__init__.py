@@ -56,7 +56,8 @@ not a ``str`` raises ``TypeError`` (``None`` is allowed in batches and gives
 invalid UTF-8 exactly as the C ABI, Ruby and Perl (``bytes => 1``) do, one
 U+FFFD per maximal invalid sequence. A ``charset`` that is not a WHATWG
 Encoding Standard label raises ``ValueError`` (a misspelt label would
-otherwise mean UTF-8).
+otherwise mean UTF-8) with the message ``charset_message(label)`` gives,
+the one every wurl front end shows.
 """
 
 from . import _wurl
@@ -67,6 +68,7 @@ from ._wurl import (
     canonical_url,
     canonicalize,
     canonicalize_many,
+    charset_message,
     parse,
     resolve,
 )
@@ -79,6 +81,7 @@ __all__ = [
     "canonicalize",
     "canonicalize_arrow",
     "canonicalize_many",
+    "charset_message",
     "parse",
     "resolve",
     "resolve_arrow",

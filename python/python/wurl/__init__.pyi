@@ -9,6 +9,7 @@ from ._wurl import (
     canonical_url as canonical_url,
     canonicalize as canonicalize,
     canonicalize_many as canonicalize_many,
+    charset_message as charset_message,
     parse as parse,
     resolve as resolve,
 )

@@ -43,6 +43,11 @@ class URL:
         """Canonicalizes this URL and returns the new URL."""
     def resolve(self, ref: str) -> "URL":
         """Resolves `ref` against this URL (no canonicalization)."""
+    def state(self) -> bytes:
+        """The URL's state: its whole value as bytes (what a pickle holds)."""
+    @classmethod
+    def from_state(cls, state: Union[bytes, bytearray, memoryview]) -> "URL":
+        """The URL of a state; ValueError for bytes that are not one."""
     def __str__(self) -> str:
         """The serialization; ValueError (with the reason) for an invalid URL."""
     def __eq__(self, other: object) -> bool: ...
@@ -110,6 +115,10 @@ def canonicalize_many(
 ) -> list[Optional[str]]:
     """canonicalize over a batch, with the GIL released; None in, None out.
     `model` as for canonicalize."""
+
+def charset_message(label: str) -> Optional[str]:
+    """The message wurl gives for a charset label that names no encoding
+    (the ValueError's of a bad `charset`), or None when it names one."""
 
 def canonicalize_arrow(
     urls: Any,
