@@ -450,21 +450,24 @@ const char *wurl_status_str(wurl_status status);
  * `wurl_canon_key_into`, `wurl_canon_standard_into`, `wurl_url_key_into`) and its NUL, for an
  * input of `input_len` bytes and a base of `base_len` bytes: the length of the base handle's
  * serialization (`wurl_serialize`; for `wurl_url_key_into`, of the handle itself) or of the
- * base string, 0 without a base. It is `WURL_OUTPUT_BOUND_FACTOR * (base_len + input_len) +
- * WURL_OUTPUT_BOUND_EXTRA` (saturating at `SIZE_MAX`; `WURL_OUTPUT_BOUND` is the same as a
- * macro), whatever the charset, rules and key flags, for every `flags` value (`flags` is the
+ * base string, 0 without a base (the input is then its own base). It is
+ * `WURL_OUTPUT_BOUND_FACTOR * (max(base_len, input_len) + input_len) + WURL_OUTPUT_BOUND_EXTRA`
+ * (saturating at `SIZE_MAX`; `WURL_OUTPUT_BOUND` is the same as a macro), whatever the charset, rules and key flags, for every `flags` value (`flags` is the
  * call's; a later flag that could make longer results would have a larger bound). A buffer of
  * that size never gives `WURL_E_BUFFER_TOO_SMALL`, so a caller sizes it once, for the longest
  * input it passes. Derived from the steps' worst expansions: an invalid UTF-8 byte is 9 bytes
  * (U+FFFD percent-encoded), a query in ISO-2022-JP or GB18030 under 6 a byte, IDNA at most 12
  * (U+FDFA, 3 bytes, becomes 35: `xn--%20%20%20-oze6dh5a3fcaccnvdrg0a`), an IPv4 short form 7
- * (`0` is `0.0.0.0`); resolution writes each base and input byte at most once; the steps add
+ * (`0` is `0.0.0.0`); resolution writes each base and input byte at most once, and an input
+ * resolved against itself is both (`file:a/a…` doubles its path); the steps add
  * at most a few delimiters (`//`, `/.`, `file:///`, SURT's `(` and `,)`). Tested on every
  * conformance case, the code points and random strings, and asserted by the fuzz targets. An
  * `input_len` above `WURL_MAX_INPUT_LEN`, which the calls refuse, gives
  * `WURL_OUTPUT_BOUND_EXTRA` (no result to hold).
  */
-size_t wurl_output_bound(size_t base_len, size_t input_len, uint32_t flags);
+size_t wurl_output_bound(size_t base_len,
+                         size_t input_len,
+                         uint32_t flags);
 
 /**
  * The library version, a static NUL-terminated string equal to the header's
@@ -606,7 +609,9 @@ wurl_status wurl_state_import(const uint8_t *state, size_t state_len, wurl_url *
  * wurl_output_bound() as a constant expression, for buffers sized at compile
  * time: a buffer of WURL_OUTPUT_BOUND(base_len, input_len) bytes holds every
  * bulk result (and its NUL) for a base and an input of at most those lengths
- * (no overflow check: keep the lengths at most WURL_MAX_INPUT_LEN).
+ * (base_len 0 without a base: the input is its own base, counted twice). It
+ * evaluates its arguments more than once and has no overflow check: keep the
+ * lengths at most WURL_MAX_INPUT_LEN.
  */
 #define WURL_OUTPUT_BOUND(base_len, input_len) \
-    (WURL_OUTPUT_BOUND_FACTOR * ((size_t)(base_len) + (size_t)(input_len)) + WURL_OUTPUT_BOUND_EXTRA)
+    (WURL_OUTPUT_BOUND_FACTOR * (((size_t)(base_len) > (size_t)(input_len) ? (size_t)(base_len) : (size_t)(input_len)) + (size_t)(input_len)) + WURL_OUTPUT_BOUND_EXTRA)

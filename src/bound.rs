@@ -19,7 +19,9 @@
 //!   cost less each (`ﷺﷺ`: 60 octets for 6);
 //! - an IPv4 host in a short form: `0` is `0.0.0.0`, 7 for 1;
 //! - resolution: the base's components and the reference's, each once (merge paths keeps a
-//!   prefix of the base's path), then canonicalized as above;
+//!   prefix of the base's path), then canonicalized as above; without a base the input is its
+//!   own base ("steps to resolve a URL" against its own parse), so its octets count twice:
+//!   `file:a/a\xE8…` gives `file:///a/a%EF%BF%BD…` of both halves, 14 octets per input octet;
 //! - what the steps write whatever the input: the scheme's `//` and a path's `/`, `/.` before a
 //!   path starting `//`, `file:///` before a drive or a UNC path; a key's rules only remove or
 //!   reorder, and SURT adds `(`, `,)` and at most a few delimiters: all within `EXTRA` (64).
@@ -37,11 +39,16 @@ pub(crate) const EXTRA: usize = 64;
 
 /// The size of a buffer that holds every result of a bulk call and its NUL, for an input of
 /// `input_len` octets and a base of `base_len` (the length of its serialization, or of the base
-/// string; 0 without a base); saturates at `usize::MAX`.
+/// string; 0 without a base, when the input is its own base); saturates at `usize::MAX`. The base
+/// counts as at least as long as the input, which covers an input that is its own base.
 #[inline]
 pub const fn output_bound(base_len: usize, input_len: usize) -> usize {
-    base_len
-        .saturating_add(input_len)
+    let base = if base_len > input_len {
+        base_len
+    } else {
+        input_len
+    };
+    base.saturating_add(input_len)
         .saturating_mul(FACTOR)
         .saturating_add(EXTRA)
 }
@@ -54,6 +61,9 @@ mod tests {
     fn bound_arithmetic() {
         assert_eq!(output_bound(0, 0), EXTRA);
         assert_eq!(output_bound(10, 5), 15 * FACTOR + EXTRA);
+        // Without a base (or a shorter one) the input counts twice: it is its own base.
+        assert_eq!(output_bound(0, 5), 10 * FACTOR + EXTRA);
+        assert_eq!(output_bound(3, 5), 10 * FACTOR + EXTRA);
         assert_eq!(output_bound(usize::MAX, 1), usize::MAX);
         assert_eq!(output_bound(usize::MAX / 2, usize::MAX / 2), usize::MAX);
     }

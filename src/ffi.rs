@@ -806,15 +806,16 @@ pub extern "C" fn wurl_status_str(status: wurl_status) -> *const c_char {
 /// `wurl_canon_key_into`, `wurl_canon_standard_into`, `wurl_url_key_into`) and its NUL, for an
 /// input of `input_len` bytes and a base of `base_len` bytes: the length of the base handle's
 /// serialization (`wurl_serialize`; for `wurl_url_key_into`, of the handle itself) or of the
-/// base string, 0 without a base. It is `WURL_OUTPUT_BOUND_FACTOR * (base_len + input_len) +
-/// WURL_OUTPUT_BOUND_EXTRA` (saturating at `SIZE_MAX`; `WURL_OUTPUT_BOUND` is the same as a
-/// macro), whatever the charset, rules and key flags, for every `flags` value (`flags` is the
+/// base string, 0 without a base (the input is then its own base). It is
+/// `WURL_OUTPUT_BOUND_FACTOR * (max(base_len, input_len) + input_len) + WURL_OUTPUT_BOUND_EXTRA`
+/// (saturating at `SIZE_MAX`; `WURL_OUTPUT_BOUND` is the same as a macro), whatever the charset, rules and key flags, for every `flags` value (`flags` is the
 /// call's; a later flag that could make longer results would have a larger bound). A buffer of
 /// that size never gives `WURL_E_BUFFER_TOO_SMALL`, so a caller sizes it once, for the longest
 /// input it passes. Derived from the steps' worst expansions: an invalid UTF-8 byte is 9 bytes
 /// (U+FFFD percent-encoded), a query in ISO-2022-JP or GB18030 under 6 a byte, IDNA at most 12
 /// (U+FDFA, 3 bytes, becomes 35: `xn--%20%20%20-oze6dh5a3fcaccnvdrg0a`), an IPv4 short form 7
-/// (`0` is `0.0.0.0`); resolution writes each base and input byte at most once; the steps add
+/// (`0` is `0.0.0.0`); resolution writes each base and input byte at most once, and an input
+/// resolved against itself is both (`file:a/a…` doubles its path); the steps add
 /// at most a few delimiters (`//`, `/.`, `file:///`, SURT's `(` and `,)`). Tested on every
 /// conformance case, the code points and random strings, and asserted by the fuzz targets. An
 /// `input_len` above `WURL_MAX_INPUT_LEN`, which the calls refuse, gives

@@ -334,6 +334,50 @@ fn random_strings_of_expanding_pieces_fit() {
     eprintln!("worst ratio {:.2}: {}", c.worst.0, c.worst.1);
 }
 
+/// An input without a base is its own base: a relative `file:` path doubles (the base's directory,
+/// then the reference), each octet of it then expanding (found by the fuzz targets:
+/// fuzz/regressions/bound-self-base-file-path-*).
+#[test]
+fn inputs_that_are_their_own_base_fit() {
+    let mut c = Calls::new();
+    let fills: [&[u8]; 5] = [b"\xFF", b"\xE8", b"\x82", "\u{FDFA}".as_bytes(), b" "];
+    for prefix in [
+        &b"file:a/a"[..],
+        b"file:\xF5\\/A",
+        b"file:\xE5///",
+        b"a/",
+        b"http:a/b",
+    ] {
+        for fill in fills {
+            for n in [1usize, 7, 40, 200] {
+                let mut input = prefix.to_vec();
+                for _ in 0..n {
+                    input.extend_from_slice(fill);
+                }
+                input.extend_from_slice(b"/x");
+                c.all(&input, None);
+            }
+        }
+    }
+    for f in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/fuzz/regressions")).unwrap() {
+        let f = f.unwrap().path();
+        if f.file_name()
+            .unwrap()
+            .to_string_lossy()
+            .starts_with("bound-self-base-")
+        {
+            // The fuzz input format's first part (up to its separator) is the URL.
+            let bytes = std::fs::read(&f).unwrap();
+            let end = bytes
+                .windows(2)
+                .position(|w| w == [0xFF, 0xFD])
+                .unwrap_or(bytes.len());
+            c.all(&bytes[..end], None);
+        }
+    }
+    eprintln!("worst ratio {:.2}: {}", c.worst.0, c.worst.1);
+}
+
 #[test]
 fn the_bound_is_the_documented_formula() {
     assert_eq!(wurl_output_bound(0, 0, 0), WURL_OUTPUT_BOUND_EXTRA);
@@ -348,4 +392,9 @@ fn the_bound_is_the_documented_formula() {
         WURL_OUTPUT_BOUND_EXTRA
     );
     assert_eq!(wurl::output_bound(3, 4), wurl_output_bound(3, 4, 0));
+    // A base shorter than the input (none: 0) counts as long as the input, its own base.
+    assert_eq!(
+        wurl_output_bound(3, 4, 0),
+        8 * WURL_OUTPUT_BOUND_FACTOR + WURL_OUTPUT_BOUND_EXTRA
+    );
 }

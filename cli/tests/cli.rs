@@ -1125,7 +1125,7 @@ fn option_values_are_capped_in_messages() {
             // -i: the OS refuses the name before reading; the message
             // quotes it cut too.
             assert!(
-                r.stderr.contains("bytes)"),
+                r.stderr.contains(&format!("{} bytes", value.len())),
                 "{sub} {opt} names the length: {}",
                 r.stderr
             );
