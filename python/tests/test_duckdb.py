@@ -95,3 +95,10 @@ def test_golden_keys(con):
     got = sql_keys(con, rows)
     n, first = mismatches(rows, got)
     assert n == 0, first
+
+
+def test_docstring_examples():
+    import doctest
+
+    r = doctest.testmod(wurl.duckdb, verbose=False)
+    assert r.attempted >= 3 and r.failed == 0

@@ -91,3 +91,10 @@ def test_same_keys_as_duckdb_register():
     via_sql = [r[0] for r in con.execute("SELECT wurl_canon(link, page) FROM links").fetchall()]
     assert via_polars == via_sql
     assert sum(k is not None for k in via_sql) > 19000
+
+
+def test_docstring_examples():
+    import doctest
+
+    r = doctest.testmod(wurl.polars, verbose=False)
+    assert r.attempted >= 2 and r.failed == 0

@@ -7,7 +7,7 @@ extension (bindings/duckdb) under the same names and with the same results::
     >>> import duckdb, wurl.duckdb
     >>> con = duckdb.connect()
     >>> wurl.duckdb.register(con)
-    >>> con.sql("SELECT wurl_canon('HTTP://Example.COM:80/a/./b/../c')").fetchone()[0]
+    >>> con.execute("SELECT wurl_canon('HTTP://Example.COM:80/a/./b/../c')").fetchone()[0]
     'http://example.com/a/c'
 
 - ``wurl_canon(url)``, ``wurl_canon(url, base)``, ``wurl_canon(url, base, charset)``
