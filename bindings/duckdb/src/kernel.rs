@@ -59,6 +59,14 @@ pub struct Config {
     pub all_null: bool,
 }
 
+// DuckDB shares a call's bind data among the threads that run it: a Config is
+// read from several threads at once, so it must be Sync (and Send: DuckDB
+// frees it on any thread).
+const _: () = {
+    const fn shared<T: Send + Sync>() {}
+    shared::<Config>();
+};
+
 impl Config {
     pub fn new(kind: Kind, args: usize) -> Config {
         Config {
