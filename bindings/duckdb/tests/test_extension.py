@@ -202,3 +202,31 @@ def test_parquet_distinct_count_equals_cli(con, cli, tmp_path):
     ).stdout
     want = len(set(out.split(b"\n")) - {b""})
     assert want > 20000 and got == want
+
+
+def test_duckdb_command_line_program(ext, cli, tmp_path):
+    """The DuckDB shell (PyPI's duckdb-cli, installed beside this Python: a DuckDB release of
+    its own, 1.5.6 in CI, the oldest with the C API the extension asks for) loads the file
+    only with -unsigned, and gives the same results."""
+    shell = Path(sys.executable).parent / "duckdb"
+    if not shell.is_file():
+        pytest.fail(f"no DuckDB shell at {shell} (pip install duckdb-cli)")
+    src = dataset("links_synth.tsv")
+    pairs = [l.split("\t", 1) for l in src.read_text("utf-8").splitlines()]
+    path = tmp_path / "links.parquet"
+    pq.write_table(pa.table({"page": [p for p, _ in pairs], "link": [l for _, l in pairs]}), path)
+    sql = (
+        f"LOAD '{ext}'; SELECT wurl_canon('HTTP://Example.COM:80/a/./b/../c?q=é#f'),"
+        f" wurl_surt('http://www.example.com/a'),"
+        f" (SELECT count(DISTINCT wurl_canon(link, page)) FROM '{path}');"
+    )
+    r = subprocess.run([str(shell), "-unsigned", "-csv", "-noheader", "-c", sql], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    out = subprocess.run(
+        [cli, "canon", "--pairs", "--invalid", "skip", "--allow-invalid", "-i", str(src)],
+        check=True, capture_output=True,
+    ).stdout
+    want = len(set(out.split(b"\n")) - {b""})
+    assert r.stdout.strip() == f"http://example.com/a/c?q=%C3%A9#f,\"com,example,www)/a\",{want}"
+    refused = subprocess.run([str(shell), "-c", f"LOAD '{ext}';"], capture_output=True, text=True)
+    assert refused.returncode != 0 and "unsigned" in (refused.stdout + refused.stderr)
