@@ -6,10 +6,12 @@
 
 #![cfg_attr(all(unix, not(test)), no_main)]
 
+mod audit;
 mod compare;
 mod format;
 mod generate;
 mod get;
+mod html;
 mod input;
 mod output;
 mod pipeline;
@@ -28,6 +30,10 @@ use crate::pipeline::{Ctx, Mode};
 
 /// Exit status: every input was valid (or `--allow-invalid`), all output
 /// and all messages were written.
+/// `wurl --version`: the package's version and the version of the keys the library makes
+/// (`wurl::KEY_VERSION`; a test checks the two agree).
+const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (key version 1)");
+
 const EXIT_OK: u8 = 0;
 /// Exit status: at least one input was invalid (with `--invalid fail`: the
 /// run stopped at the first one).
@@ -144,7 +150,7 @@ Examples:
 /// URL canonicalization (the 2012 Web::URL::Canonicalize algorithm), one URL
 /// per line.
 #[derive(Parser, Debug)]
-#[command(name = "wurl", version, about, after_help = MAIN_HELP)]
+#[command(name = "wurl", version = VERSION, about, after_help = MAIN_HELP)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -199,6 +205,30 @@ Examples:
   wurl compare -i urls.txt -f json > classes.json
   wurl compare --pairs --show-all < page-link.tsv")]
     Compare(CompareArgs),
+    /// Report what a rule set merges: different canonical URLs that get one
+    /// key, by rule and by risk class, riskiest first, with examples.
+    #[command(
+        after_help = "Classes (riskiest first; docs/keys.md, \"Auditing a rule set\"):
+  content-parameter  high    a removed parameter with different values, not session tokens
+  fragment-route     high    a removed fragment route (#! or #/)
+  www-numbered       high    different or numbered www labels removed (www2)
+  userinfo           medium  different user information removed
+  parameter-order    medium  parameters in another order, or empty ones
+  session-parameter  low     a removed session token, ;jsessionid=
+  www                low     a plain www label removed
+  escapes            low     escapes of unreserved characters decoded
+  fragment           low     a removed fragment (no route)
+
+Memory is bounded: at most --max-keys keys (each with its first canonical
+URL) and canonical URLs (8 bytes each) are remembered, and --max-groups
+groups with --examples examples; what is past the caps is counted.
+
+Examples:
+  wurl audit --rules drop-params=sid < urls.txt
+  wurl audit --rules strip-www,drop-fragment -f json -i urls.txt
+  wurl audit --pairs --rules sort-query < page-link.tsv"
+    )]
+    Audit(AuditArgs),
     /// Print the man page or a shell completion script to standard output
     /// (used by the build; hidden).
     #[command(hide = true)]
@@ -241,6 +271,11 @@ struct CanonArgs {
     /// not with --strict). --rules and SURT apply to either.
     #[arg(long, value_enum, default_value_t = ModelArg::Y2012, value_name = "MODEL")]
     model: ModelArg,
+    /// Refuse to run (exit status 2) unless the library makes keys of
+    /// this version (`wurl --version` names it), so that a crawl never
+    /// stores keys of two versions side by side.
+    #[arg(long, value_name = "N")]
+    key_version: Option<u32>,
     /// Print TEMPLATE per input instead of the URL: {scheme} {user}
     /// {password} {host} {port} {path} {query} {fragment} (of the canonical
     /// URL; absent and empty both print nothing), {url} (the canonical URL),
@@ -291,7 +326,8 @@ struct CompareArgs {
     /// Encoding label for the query (default UTF-8).
     #[arg(long, value_name = "LABEL")]
     charset: Option<String>,
-    /// Output: a table (text) or one JSON object (json).
+    /// Output: a table (text), one JSON object (json) or one HTML page
+    /// (html).
     #[arg(short, long, value_enum, default_value_t = CompareFormat::Text)]
     format: CompareFormat,
     /// Also print every input that differs, with its class and both
@@ -311,6 +347,50 @@ struct CompareArgs {
     no_progress: bool,
 }
 
+#[derive(Args, Debug)]
+struct AuditArgs {
+    /// URLs to audit; without any, URLs are read from standard input (or
+    /// --input), one per line.
+    #[arg(value_name = "URL")]
+    urls: Vec<OsString>,
+    /// Read URLs from this file instead of standard input (- is standard
+    /// input).
+    #[arg(short, long, value_name = "FILE", conflicts_with = "urls")]
+    input: Option<PathBuf>,
+    /// The rules to audit (as for `wurl canon --rules`).
+    #[arg(long, value_name = "SPEC", default_value = "")]
+    rules: String,
+    /// Resolve each input against this base URL.
+    #[arg(long, value_name = "URL")]
+    base: Option<OsString>,
+    /// Each input is a base URL and a reference separated by a TAB.
+    #[arg(long, conflicts_with = "base")]
+    pairs: bool,
+    /// Encoding label for the query (default UTF-8).
+    #[arg(long, value_name = "LABEL")]
+    charset: Option<String>,
+    /// The model of URLs (as for `wurl canon --model`).
+    #[arg(long, value_enum, default_value_t = ModelArg::Y2012, value_name = "MODEL")]
+    model: ModelArg,
+    /// Output: a report (text), one JSON object (json) or one HTML page
+    /// (html).
+    #[arg(short, long, value_enum, default_value_t = CompareFormat::Text)]
+    format: CompareFormat,
+    /// Examples kept per group (each cut to its first 200 bytes).
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    examples: usize,
+    /// Keys (and canonical URLs) remembered at most.
+    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+    max_keys: usize,
+    /// Merge groups kept at most (their merges are counted in any case).
+    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    max_groups: usize,
+    /// Never show a progress bar (it is shown only when standard error is a
+    /// terminal and the input is a file of known size).
+    #[arg(long)]
+    no_progress: bool,
+}
+
 /// `compare --format`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum CompareFormat {
@@ -318,6 +398,9 @@ pub enum CompareFormat {
     Text,
     /// One JSON object (after the `--show-all` lines, one object each).
     Json,
+    /// One self-contained HTML page: a chart of the classes, the summary
+    /// and the examples (not with --show-all).
+    Html,
 }
 
 #[derive(Args, Debug)]
@@ -410,15 +493,26 @@ pub enum InvalidPolicy {
     Fail,
 }
 
+/// `--charset`: false, after the library's one message for a label that
+/// names no encoding (the library would read it as UTF-8, so a misspelt
+/// label would silently mean UTF-8).
+fn charset_known(label: Option<&str>, diag: &Diag) -> bool {
+    match label.map(|l| wurl::charset::resolve_label(l.as_bytes())) {
+        Some(Err(e)) => {
+            diag.write(&format!("wurl: --charset: {e}\n"));
+            false
+        }
+        _ => true,
+    }
+}
+
 /// The encoding `--decode LABEL` names: `None` for UTF-8 (the default
 /// reading), `Err` with the message for a label that is unknown or names an
 /// encoding whose lines cannot be found by their LF or NUL octet.
 fn input_encoding(label: &str) -> Result<Option<&'static encoding_rs::Encoding>, String> {
-    let Some(enc) = encoding_rs::Encoding::for_label(label.as_bytes()) else {
-        return Err(format!(
-            "wurl: unknown --decode label {} (a WHATWG Encoding Standard label, e.g. windows-1252, shift_jis, euc-kr)\n",
-            input::quote_value(label)
-        ));
+    let enc = match wurl::charset::resolve_label(label.as_bytes()) {
+        Ok(c) => c.encoding(),
+        Err(e) => return Err(format!("wurl: --decode: {e}\n")),
     };
     if enc == encoding_rs::UTF_8 {
         return Ok(None);
@@ -533,6 +627,13 @@ fn run_checked(args: Vec<OsString>, streams: sys::Streams, diag: &Arc<Diag>) -> 
     };
     let (mode, base, pairs, charset, strict, common) = match cli.command {
         Command::Canon(a) => {
+            if let Some(n) = a.key_version.filter(|n| *n != wurl::KEY_VERSION) {
+                diag.write(&format!(
+                    "wurl: --key-version {n}: this wurl makes keys of version {}; its keys would not be those of version {n}\n",
+                    wurl::KEY_VERSION
+                ));
+                return EXIT_ERROR;
+            }
             // Keys (issue 28): the rules are compiled once, here.
             match a.rules.as_deref().map(wurl::Rules::parse).transpose() {
                 Ok(r) => rules = r,
@@ -578,6 +679,7 @@ fn run_checked(args: Vec<OsString>, streams: sys::Streams, diag: &Arc<Diag>) -> 
         Command::Parse(a) => (Mode::Parse, None, false, None, false, a.common),
         Command::Resolve(a) => (Mode::Resolve, a.base, a.pairs, None, false, a.common),
         Command::Compare(a) => return run_compare(a, streams, diag),
+        Command::Audit(a) => return run_audit(a, streams, diag),
         Command::Generate { what } => {
             let text = generate::generate(what, Cli::command());
             return if print_stdout(&text, streams) {
@@ -606,14 +708,7 @@ fn run_checked(args: Vec<OsString>, streams: sys::Streams, diag: &Arc<Diag>) -> 
         diag.write(&e.render().to_string());
         return EXIT_ERROR;
     }
-    let unknown = charset
-        .as_ref()
-        .filter(|l| encoding_rs::Encoding::for_label(l.as_bytes()).is_none());
-    if let Some(label) = unknown {
-        diag.write(&format!(
-            "wurl: unknown --charset label {} (a WHATWG Encoding Standard label, e.g. utf-8, shift_jis, windows-1252)\n",
-            input::quote_value(label)
-        ));
+    if !charset_known(charset.as_deref(), diag) {
         return EXIT_ERROR;
     }
     let decode = match common.decode.as_deref().map(input_encoding).transpose() {
@@ -734,7 +829,7 @@ fn open_source(
         .ok()
 }
 
-fn run_compare(a: CompareArgs, streams: sys::Streams, diag: &Arc<Diag>) -> u8 {
+fn run_audit(a: AuditArgs, streams: sys::Streams, diag: &Arc<Diag>) -> u8 {
     if let Some(label) = a
         .charset
         .as_ref()
@@ -754,11 +849,45 @@ fn run_compare(a: CompareArgs, streams: sys::Streams, diag: &Arc<Diag>) -> u8 {
         return EXIT_ERROR;
     };
     let progress = !a.no_progress && !streams.stderr_closed && io::stderr().is_terminal();
+    let ctx = audit::AuditCtx {
+        base: a.base.as_ref().map(lossy),
+        pairs: a.pairs,
+        charset: a.charset,
+        model: a.model.model(),
+        spec: a.rules,
+        json: a.format == CompareFormat::Json,
+        html: a.format == CompareFormat::Html,
+        examples: a.examples,
+        max_keys: a.max_keys,
+        max_groups: a.max_groups,
+    };
+    audit::run(&ctx, source, progress, diag)
+}
+
+fn run_compare(a: CompareArgs, streams: sys::Streams, diag: &Arc<Diag>) -> u8 {
+    if !charset_known(a.charset.as_deref(), diag) {
+        return EXIT_ERROR;
+    }
+    if streams.stdout_closed {
+        diag.write("wurl: standard output is closed: nothing can be written\n");
+        return EXIT_ERROR;
+    }
+    let Some(source) = open_source(a.urls, a.input.as_deref(), b'\n', &streams, diag) else {
+        return EXIT_ERROR;
+    };
+    let progress = !a.no_progress && !streams.stderr_closed && io::stderr().is_terminal();
+    if a.show_all && a.format == CompareFormat::Html {
+        diag.write(
+            "wurl: --show-all is for the text and json formats (an HTML page holds the examples)\n",
+        );
+        return EXIT_ERROR;
+    }
     let ctx = compare::CompareCtx {
         base: a.base.as_ref().map(lossy),
         pairs: a.pairs,
         charset: a.charset,
         json: a.format == CompareFormat::Json,
+        html: a.format == CompareFormat::Html,
         show_all: a.show_all,
         examples: a.examples,
     };
