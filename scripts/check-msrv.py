@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Checks that every declared `rust-version` is true for the locked dependencies.
 
-    python3 scripts/check-msrv.py            # the root workspace and fuzz/
+    python3 scripts/check-msrv.py            # the root workspace, fuzz/ and bindings/duckdb/
     python3 scripts/check-msrv.py --print    # also print the MSRV it found
 
-For each workspace (the root one and fuzz/, which has its own Cargo.lock), it
+For each workspace (the root one, and fuzz/ and bindings/duckdb/, which have their own Cargo.lock), it
 reads `cargo metadata --locked` and, for every workspace member, walks the
 member's locked dependency graph (normal, build and dev dependencies, for
 every platform) and compares the `rust-version` of each dependency with the
@@ -27,7 +27,7 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-MANIFESTS = ["Cargo.toml", "fuzz/Cargo.toml"]
+MANIFESTS = ["Cargo.toml", "fuzz/Cargo.toml", "bindings/duckdb/Cargo.toml"]
 
 
 def version_key(v):
