@@ -103,9 +103,34 @@ pub fn canon_into(
     charset: Option<&str>,
     out: &mut String,
 ) -> Result<(), Invalid> {
-    let url = parse(base, input, charset)?;
+    let url = fixed_point(parse(base, input, charset)?);
     out.push_str(url.as_str());
     Ok(())
+}
+
+/// The parser's result, parsed once more where its serialization would not give it back, so that
+/// the model's output is a fixed point. The parser applies the Windows drive letter quirk ("if
+/// url's scheme is "file", url's path is empty, and buffer is a Windows drive letter": `|` becomes
+/// `:` and a host is dropped) only to a first segment, before it removes a `file:` path's leading
+/// empty segments; a drive letter those segments hid (`file://h//c:/x` gives `file://h/c:/x`) is
+/// first only in its serialization, whose host the quirk then drops (`file:///c:/x`). Without a
+/// host the serialization parses back as it is.
+fn fixed_point(url: Url) -> Url {
+    if url.scheme() != "file"
+        || url.host_str().is_none_or(str::is_empty)
+        || !drive_letter_first(url.path())
+    {
+        return url;
+    }
+    // A serialization always parses; the second result is stable (its host is empty, its drive
+    // letter normalized).
+    Url::parse(url.as_str()).unwrap_or(url)
+}
+
+/// Whether `path`'s first segment is a Windows drive letter (an ASCII letter, then `:` or `|`).
+fn drive_letter_first(path: &str) -> bool {
+    matches!(path.as_bytes(), [b'/', l, b':' | b'|', rest @ ..]
+        if l.is_ascii_alphabetic() && matches!(rest.first(), None | Some(b'/')))
 }
 
 /// [`canon_into`] as a new string.
@@ -113,5 +138,5 @@ pub fn canon_into(
 /// assert_eq!(wurl::standard::canon(None, "http://faß.de/a\\b", None).unwrap(), "http://xn--fa-hia.de/a/b");
 /// ```
 pub fn canon(base: Option<&str>, input: &str, charset: Option<&str>) -> Result<String, Invalid> {
-    parse(base, input, charset).map(String::from)
+    parse(base, input, charset).map(|u| String::from(fixed_point(u)))
 }
