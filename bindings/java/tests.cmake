@@ -59,6 +59,6 @@ add_test(NAME java_junit
   COMMAND "${CMAKE_COMMAND}"
     "-DJAVA=${Java_JAVA_EXECUTABLE}" "-DJUNIT=${WURL_JUNIT_JAR}"
     "-DCLASSPATH=${WURL_JAR}:${_examples_jar}:${_tests_jar}"
-    "-DSOURCE_DIR=${PROJECT_SOURCE_DIR}" -DMIN=9500
+    "-DSOURCE_DIR=${PROJECT_SOURCE_DIR}" -DMIN=9500 "-DCLIB=${WURL_SHARED_LIBRARY_PATH}"
     -P "${_java_dir}/tools/run-junit.cmake")
 set_tests_properties(java_junit PROPERTIES LABELS "java" TIMEOUT 900)

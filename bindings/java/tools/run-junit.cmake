@@ -2,13 +2,13 @@
 # passed and ran at least MIN tests (the conformance suite alone is 9,462).
 #
 #   -DJAVA=<java> -DJUNIT=<console launcher jar> -DCLASSPATH=<a:b:c>
-#   -DSOURCE_DIR=<repository root> -DMIN=<count>
+#   -DSOURCE_DIR=<repository root> -DMIN=<count> -DCLIB=<the built libwurl.so>
 cmake_minimum_required(VERSION 3.16)
 
 # The heap is fixed and touched at start: MemoryTest measures the growth of
 # native memory over ten million calls, not the heap's.
 execute_process(COMMAND "${CMAKE_COMMAND}" -E env --unset=WURL_LIB
-    "${JAVA}" -Xms256m -Xmx256m -XX:+AlwaysPreTouch "-Dwurl.source.dir=${SOURCE_DIR}"
+    "${JAVA}" -Xms256m -Xmx256m -XX:+AlwaysPreTouch "-Dwurl.source.dir=${SOURCE_DIR}" "-Dwurl.test.clib=${CLIB}"
     -jar "${JUNIT}" --class-path "${CLASSPATH}" --scan-class-path --fail-if-no-tests
     --disable-banner --details=summary --details-theme=ascii
   OUTPUT_VARIABLE _out ERROR_VARIABLE _err RESULT_VARIABLE _rc)
