@@ -1534,5 +1534,6 @@ fn _wurl(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // crate's.
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("MAX_INPUT_LEN", MAX_INPUT_LEN)?;
+    m.add("KEY_VERSION", wurl::KEY_VERSION)?;
     Ok(())
 }

@@ -87,6 +87,8 @@ __all__ = [
     "resolve_arrow",
     "LIBRARY_VERSION",
     "MAX_INPUT_LEN",
+    "KEY_VERSION",
+    "require_key_version",
 ]
 
 #: The package's version (the wheel's).
@@ -95,6 +97,32 @@ __version__ = _wurl.__version__
 LIBRARY_VERSION = _wurl.LIBRARY_VERSION
 #: The longest input accepted, in UTF-8 bytes (16 MiB).
 MAX_INPUT_LEN = _wurl.MAX_INPUT_LEN
+#: The version of the keys this library makes, bumped by every key change
+#: its CHANGELOG lists (docs/keys.md, "Key version"); store it beside keys.
+KEY_VERSION = _wurl.KEY_VERSION
+
+
+def require_key_version(version):
+    """Refuse to go on unless this wurl makes keys of ``version``.
+
+    Call it before making keys that join stored ones, so that a crawl never
+    stores keys of two versions side by side (the CLI's
+    ``wurl canon --key-version N``).
+
+    Raises
+    ------
+    RuntimeError
+        This wurl makes keys of another version.
+    TypeError
+        ``version`` is not an int.
+    """
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise TypeError(f"require_key_version: an int, not {type(version).__name__}")
+    if version != KEY_VERSION:
+        raise RuntimeError(
+            f"this wurl makes keys of version {KEY_VERSION}; "
+            f"its keys would not be those of version {version}"
+        )
 
 
 def __dir__():

@@ -3,6 +3,7 @@ from typing import Any, Optional, Union
 from ._wurl import (
     LIBRARY_VERSION as LIBRARY_VERSION,
     MAX_INPUT_LEN as MAX_INPUT_LEN,
+    KEY_VERSION as KEY_VERSION,
     URL as URL,
     ArrowStringArray as ArrowStringArray,
     Rules as Rules,
@@ -35,3 +36,7 @@ def resolve_arrow(urls: Any, bases: Any = None) -> Any:
     """Resolve an Arrow string array (no canonicalization); returns a
     pyarrow array of the same length and type, null for null or invalid
     inputs. `bases` as for canonicalize_arrow."""
+
+def require_key_version(version: int) -> None:
+    """Raise RuntimeError unless this wurl makes keys of `version`
+    (`wurl canon --key-version N`)."""

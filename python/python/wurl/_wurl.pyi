@@ -5,6 +5,7 @@ from typing import Any, Iterable, Literal, Optional, Sequence, Tuple, Union, fin
 __version__: str
 LIBRARY_VERSION: str
 MAX_INPUT_LEN: int
+KEY_VERSION: int
 
 HostKind = Literal["none", "empty", "domain", "ipv4", "ipv6"]
 
