@@ -543,6 +543,15 @@ pub extern "system" fn Java_org_wurl_Native_maxInputLen<'l>(
     WURL_MAX_INPUT_LEN as jlong
 }
 
+/// `Native.keyVersion()`: `wurl::KEY_VERSION`, the version of the keys the library makes.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_org_wurl_Native_keyVersion<'l>(
+    _env: JNIEnv<'l>,
+    _class: JClass<'l>,
+) -> jint {
+    wurl::KEY_VERSION as jint
+}
+
 /// `Native.status(name)`: the C ABI's value of the status constant `name` (`WURL_E_TOO_LONG`...),
 /// -1 for an unknown name; for the test of the Java constants.
 #[unsafe(no_mangle)]

@@ -98,6 +98,8 @@ final class Native {
 
     static native long maxInputLen();
 
+    static native int keyVersion();
+
     static native int status(String name);
 
     static native void panicForTest();

@@ -32,6 +32,29 @@ public final class Wurl {
      */
     public static final int MAX_INPUT_LEN = 16 * 1024 * 1024;
 
+    /**
+     * The version of the keys this library makes, bumped by every key change its CHANGELOG
+     * lists (docs/keys.md, "Key version"): store it beside the keys.
+     */
+    public static int keyVersion() {
+        return Native.keyVersion();
+    }
+
+    /**
+     * Refuses to go on unless this library makes keys of {@code version}, so that a crawl never
+     * stores keys of two versions side by side ({@code wurl canon --key-version N}).
+     *
+     * @throws IllegalStateException this library makes keys of another version
+     */
+    public static void requireKeyVersion(int version) {
+        int v = keyVersion();
+        if (version != v) {
+            throw new IllegalStateException(
+                    "this wurl makes keys of version " + v + "; its keys would not be those of version "
+                            + version);
+        }
+    }
+
     private static final Canonicalizer STANDARD =
             Canonicalizer.builder().model(Model.URL_STANDARD).build();
 

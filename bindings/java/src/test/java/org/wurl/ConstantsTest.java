@@ -47,6 +47,20 @@ class ConstantsTest {
     }
 
     @Test
+    void keyVersionIsTheLibrarys() throws Exception {
+        // The CHANGELOG names the key version (tests/key_version.rs checks the Rust constant).
+        String log = new String(Files.readAllBytes(TestData.root().resolve("CHANGELOG.md")), StandardCharsets.UTF_8);
+        Matcher m = Pattern.compile("(?m)^\\*\\*Key version (\\d+)\\.\\*\\*").matcher(log);
+        assertTrue(m.find(), "CHANGELOG.md names a key version");
+        assertEquals(Integer.parseInt(m.group(1)), Wurl.keyVersion());
+        Wurl.requireKeyVersion(Wurl.keyVersion());
+        IllegalStateException e =
+                org.junit.jupiter.api.Assertions.assertThrows(
+                        IllegalStateException.class, () -> Wurl.requireKeyVersion(Wurl.keyVersion() + 998));
+        assertTrue(e.getMessage().contains("makes keys of version " + Wurl.keyVersion()), e.getMessage());
+    }
+
+    @Test
     void maxInputLenIsTheHeaders() throws Exception {
         String v = header().get("WURL_MAX_INPUT_LEN");
         assertEquals("((16 * 1024) * 1024)", v);
