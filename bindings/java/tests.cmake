@@ -1,0 +1,1 @@
+# The Java binding's tests (included by bindings/java/CMakeLists.txt).
