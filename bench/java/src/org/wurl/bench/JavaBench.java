@@ -48,7 +48,10 @@ import org.wurl.Wurl;
  * </ul>
  *
  * <p>One sample is one row over every URL of the dataset, timed with {@code System.nanoTime}
- * (wall clock: the garbage collector's work on other threads counts). Every repetition takes one
+ * (wall clock: the garbage collector's work on other threads counts), and with the benchmark
+ * thread's CPU time beside it ({@code ThreadMXBean}: leaves out the time the thread was
+ * descheduled by other jobs, and also the collector's threads, so it favours the rows that
+ * allocate). Every repetition takes one
  * sample of each row, in an order that rotates from one repetition to the next. Each row keeps
  * what it produced alive until the sample ends (the results of a batch, the length of each
  * string), so that no work can be skipped.
@@ -512,12 +515,16 @@ public final class JavaBench {
                 }
             }
             long[][] t = new long[ROWS.length][reps];
+            long[][] cpu = new long[ROWS.length][reps];
+            java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
             for (int rep = 0; rep < reps; rep++) {
                 for (int k = 0; k < ROWS.length; k++) {
                     int r = (k + rep) % ROWS.length;
+                    long c0 = mx.getCurrentThreadCpuTime();
                     long t0 = System.nanoTime();
                     long a = run(r, d);
                     t[r][rep] = System.nanoTime() - t0;
+                    cpu[r][rep] = mx.getCurrentThreadCpuTime() - c0;
                     if (a != accepted[r]) {
                         throw new IllegalStateException(ROWS[r] + ": accepted count changed");
                     }
@@ -528,16 +535,23 @@ public final class JavaBench {
             String unit = d.links ? "link" : "URL";
             System.out.printf("%n%s: %d %ss, %d bytes%n", d.name, d.count(), unit, d.inputBytes);
             if (markdown) {
-                System.out.printf("| row | ns/%s | min ns/%s | vs c-bulk | accepted |%n", unit, unit);
-                System.out.println("|---|---:|---:|---:|---:|");
+                System.out.printf(
+                        "| row | ns/%s | min ns/%s | vs c-bulk | CPU ns/%s | CPU vs c-bulk | accepted |%n",
+                        unit, unit, unit);
+                System.out.println("|---|---:|---:|---:|---:|---:|---:|");
             } else {
-                System.out.printf("%-14s %10s %10s %10s %10s%n", "row", "ns/" + unit, "min", "vs c-bulk", "accepted");
+                System.out.printf("%-14s %10s %10s %10s %10s %10s %10s%n",
+                        "row", "ns/" + unit, "min", "vs c-bulk", "CPU ns", "CPU vs", "accepted");
             }
+            double cCpu = median(cpu[0]) / n;
             for (int r = 0; r < ROWS.length; r++) {
                 double med = median(t[r]) / n;
                 double min = Arrays.stream(t[r]).min().getAsLong() / n;
-                String fmt = markdown ? "| %s | %.1f | %.1f | %.2fx | %d |%n" : "%-14s %10.1f %10.1f %9.2fx %10d%n";
-                System.out.printf(fmt, ROWS[r], med, min, med / cMedian, accepted[r]);
+                double c = median(cpu[r]) / n;
+                String fmt = markdown
+                        ? "| %s | %.1f | %.1f | %.2fx | %.1f | %.2fx | %d |%n"
+                        : "%-14s %10.1f %10.1f %9.2fx %10.1f %9.2fx %10d%n";
+                System.out.printf(fmt, ROWS[r], med, min, med / cMedian, c, c / cCpu, accepted[r]);
             }
         }
         System.out.printf("%nload average at end %s (sink %d)%n", loadavg(), sink);
