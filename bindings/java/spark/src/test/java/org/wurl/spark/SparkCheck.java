@@ -29,7 +29,8 @@ public final class SparkCheck {
     private SparkCheck() {}
 
     /** The rules of the benchmark's wurl-rules row. */
-    static final String RULES = "drop-fragment,strip-www,sort-query,strip-session-ids,drop-params=utm_*|fbclid|gclid";
+    static final String RULES =
+            "drop-fragment,strip-www,sort-query,strip-session-ids,drop-params=utm_*|fbclid|gclid";
 
     /** Other rules, for the rows whose i is odd in key_mixed. */
     static final String RULES2 = "drop-userinfo,normalize-escapes";
@@ -41,7 +42,8 @@ public final class SparkCheck {
                     + " wurl_canon(link) AS canon_self,"
                     + " wurl_resolve(page, link) AS resolved,"
                     + " wurl_key(link, '" + RULES + "') AS key,"
-                    + " wurl_key(link, CASE WHEN i % 2 = 0 THEN '" + RULES + "' ELSE '" + RULES2 + "' END)"
+                    + " wurl_key(link,"
+                    + " CASE WHEN i % 2 = 0 THEN '" + RULES + "' ELSE '" + RULES2 + "' END)"
                     + " AS key_mixed,"
                     + " wurl_key(link, '') AS key_empty,"
                     + " wurl_surt(link) AS surt,"
@@ -70,10 +72,11 @@ public final class SparkCheck {
         System.out.println("ok: " + what);
     }
 
-    static Object one(SparkSession spark, String sql) {
-        List<Row> rows = spark.sql(sql).collectAsList();
-        check(rows.size() == 1, "one row from " + sql);
-        return rows.get(0).get(0);
+    /** {@code SELECT expr} gives {@code want} (null: SQL's NULL). */
+    static void expect(SparkSession spark, String expr, String want) {
+        List<Row> rows = spark.sql("SELECT " + expr).collectAsList();
+        Object got = rows.size() == 1 ? rows.get(0).get(0) : rows;
+        check(java.util.Objects.equals(got, want), expr + " is " + want + " (got " + got + ")");
     }
 
     /** Whether {@code t} or one of its causes is an instance of {@code c} with {@code part}. */
@@ -92,47 +95,28 @@ public final class SparkCheck {
         WurlFunctions.register(spark);
 
         // The README's example, through SQL.
-        check(
-                "http://example.com/a/c?q=%C3%A9#f"
-                        .equals(one(spark, "SELECT wurl_canon('HTTP://Example.COM:80/a/./b/../c?q=\u00e9#f')")),
-                "wurl_canon of the README's example");
-        check(
-                "http://example.com/a/c"
-                        .equals(one(spark, "SELECT wurl_canon('../c', 'http://Example.com:80/a/b/x')")),
-                "wurl_canon with a base");
-        check(
-                "http://example.com/a/c"
-                        .equals(one(spark, "SELECT wurl_resolve('http://Example.com:80/a/b/x', '../c')")),
-                "wurl_resolve(base, url)");
-        check(
-                "com,example)/a".equals(one(spark, "SELECT wurl_surt('http://www.example.com/a')"))
-                        || "com,example,www)/a".equals(one(spark, "SELECT wurl_surt('http://www.example.com/a')")),
-                "wurl_surt");
-        check(
-                "http://example.com/x?a=1&b=2"
-                        .equals(
-                                one(
-                                        spark,
-                                        "SELECT wurl_key('http://www.Example.com/x;jsessionid=ABC?b=2&utm_source=x&a=1#f',"
-                                                + " 'drop-fragment,strip-www,sort-query,strip-session-ids,drop-params=utm_*')")),
-                "wurl_key: the docs/keys.md example");
+        expect(spark, "wurl_canon('HTTP://Example.COM:80/a/./b/../c?q=\u00e9#f')",
+                "http://example.com/a/c?q=%C3%A9#f");
+        expect(spark, "wurl_canon('../c', 'http://Example.com:80/a/b/x')", "http://example.com/a/c");
+        expect(spark, "wurl_resolve('http://Example.com:80/a/b/x', '../c')",
+                "http://example.com/a/c");
+        expect(spark, "wurl_surt('http://www.example.com/a')", "com,example,www)/a");
+        // The docs/keys.md example.
+        expect(spark, "wurl_key('http://www.Example.com/x;jsessionid=ABC?b=2&utm_source=x&a=1#f',"
+                        + " 'drop-fragment,strip-www,sort-query,strip-session-ids,drop-params=utm_*')",
+                "http://example.com/x?a=1&b=2");
+        expect(spark, "wurl_standard('HTTP://Example.COM:80/a/./b/../c')", "http://example.com/a/c");
         // Null in, null out; empty is a value; invalid is null.
-        check(one(spark, "SELECT wurl_canon(NULL)") == null, "wurl_canon(NULL) is null");
-        check(
-                "http://a/b".equals(one(spark, "SELECT wurl_canon('http://a/b', NULL)")),
-                "wurl_canon(url, NULL): the URL is its own base");
-        check(
-                "http://a/b".equals(one(spark, "SELECT wurl_canon('', 'http://a/b')")),
-                "wurl_canon('', page) is the page");
-        check(one(spark, "SELECT wurl_canon('')") == null, "wurl_canon('') (its own base) is invalid");
-        check(one(spark, "SELECT wurl_canon('http://a:99999/')") == null, "an invalid URL is null");
-        check(one(spark, "SELECT wurl_key('http://a/', NULL)") == null, "wurl_key(url, NULL) is null");
-        check(
-                "http://a/#f".equals(one(spark, "SELECT wurl_key('http://a/#f', '')")),
-                "wurl_key(url, ''): no rule");
-        check(one(spark, "SELECT wurl_surt(NULL)") == null, "wurl_surt(NULL) is null");
-        check(one(spark, "SELECT wurl_standard(NULL, 'http://a/')") == null, "wurl_standard(NULL, b)");
-        check(one(spark, "SELECT wurl_resolve('http://a/', NULL)") == null, "wurl_resolve(b, NULL)");
+        expect(spark, "wurl_canon(NULL)", null);
+        expect(spark, "wurl_canon('http://a/b', NULL)", "http://a/b"); // its own base
+        expect(spark, "wurl_canon('', 'http://a/b')", "http://a/b");
+        expect(spark, "wurl_canon('')", null); // its own base: invalid
+        expect(spark, "wurl_canon('http://a:99999/')", null);
+        expect(spark, "wurl_key('http://a/', NULL)", null);
+        expect(spark, "wurl_key('http://a/#f', '')", "http://a/#f"); // no rule
+        expect(spark, "wurl_surt(NULL)", null);
+        expect(spark, "wurl_standard(NULL, 'http://a/')", null);
+        expect(spark, "wurl_resolve('http://a/', NULL)", null);
 
         // The arities.
         try {
@@ -141,13 +125,15 @@ public final class SparkCheck {
         } catch (Exception e) {
             check(
                     String.valueOf(e.getMessage()).contains("wurl_canon"),
-                    "wurl_canon with three arguments fails naming it: " + e.getMessage().split("\n")[0]);
+                    "wurl_canon with three arguments fails naming it: "
+                            + e.getMessage().split("\n")[0]);
         }
         try {
             spark.sql("SELECT wurl_surt('a', 'b')").collectAsList();
             check(false, "wurl_surt with two arguments fails");
         } catch (Exception e) {
-            check(String.valueOf(e.getMessage()).contains("wurl_surt"), "wurl_surt with two arguments fails");
+            check(String.valueOf(e.getMessage()).contains("wurl_surt"),
+                    "wurl_surt with two arguments fails");
         }
         // A bad literal specification fails on the driver, when the query is analysed.
         try {
@@ -162,7 +148,8 @@ public final class SparkCheck {
         try {
             spark
                     .range(4)
-                    .select(call_udf("wurl_key", lit("http://a/"), expr("IF(id = 3, 'no-such-rule', '')")))
+                    .select(call_udf("wurl_key", lit("http://a/"),
+                            expr("IF(id = 3, 'no-such-rule', '')")))
                     .collectAsList();
             check(false, "a bad rules specification in a column fails the job");
         } catch (Exception e) {
@@ -188,12 +175,15 @@ public final class SparkCheck {
         check(out.count() == n, "the query kept every row");
         long valid = out.where(col("canon").isNotNull()).count();
         long invalid = out.where(col("canon").isNull()).count();
-        check(valid > 2900 && invalid > 10, valid + " valid, " + invalid + " null (invalid or null) rows");
+        check(valid > 2900 && invalid > 10,
+                valid + " valid, " + invalid + " null (invalid or null) rows");
         check(
-                out.where(col("key").isNotNull().and(col("key").notEqual(col("canon")))).count() > 100,
+                out.where(col("key").isNotNull().and(col("key").notEqual(col("canon")))).count()
+                        > 100,
                 "the rules change some keys");
         check(
-                out.where(functions.not(col("key_empty").eqNullSafe(col("canon_self")))).count() == 0,
+                out.where(functions.not(col("key_empty").eqNullSafe(col("canon_self")))).count()
+                        == 0,
                 "wurl_key(link, '') is wurl_canon(link) on every row");
         check(
                 out.where(functions.not(col("resolved").eqNullSafe(col("canon")))).count() == 0,
@@ -218,7 +208,8 @@ public final class SparkCheck {
                                 WurlFunctions.key(col("link"), lit("")).as("f_key_empty"),
                                 WurlFunctions.surt(col("link")).as("f_surt"),
                                 WurlFunctions.standard(col("link")).as("f_standard"),
-                                WurlFunctions.standard(col("link"), col("page")).as("f_standard_base"),
+                                WurlFunctions.standard(col("link"), col("page"))
+                                        .as("f_standard_base"),
                                 expr("wurl_canon(link)").as("e_canon_self"),
                                 expr("wurl_standard(link, page)").as("e_standard_base"));
         Dataset<Row> both = out.join(api, "i");
@@ -247,7 +238,8 @@ public final class SparkCheck {
                                 functions.not(
                                         col("ex_key")
                                                 .eqNullSafe(
-                                                        WurlFunctions.key(col("link"), "drop-fragment,strip-www,sort-query"))))
+                                                        WurlFunctions.key(col("link"),
+                                                                "drop-fragment,strip-www,sort-query"))))
                         .count();
         check(exKey == 0, "the example's key column is wurl_key with its rules");
         out.unpersist();
