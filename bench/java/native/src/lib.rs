@@ -204,3 +204,40 @@ pub extern "system" fn Java_org_wurl_bench_CBulk_linksOut<'l>(
         _ => -1,
     }
 }
+
+/// `CBulk.nop(x)`: `x + 1`, nothing else: the cost of a JNI call on this
+/// JVM and machine, which every Java row pays per call.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_org_wurl_bench_CBulk_nop<'l>(
+    _env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    x: jlong,
+) -> jlong {
+    x.wrapping_add(1)
+}
+
+/// `CBulk.newString()`: a new Java string of wurl's version, made with
+/// `NewStringUTF` and nothing else: what a call that returns a string pays
+/// on top of the call.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_org_wurl_bench_CBulk_newString<'l>(
+    env: JNIEnv<'l>,
+    _class: JClass<'l>,
+) -> jni::sys::jstring {
+    env.new_string(wurl::VERSION)
+        .map(|s| s.into_raw())
+        .unwrap_or(ptr::null_mut())
+}
+
+/// `CBulk.newBytes()`: wurl's version as a new `byte[]` (`NewByteArray` +
+/// `SetByteArrayRegion`), for the Java side to make the string: the other
+/// way a call can return a string.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_org_wurl_bench_CBulk_newBytes<'l>(
+    env: JNIEnv<'l>,
+    _class: JClass<'l>,
+) -> jni::sys::jbyteArray {
+    env.byte_array_from_slice(wurl::VERSION.as_bytes())
+        .map(|a| a.into_raw())
+        .unwrap_or(ptr::null_mut())
+}

@@ -32,6 +32,15 @@ final class CBulk {
     /** The same for {@code page<TAB>link} lines. */
     static native long linksOut(ByteBuffer in, int len, ByteBuffer out, int cap);
 
+    /** {@code x + 1} in native code: what one JNI call costs. */
+    static native long nop(long x);
+
+    /** A new string made in native code ({@code NewStringUTF}) and nothing else. */
+    static native String newString();
+
+    /** The same bytes as a new {@code byte[]} ({@code NewByteArray}), for Java to decode. */
+    static native byte[] newBytes();
+
     static long valid(long summary) {
         return summary >>> 40;
     }

@@ -511,6 +511,12 @@ public final class JavaBench {
                         + " after %d warm-up passes; load average at start %s%n",
                 System.getProperty("java.vm.name"), System.getProperty("java.version"), Wurl.version(),
                 reps, warmup, loadavg());
+        System.out.printf(
+                "JNI floor (CPU time): %.1f ns per call of an empty native method (CBulk.nop), %.1f ns per"
+                        + " call returning a new String (CBulk.newString: NewStringUTF), %.1f ns per"
+                        + " call returning a byte[] decoded in Java (CBulk.newBytes), %.1f ns per"
+                        + " Wurl.version() (the binding's call returning a new String)%n",
+                jniFloor(0), jniFloor(1), jniFloor(3), jniFloor(2));
         for (Data d : data) {
             long[] accepted = new long[ROWS.length];
             for (int w = 0; w < warmup; w++) {
@@ -563,6 +569,40 @@ public final class JavaBench {
             }
         }
         System.out.printf("%nload average at end %s (sink %d)%n", loadavg(), sink);
+    }
+
+    /**
+     * The median of 11 timings of a million calls, in ns of the thread's CPU time per call (after
+     * a warm-up).
+     */
+    static double jniFloor(int what) {
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        long[] t = new long[11];
+        long x = 0;
+        for (int rep = -3; rep < t.length; rep++) {
+            long t0 = mx.getCurrentThreadCpuTime();
+            for (int i = 0; i < 1_000_000; i++) {
+                switch (what) {
+                    case 0:
+                        x = CBulk.nop(x);
+                        break;
+                    case 1:
+                        x += CBulk.newString().length();
+                        break;
+                    case 2:
+                        x += Wurl.version().length();
+                        break;
+                    default:
+                        x += new String(CBulk.newBytes(), StandardCharsets.UTF_8).length();
+                        break;
+                }
+            }
+            if (rep >= 0) {
+                t[rep] = mx.getCurrentThreadCpuTime() - t0;
+            }
+        }
+        sink += x;
+        return median(t) / 1e6;
     }
 
     static double median(long[] v) {
