@@ -355,6 +355,8 @@ pub struct CompareCtx {
     pub charset: Option<String>,
     /// `-f json`.
     pub json: bool,
+    /// `-f html`.
+    pub html: bool,
     /// `--show-all`.
     pub show_all: bool,
     /// Examples kept per class.
@@ -593,6 +595,8 @@ pub fn run(ctx: &CompareCtx, mut source: Source, progress: bool, diag: &Arc<Diag
     }
     let summary = if ctx.json {
         json_summary(ctx, &tally)
+    } else if ctx.html {
+        html_summary(ctx, &tally)
     } else {
         text_summary(ctx, &tally, start.elapsed().as_secs_f64())
     };
@@ -683,6 +687,53 @@ fn text_summary(ctx: &CompareCtx, t: &Tally, secs: f64) -> String {
         }
     }
     s
+}
+
+fn html_summary(ctx: &CompareCtx, t: &Tally) -> String {
+    use crate::html::{Bar, Group, page};
+    let bars: Vec<Bar> = Class::ALL
+        .into_iter()
+        .map(|c| Bar {
+            label: c.name(),
+            note: c.description(),
+            count: t.counts[c as usize],
+            colour: "#4a78b5",
+        })
+        .collect();
+    let groups: Vec<Group> = Class::ALL
+        .into_iter()
+        .filter(|c| !t.examples[*c as usize].is_empty())
+        .flat_map(|c| {
+            t.examples[c as usize].iter().map(move |e| {
+                let r = |v: &Option<String>| v.clone().unwrap_or_else(|| "(invalid)".into());
+                let mut lines = Vec::new();
+                if let Some(b) = e.base.as_ref().filter(|_| ctx.pairs || ctx.base.is_some()) {
+                    lines.push(format!("base:         {b}"));
+                }
+                lines.push(format!("2012:         {}", r(&e.old)));
+                lines.push(format!("url-standard: {}", r(&e.new)));
+                Group {
+                    class: c.name(),
+                    heading: e.input.clone(),
+                    count: t.counts[c as usize],
+                    lines,
+                }
+            })
+        })
+        .collect();
+    page(
+        "wurl compare: the 2012 model against the URL Standard",
+        &[
+            ("inputs", "inputs", t.inputs),
+            ("same", "the same in both models", t.same),
+            ("both_invalid", "invalid in both", t.both_invalid),
+            ("differ", "differ", differ(t)),
+        ],
+        "differences per class",
+        &bars,
+        "examples (input, then both results)",
+        &groups,
+    )
 }
 
 fn json_summary(ctx: &CompareCtx, t: &Tally) -> String {

@@ -6,10 +6,12 @@
 
 #![cfg_attr(all(unix, not(test)), no_main)]
 
+mod audit;
 mod compare;
 mod format;
 mod generate;
 mod get;
+mod html;
 mod input;
 mod output;
 mod pipeline;
@@ -199,6 +201,30 @@ Examples:
   wurl compare -i urls.txt -f json > classes.json
   wurl compare --pairs --show-all < page-link.tsv")]
     Compare(CompareArgs),
+    /// Report what a rule set merges: different canonical URLs that get one
+    /// key, by rule and by risk class, riskiest first, with examples.
+    #[command(
+        after_help = "Classes (riskiest first; docs/keys.md, \"Auditing a rule set\"):
+  content-parameter  high    a removed parameter with different values, not session tokens
+  fragment-route     high    a removed fragment route (#! or #/)
+  www-numbered       high    different or numbered www labels removed (www2)
+  userinfo           medium  different user information removed
+  parameter-order    medium  parameters in another order, or empty ones
+  session-parameter  low     a removed session token, ;jsessionid=
+  www                low     a plain www label removed
+  escapes            low     escapes of unreserved characters decoded
+  fragment           low     a removed fragment (no route)
+
+Memory is bounded: at most --max-keys keys (each with its first canonical
+URL) and canonical URLs (8 bytes each) are remembered, and --max-groups
+groups with --examples examples; what is past the caps is counted.
+
+Examples:
+  wurl audit --rules drop-params=sid < urls.txt
+  wurl audit --rules strip-www,drop-fragment -f json -i urls.txt
+  wurl audit --pairs --rules sort-query < page-link.tsv"
+    )]
+    Audit(AuditArgs),
     /// Print the man page or a shell completion script to standard output
     /// (used by the build; hidden).
     #[command(hide = true)]
@@ -291,7 +317,8 @@ struct CompareArgs {
     /// Encoding label for the query (default UTF-8).
     #[arg(long, value_name = "LABEL")]
     charset: Option<String>,
-    /// Output: a table (text) or one JSON object (json).
+    /// Output: a table (text), one JSON object (json) or one HTML page
+    /// (html).
     #[arg(short, long, value_enum, default_value_t = CompareFormat::Text)]
     format: CompareFormat,
     /// Also print every input that differs, with its class and both
@@ -311,6 +338,50 @@ struct CompareArgs {
     no_progress: bool,
 }
 
+#[derive(Args, Debug)]
+struct AuditArgs {
+    /// URLs to audit; without any, URLs are read from standard input (or
+    /// --input), one per line.
+    #[arg(value_name = "URL")]
+    urls: Vec<OsString>,
+    /// Read URLs from this file instead of standard input (- is standard
+    /// input).
+    #[arg(short, long, value_name = "FILE", conflicts_with = "urls")]
+    input: Option<PathBuf>,
+    /// The rules to audit (as for `wurl canon --rules`).
+    #[arg(long, value_name = "SPEC", default_value = "")]
+    rules: String,
+    /// Resolve each input against this base URL.
+    #[arg(long, value_name = "URL")]
+    base: Option<OsString>,
+    /// Each input is a base URL and a reference separated by a TAB.
+    #[arg(long, conflicts_with = "base")]
+    pairs: bool,
+    /// Encoding label for the query (default UTF-8).
+    #[arg(long, value_name = "LABEL")]
+    charset: Option<String>,
+    /// The model of URLs (as for `wurl canon --model`).
+    #[arg(long, value_enum, default_value_t = ModelArg::Y2012, value_name = "MODEL")]
+    model: ModelArg,
+    /// Output: a report (text), one JSON object (json) or one HTML page
+    /// (html).
+    #[arg(short, long, value_enum, default_value_t = CompareFormat::Text)]
+    format: CompareFormat,
+    /// Examples kept per group (each cut to its first 200 bytes).
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    examples: usize,
+    /// Keys (and canonical URLs) remembered at most.
+    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+    max_keys: usize,
+    /// Merge groups kept at most (their merges are counted in any case).
+    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    max_groups: usize,
+    /// Never show a progress bar (it is shown only when standard error is a
+    /// terminal and the input is a file of known size).
+    #[arg(long)]
+    no_progress: bool,
+}
+
 /// `compare --format`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum CompareFormat {
@@ -318,6 +389,9 @@ pub enum CompareFormat {
     Text,
     /// One JSON object (after the `--show-all` lines, one object each).
     Json,
+    /// One self-contained HTML page: a chart of the classes, the summary
+    /// and the examples (not with --show-all).
+    Html,
 }
 
 #[derive(Args, Debug)]
@@ -578,6 +652,7 @@ fn run_checked(args: Vec<OsString>, streams: sys::Streams, diag: &Arc<Diag>) -> 
         Command::Parse(a) => (Mode::Parse, None, false, None, false, a.common),
         Command::Resolve(a) => (Mode::Resolve, a.base, a.pairs, None, false, a.common),
         Command::Compare(a) => return run_compare(a, streams, diag),
+        Command::Audit(a) => return run_audit(a, streams, diag),
         Command::Generate { what } => {
             let text = generate::generate(what, Cli::command());
             return if print_stdout(&text, streams) {
@@ -734,6 +809,41 @@ fn open_source(
         .ok()
 }
 
+fn run_audit(a: AuditArgs, streams: sys::Streams, diag: &Arc<Diag>) -> u8 {
+    if let Some(label) = a
+        .charset
+        .as_ref()
+        .filter(|l| encoding_rs::Encoding::for_label(l.as_bytes()).is_none())
+    {
+        diag.write(&format!(
+            "wurl: unknown --charset label {} (a WHATWG Encoding Standard label, e.g. utf-8, shift_jis, windows-1252)\n",
+            input::quote_value(label)
+        ));
+        return EXIT_ERROR;
+    }
+    if streams.stdout_closed {
+        diag.write("wurl: standard output is closed: nothing can be written\n");
+        return EXIT_ERROR;
+    }
+    let Some(source) = open_source(a.urls, a.input.as_deref(), b'\n', &streams, diag) else {
+        return EXIT_ERROR;
+    };
+    let progress = !a.no_progress && !streams.stderr_closed && io::stderr().is_terminal();
+    let ctx = audit::AuditCtx {
+        base: a.base.as_ref().map(lossy),
+        pairs: a.pairs,
+        charset: a.charset,
+        model: a.model.model(),
+        spec: a.rules,
+        json: a.format == CompareFormat::Json,
+        html: a.format == CompareFormat::Html,
+        examples: a.examples,
+        max_keys: a.max_keys,
+        max_groups: a.max_groups,
+    };
+    audit::run(&ctx, source, progress, diag)
+}
+
 fn run_compare(a: CompareArgs, streams: sys::Streams, diag: &Arc<Diag>) -> u8 {
     if let Some(label) = a
         .charset
@@ -754,11 +864,18 @@ fn run_compare(a: CompareArgs, streams: sys::Streams, diag: &Arc<Diag>) -> u8 {
         return EXIT_ERROR;
     };
     let progress = !a.no_progress && !streams.stderr_closed && io::stderr().is_terminal();
+    if a.show_all && a.format == CompareFormat::Html {
+        diag.write(
+            "wurl: --show-all is for the text and json formats (an HTML page holds the examples)\n",
+        );
+        return EXIT_ERROR;
+    }
     let ctx = compare::CompareCtx {
         base: a.base.as_ref().map(lossy),
         pairs: a.pairs,
         charset: a.charset,
         json: a.format == CompareFormat::Json,
+        html: a.format == CompareFormat::Html,
         show_all: a.show_all,
         examples: a.examples,
     };

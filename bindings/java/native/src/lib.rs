@@ -9,7 +9,7 @@
 //! - An input longer than the C ABI's `WURL_MAX_INPUT_LEN` bytes in UTF-8 throws `WurlException`
 //!   with status `WURL_E_TOO_LONG` in the single calls; in the bulk calls its entry is invalid.
 //! - An invalid URL is a result (`null`), not an exception.
-//! - No panic crosses into the JVM: each export runs inside [`boundary`], which turns a panic
+//! - No panic crosses into the JVM: each export runs inside `boundary`, which turns a panic
 //!   into a `WurlException` with status `WURL_E_PANIC`.
 //!
 //! Handles (`jlong`) are `Box`ed `wurl::Url` and `wurl::Rules` values. The Java side frees each

@@ -14,9 +14,10 @@ import java.util.function.LongFunction;
  *
  * <pre>{@code
  * try (WurlUrl page = WurlUrl.parse("http://EXAMPLE.com:80/x/y");
- *      WurlUrl link = page.resolve("../a/./b?q")) {
- *     link.getPath();                     // "/x/../a/./b": resolution keeps the raw components
- *     link.canonicalize().serialize();    // "http://example.com/a/b?q"
+ *      WurlUrl link = page.resolve("../a/./b?q");
+ *      WurlUrl canon = link.canonicalize()) {
+ *     link.getHost();      // "EXAMPLE.com": resolution keeps the raw components
+ *     canon.serialize();   // "http://example.com/a/b?q"
  * }
  * }</pre>
  *
@@ -30,8 +31,8 @@ import java.util.function.LongFunction;
  * unreachable. A {@code WurlUrl} is {@link Serializable}: its form is the library's record state,
  * checked when read back (a malformed state throws {@link InvalidObjectException}).
  *
- * <p>Equal ({@link #equals}) when every component (absent or empty), the hierarchical flag and
- * the invalid reason are equal.
+ * <p>Equal ({@link #equals}) when every component (absent or empty), the authority as recorded,
+ * the hierarchical flag and the invalid reason are equal.
  */
 public final class WurlUrl implements AutoCloseable, Serializable {
     private static final long serialVersionUID = 1L;
@@ -257,7 +258,7 @@ public final class WurlUrl implements AutoCloseable, Serializable {
         }
     }
 
-    /** From the fields {@link #equals} compares. */
+    /** From fields {@link #equals} compares, so equal URLs hash alike. */
     @Override
     public int hashCode() {
         return Objects.hash(
