@@ -9,6 +9,13 @@ use crate::record::{InvalidReason, Url};
 use crate::rules::Rules;
 use crate::surt::{SurtOptions, surt_into};
 
+/// The version of wurl's keys: of every canonical URL, ruled URL and SURT key it makes, in both
+/// models. It is bumped by every change of a key that CHANGELOG.md lists ("Canonical output",
+/// "Keys"), so that a stored key can name the version that made it and a crawl can refuse to
+/// mix versions (`wurl canon --key-version N`, `wurl_key_version()`). `tests/key_version.rs`
+/// checks that CHANGELOG.md names this number.
+pub const KEY_VERSION: u32 = 1;
+
 /// What [`key_into`] and [`key_of_into`] make of a canonical URL.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct KeyOptions<'a> {

@@ -68,6 +68,7 @@ mod split;
 pub mod surt;
 
 pub use key::{
-    KeyOptions, key_into, key_of_into, key_of_model_into, key_of_url_into, key_standard_into,
+    KEY_VERSION, KeyOptions, key_into, key_of_into, key_of_model_into, key_of_url_into,
+    key_standard_into,
 };
 pub use rules::{Rules, RulesError};

@@ -30,6 +30,10 @@ use crate::pipeline::{Ctx, Mode};
 
 /// Exit status: every input was valid (or `--allow-invalid`), all output
 /// and all messages were written.
+/// `wurl --version`: the package's version and the version of the keys the library makes
+/// (`wurl::KEY_VERSION`; a test checks the two agree).
+const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (key version 1)");
+
 const EXIT_OK: u8 = 0;
 /// Exit status: at least one input was invalid (with `--invalid fail`: the
 /// run stopped at the first one).
@@ -146,7 +150,7 @@ Examples:
 /// URL canonicalization (the 2012 Web::URL::Canonicalize algorithm), one URL
 /// per line.
 #[derive(Parser, Debug)]
-#[command(name = "wurl", version, about, after_help = MAIN_HELP)]
+#[command(name = "wurl", version = VERSION, about, after_help = MAIN_HELP)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -267,6 +271,11 @@ struct CanonArgs {
     /// not with --strict). --rules and SURT apply to either.
     #[arg(long, value_enum, default_value_t = ModelArg::Y2012, value_name = "MODEL")]
     model: ModelArg,
+    /// Refuse to run (exit status 2) unless the library makes keys of
+    /// this version (`wurl --version` names it), so that a crawl never
+    /// stores keys of two versions side by side.
+    #[arg(long, value_name = "N")]
+    key_version: Option<u32>,
     /// Print TEMPLATE per input instead of the URL: {scheme} {user}
     /// {password} {host} {port} {path} {query} {fragment} (of the canonical
     /// URL; absent and empty both print nothing), {url} (the canonical URL),
@@ -607,6 +616,13 @@ fn run_checked(args: Vec<OsString>, streams: sys::Streams, diag: &Arc<Diag>) -> 
     };
     let (mode, base, pairs, charset, strict, common) = match cli.command {
         Command::Canon(a) => {
+            if let Some(n) = a.key_version.filter(|n| *n != wurl::KEY_VERSION) {
+                diag.write(&format!(
+                    "wurl: --key-version {n}: this wurl makes keys of version {}; its keys would not be those of version {n}\n",
+                    wurl::KEY_VERSION
+                ));
+                return EXIT_ERROR;
+            }
             // Keys (issue 28): the rules are compiled once, here.
             match a.rules.as_deref().map(wurl::Rules::parse).transpose() {
                 Ok(r) => rules = r,

@@ -46,7 +46,11 @@ fn version() {
     assert_eq!(r.code, 0);
     assert_eq!(
         r.out().trim(),
-        format!("wurl {}", env!("CARGO_PKG_VERSION"))
+        format!(
+            "wurl {} (key version {})",
+            env!("CARGO_PKG_VERSION"),
+            wurl::KEY_VERSION
+        )
     );
 }
 
