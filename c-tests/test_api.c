@@ -66,7 +66,8 @@ static void test_version_and_status(void)
               WURL_VERSION);
 
     const wurl_status all[] = {WURL_OK,      WURL_E_NULL_ARG,         WURL_E_BAD_ARG,   WURL_E_TOO_LONG,
-                               WURL_E_PANIC, WURL_E_BUFFER_TOO_SMALL, WURL_INVALID_URL};
+                               WURL_E_PANIC, WURL_E_BUFFER_TOO_SMALL, WURL_INVALID_URL, WURL_E_BAD_RULES,
+                               WURL_E_UNKNOWN_CHARSET, WURL_E_BAD_STATE};
     const size_t n = sizeof all / sizeof all[0];
     const char *unknown = wurl_status_str(99);
     CHECK(unknown != NULL && strcmp(unknown, "unknown status") == 0);
@@ -237,7 +238,7 @@ static void test_flags_and_components(void)
     CHECK(wurl_canonicalize(u, NULL, 0, 2, &out) == WURL_E_BAD_ARG);
     CHECK(wurl_canonicalize(u, NULL, 0, WURL_FLAG_NETWORK_STRICT | 0x100u, &out) == WURL_E_BAD_ARG);
     CHECK(out == SENTINEL);
-    CHECK(wurl_canon_into(u, S("b"), NULL, 0, 4, buf, sizeof buf, &n) == WURL_E_BAD_ARG);
+    CHECK(wurl_canon_into(u, S("b"), NULL, 0, 8, buf, sizeof buf, &n) == WURL_E_BAD_ARG);
     CHECK(wurl_canon_into(NULL, S("http://a/"), NULL, 0, 0x80000000u, buf, sizeof buf, &n) == WURL_E_BAD_ARG);
     CHECK(n == 999);
     /* The one known flag is accepted. */
@@ -669,6 +670,133 @@ static void test_charset_known(void)
     CHECK(!wurl_charset_known("sjis", (size_t)WURL_MAX_INPUT_LEN + 1));
 }
 
+/* Opt-in refusal of an unknown label, and the one message for it. */
+static void test_charset_strict(void)
+{
+    char buf[256], msg[WURL_CHARSET_MESSAGE_MAX + 1];
+    size_t n = 7;
+    wurl_url *u = NULL, *out = NULL;
+    const wurl_url *sentinel = (const wurl_url *)&n;
+    CHECK(wurl_parse(S("http://hoge/?\xE5\x81\x90"), 0, &u) == WURL_OK);
+
+    /* Without the flag an unknown label means UTF-8, as before. */
+    CHECK(wurl_canon_into(u, S("?\xE5\x81\x90"), S("shiftjis"), 0, buf, sizeof buf, &n) == WURL_OK);
+    CHECK(strcmp(buf, "http://hoge/?%E5%81%90") == 0);
+    /* With it: the status, nothing written. */
+    n = 7;
+    strcpy(buf, "untouched");
+    CHECK(wurl_canon_into(u, S("?x"), S("shiftjis"), WURL_FLAG_CHARSET_STRICT, buf, sizeof buf, &n) ==
+          WURL_E_UNKNOWN_CHARSET);
+    CHECK(n == 7 && strcmp(buf, "untouched") == 0);
+    out = (wurl_url *)sentinel;
+    CHECK(wurl_canonicalize(u, S("shiftjis"), WURL_FLAG_CHARSET_STRICT, &out) == WURL_E_UNKNOWN_CHARSET);
+    CHECK(out == sentinel);
+    CHECK(wurl_canon_key_into(u, S("?x"), S("utf-7"), WURL_FLAG_CHARSET_STRICT, NULL, 0, buf, sizeof buf, &n) ==
+          WURL_E_UNKNOWN_CHARSET);
+    CHECK(wurl_canon_into(u, S("?x"), S("shiftjis"), WURL_FLAG_CHARSET_STRICT | WURL_FLAG_URL_STANDARD, buf,
+                          sizeof buf, &n) == WURL_E_UNKNOWN_CHARSET);
+    CHECK(wurl_canon_into(u, S("?x"), S("shiftjis"), WURL_FLAG_CHARSET_STRICT | WURL_FLAG_NETWORK_STRICT, buf,
+                          sizeof buf, &n) == WURL_E_UNKNOWN_CHARSET);
+    /* The empty label names no encoding; no label (NULL) is UTF-8. */
+    CHECK(wurl_canon_into(u, S("?x"), "", 0, WURL_FLAG_CHARSET_STRICT, buf, sizeof buf, &n) ==
+          WURL_E_UNKNOWN_CHARSET);
+    CHECK(wurl_canon_into(u, S("?x"), NULL, 0, WURL_FLAG_CHARSET_STRICT, buf, sizeof buf, &n) == WURL_OK);
+    /* A known label is read as without the flag. */
+    CHECK(wurl_canon_into(u, S("?\xE5\x81\x90"), S(" EUC-JP "), WURL_FLAG_CHARSET_STRICT, buf, sizeof buf, &n) ==
+          WURL_OK);
+    CHECK(strcmp(buf, "http://hoge/?%D0%F4") == 0);
+    CHECK(wurl_canonicalize(u, S("euc-jp"), WURL_FLAG_CHARSET_STRICT, &out) == WURL_OK);
+    CHECK(wtest_ser_is(out, "http://hoge/?%D0%F4"));
+    wurl_free(out);
+    /* The argument checks come first. */
+    CHECK(wurl_canon_into(u, S("?x"), NULL, 3, WURL_FLAG_CHARSET_STRICT, buf, sizeof buf, &n) == WURL_E_NULL_ARG);
+    CHECK(wurl_canon_into(u, S("?x"), "x", (size_t)WURL_MAX_INPUT_LEN + 1, WURL_FLAG_CHARSET_STRICT, buf,
+                          sizeof buf, &n) == WURL_E_TOO_LONG);
+    CHECK(wurl_canon_into(u, S("?x"), S("shiftjis"), WURL_FLAG_CHARSET_STRICT | 8u, buf, sizeof buf, &n) ==
+          WURL_E_BAD_ARG);
+    CHECK(strcmp(wurl_status_str(WURL_E_UNKNOWN_CHARSET), "the charset label names no encoding") == 0);
+
+    /* The message. */
+    CHECK(wurl_charset_message(S("shiftjs"), msg, sizeof msg) == WURL_E_UNKNOWN_CHARSET);
+    CHECK_MSG(strcmp(msg, "unknown charset label \"shiftjs\" (a WHATWG Encoding Standard label, e.g. "
+                          "\"utf-8\", \"shift_jis\", \"windows-1252\")") == 0,
+              "%s", msg);
+    CHECK(wurl_charset_message("", 0, msg, sizeof msg) == WURL_E_UNKNOWN_CHARSET);
+    CHECK(strncmp(msg, "unknown charset label \"\" (", 26) == 0);
+    CHECK(wurl_charset_message(S("a\"\xFF\xC3\xA9"), msg, sizeof msg) == WURL_E_UNKNOWN_CHARSET);
+    {
+        const char *want = "unknown charset label \"a\\\"\\xFF\\u{e9}\" (";
+        CHECK_MSG(strncmp(msg, want, strlen(want)) == 0, "%s", msg);
+    }
+    strcpy(msg, "x");
+    CHECK(wurl_charset_message(S("Shift_JIS"), msg, sizeof msg) == WURL_OK && msg[0] == '\0');
+    strcpy(msg, "x");
+    CHECK(wurl_charset_message(NULL, 0, msg, sizeof msg) == WURL_OK && msg[0] == '\0');
+    /* Cut to fit, and at most WURL_CHARSET_MESSAGE_MAX bytes whatever the label. */
+    char small[10];
+    CHECK(wurl_charset_message(S("nope"), small, sizeof small) == WURL_E_UNKNOWN_CHARSET);
+    CHECK(strcmp(small, "unknown c") == 0);
+    CHECK(wurl_charset_message(S("nope"), NULL, 0) == WURL_E_UNKNOWN_CHARSET);
+    static char worst[100000];
+    memset(worst, 0xFF, sizeof worst);
+    memset(msg, 'z', sizeof msg);
+    CHECK(wurl_charset_message(worst, sizeof worst, msg, sizeof msg) == WURL_E_UNKNOWN_CHARSET);
+    CHECK(strlen(msg) <= WURL_CHARSET_MESSAGE_MAX && strstr(msg, "(100000 bytes; ") != NULL);
+    CHECK(wurl_charset_message(S("x"), NULL, 4) == WURL_E_NULL_ARG);
+    CHECK(wurl_charset_message(NULL, 4, msg, sizeof msg) == WURL_E_NULL_ARG);
+    CHECK(wurl_charset_message("x", (size_t)WURL_MAX_INPUT_LEN + 1, msg, sizeof msg) == WURL_E_TOO_LONG);
+    wurl_free(u);
+}
+
+/* A handle's state, exported and imported; bytes that are not a state are refused. */
+static void test_state(void)
+{
+    const char *inputs[] = {"http://user:@Host:80/p?#", "foo", "mailto:a@b", "file:///c:/x", "http://a:99999/"};
+    for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
+        wurl_url *u = NULL, *c = NULL, *back = NULL;
+        CHECK(wurl_parse(CS(inputs[i]), 0, &u) == WURL_OK);
+        CHECK(wurl_canonicalize(u, NULL, 0, 0, &c) == WURL_OK);
+        const wurl_url *hs[] = {u, c};
+        for (size_t k = 0; k < 2; k++) {
+            size_t need = 0, n = 0;
+            unsigned char buf[512];
+            memset(buf, 0xA5, sizeof buf);
+            CHECK(wurl_state_export(hs[k], NULL, 0, &need) == WURL_E_BUFFER_TOO_SMALL);
+            CHECK(need > 5 && need < sizeof buf);
+            CHECK(wurl_state_export(hs[k], buf, need - 1, &n) == WURL_E_BUFFER_TOO_SMALL && n == need &&
+                  buf[0] == 0xA5);
+            CHECK(wurl_state_export(hs[k], buf, sizeof buf, &n) == WURL_OK && n == need && buf[need] == 0xA5);
+            CHECK(memcmp(buf, "wurl\x01", 5) == 0);
+            CHECK(wurl_state_import(buf, n, &back) == WURL_OK);
+            CHECK(wurl_is_invalid(back) == wurl_is_invalid(hs[k]));
+            for (wurl_component w = 0; w < 8; w++) {
+                const char *p1, *p2;
+                size_t l1, l2;
+                int a = wurl_get(hs[k], w, &p1, &l1), b = wurl_get(back, w, &p2, &l2);
+                CHECK_MSG(a == b && l1 == l2 && (!a || memcmp(p1, p2, l1) == 0), "%s: component %u",
+                          inputs[i], (unsigned)w);
+            }
+            wurl_free(back);
+            /* Every truncation and a flipped magic: refused, *out untouched. */
+            for (size_t cut = 0; cut < n; cut++) {
+                back = (wurl_url *)&n;
+                CHECK(wurl_state_import(buf, cut, &back) == WURL_E_BAD_STATE && back == (wurl_url *)&n);
+            }
+            buf[0] ^= 0x20;
+            CHECK(wurl_state_import(buf, n, &back) == WURL_E_BAD_STATE);
+        }
+        wurl_free(c);
+        wurl_free(u);
+    }
+    wurl_url *out = NULL;
+    size_t n = 0;
+    CHECK(wurl_state_import(NULL, 0, &out) == WURL_E_BAD_STATE);
+    CHECK(wurl_state_import(NULL, 4, &out) == WURL_E_NULL_ARG);
+    CHECK(wurl_state_import((const uint8_t *)"wurl", 4, NULL) == WURL_E_NULL_ARG);
+    CHECK(wurl_state_export(NULL, NULL, 0, &n) == WURL_E_NULL_ARG);
+    CHECK(strcmp(wurl_status_str(WURL_E_BAD_STATE), "the bytes are not a wurl URL state") == 0);
+}
+
 int main(void)
 {
     test_version_and_status();
@@ -681,5 +809,7 @@ int main(void)
     test_canonicalize();
     test_canon_into();
     test_charset_known();
+    test_charset_strict();
+    test_state();
     return wtest_finish("test_api");
 }

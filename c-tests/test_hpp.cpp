@@ -32,13 +32,13 @@ using opt = std::optional<std::string_view>;
 std::pair<wurl_status, std::string> c_canon(const wurl_url *base, std::string_view in, std::string_view cs = {},
                                             uint32_t flags = 0)
 {
-    std::vector<char> buf(1);
+    size_t base_len = 0;
+    if (base != nullptr)
+        (void)wurl_serialize(base, nullptr, &base_len);
+    std::vector<char> buf(wurl_output_bound(base_len, in.size(), flags));  // sized once
     size_t len = 0;
-    wurl_status st = wurl_canon_into(base, in.data(), in.size(), cs.data(), cs.size(), flags, buf.data(), 1, &len);
-    if (st == WURL_E_BUFFER_TOO_SMALL) {
-        buf.resize(len + 1);
-        st = wurl_canon_into(base, in.data(), in.size(), cs.data(), cs.size(), flags, buf.data(), buf.size(), &len);
-    }
+    wurl_status st =
+        wurl_canon_into(base, in.data(), in.size(), cs.data(), cs.size(), flags, buf.data(), buf.size(), &len);
     return {st, st == WURL_OK ? std::string(buf.data(), len) : std::string()};
 }
 
@@ -123,6 +123,21 @@ int main()
         auto strict = wurl::canonicalize(*p, {}, wurl::network_strict);
         CHECK(strict.ok() && strict->is_invalid() &&
               std::string(strict->invalid_reason()) == "network-strict: empty host");
+        // An unknown label: UTF-8 as before, or refused with the one message.
+        auto sj2 = wurl::resolve(*base, "?q=\xE6\x97\xA5").value();
+        CHECK(wurl::canonicalize(sj2, "shiftjis")->serialize() == opt("http://example.com/x/y?q=%E6%97%A5"));
+        auto unk = wurl::canonicalize(sj2, "shiftjis", wurl::charset_strict);
+        CHECK(unk.code() == wurl::status::unknown_charset);
+        CHECK(unk.message() == wurl::charset_message("shiftjis").value());
+        CHECK(unk.message().rfind("unknown charset label \"shiftjis\" (a WHATWG", 0) == 0);
+        CHECK(wurl::canonicalize(sj2, "sjis", wurl::charset_strict)->serialize() ==
+              opt("http://example.com/x/y?q=%93%FA"));
+        CHECK(!wurl::charset_message("Shift_JIS").has_value() && !wurl::charset_message({}).has_value());
+        CHECK(wurl::charset_message("").has_value());
+        std::string strict_out;
+        CHECK(wurl::canon_into(strict_out, "?q", &*base, "nope", wurl::charset_strict) ==
+                  wurl::status::unknown_charset &&
+              strict_out.empty());
         auto v4 = wurl::canonicalize(wurl::parse("http://0x7f.1/").value());
         CHECK(v4->host_kind() == wurl::host_kind::ipv4 && v4->host() == opt("127.0.0.1"));
 
@@ -142,6 +157,21 @@ int main()
         CHECK(!none.has_handle() && !none.is_valid() && !none.serialize() && !none.host());
         auto r2 = wurl::resolve(none, "x");
         CHECK(r2.code() == wurl::status::null_arg);
+    }
+
+    // --- state ----------------------------------------------------------------------------
+    {
+        auto u = wurl::parse("http://user:@Host/p?#").value();
+        auto st = u.export_state();
+        CHECK(st.ok() && st->size() > 5 && std::memcmp(st->data(), "wurl\x01", 5) == 0);
+        auto back = wurl::import_state(*st);
+        CHECK(back.ok() && back->password() == opt("") && !back->port() && back->query() == opt(""));
+        CHECK(back->serialize() == u.serialize());
+        CHECK(back->export_state().value() == *st);
+        CHECK(wurl::import_state(st->data(), st->size() - 1).code() == wurl::status::bad_state);
+        CHECK(wurl::import_state(nullptr, 0).code() == wurl::status::bad_state);
+        wurl::url none;
+        CHECK(none.export_state().code() == wurl::status::null_arg);
     }
 
     // --- release / adopt ------------------------------------------------------------------
@@ -267,8 +297,8 @@ int main()
         std::string huge(WURL_MAX_INPUT_LEN + 1, 'a');
         CHECK(buf.canon(huge).code() == wurl::status::too_long);
 
-        // Growth: a result longer than the capacity takes a second call
-        // into storage at least twice as large; the result is whole.
+        // Growth: an input whose bound is above the capacity grows the
+        // storage first, to at least twice as large; the result is whole.
         std::string longpath(5000, 'a');
         std::string in = "http://example.com/" + longpath;
         std::size_t before = buf.capacity();
@@ -284,13 +314,15 @@ int main()
         }
         CHECK(buf.capacity() == cap);
 
-        // reserve: room before the first call.
-        wurl::buffer sized(10000);
-        CHECK(sized.capacity() >= 10000);
+        // reserve: room before the first call; a buffer of the input's bound
+        // never grows.
+        const std::size_t room = wurl_output_bound(0, in.size(), 0);
+        wurl::buffer sized(room);
+        CHECK(sized.capacity() >= room);
         auto sr = sized.canon(in);
-        CHECK(sr.ok() && *sr == in && sized.capacity() >= 10000 && sized.capacity() < 2 * 10000);
+        CHECK(sr.ok() && *sr == in && sized.capacity() >= room && sized.capacity() < 2 * room);
         sized.reserve(10);  // never shrinks
-        CHECK(sized.capacity() >= 10000);
+        CHECK(sized.capacity() >= room);
 
         // Keys: the bytes of the std::string helpers.
         auto rs = wurl::rules::compile("strip-www,sort-query,drop-params=utm_*").value();

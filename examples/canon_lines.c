@@ -9,7 +9,8 @@
  * line was valid, 1 when some were invalid, 2 on an error.
  *
  * This is the bulk call, wurl_canon_into: no handle per URL, and the output
- * buffer is reused (grown when WURL_E_BUFFER_TOO_SMALL says it must be).
+ * buffer is reused, sized by wurl_output_bound for the longest line so far
+ * (a buffer of that size holds every result: one call per line).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -44,7 +45,7 @@ int main(int argc, char **argv) {
     size_t charset_len = charset ? strlen(charset) : 0;
     char *line = NULL;
     size_t line_cap = 0;
-    size_t out_cap = 4096;
+    size_t out_cap = wurl_output_bound(0, 0, 0);
     char *out = malloc(out_cap);
     unsigned long lineno = 0;
     int status = 0;
@@ -55,16 +56,17 @@ int main(int argc, char **argv) {
         size_t len = (size_t)got, n = 0;
         lineno++;
         if (len > 0 && line[len - 1] == '\n') len--;
+        /* Room for any result of this line (no base: 0). */
+        size_t need = wurl_output_bound(0, len, 0);
+        if (need > out_cap) {
+            char *bigger = realloc(out, need);
+            if (!bigger) { status = 2; break; }
+            out = bigger;
+            out_cap = need;
+        }
         /* The input is its own base (base = NULL): absolute URLs. */
         wurl_status st = wurl_canon_into(NULL, line, len, charset, charset_len, 0,
                                          out, out_cap, &n);
-        if (st == WURL_E_BUFFER_TOO_SMALL) {
-            char *bigger = realloc(out, n + 1); /* n: the length needed, without the NUL */
-            if (!bigger) { status = 2; break; }
-            out = bigger;
-            out_cap = n + 1;
-            st = wurl_canon_into(NULL, line, len, charset, charset_len, 0, out, out_cap, &n);
-        }
         if (st == WURL_OK) {
             fwrite(out, 1, n, stdout);
             putchar('\n');

@@ -18,9 +18,14 @@
  *   WURL_OK. A URL that the algorithm finds invalid is still WURL_OK: the
  *   handle reports wurl_is_invalid() == true, wurl_invalid_reason() says why,
  *   and its components stay readable.
- * - Flags. `flags` must be 0 for wurl_parse and wurl_resolve, and 0 or
- *   WURL_FLAG_NETWORK_STRICT for wurl_canonicalize and wurl_canon_into;
+ * - Flags. `flags` must be 0 for wurl_parse and wurl_resolve; wurl_canonicalize
+ *   takes WURL_FLAG_NETWORK_STRICT and WURL_FLAG_CHARSET_STRICT, the bulk
+ *   calls (wurl_canon_into, wurl_canon_key_into) also WURL_FLAG_URL_STANDARD;
  *   other bits give WURL_E_BAD_ARG.
+ * - Charsets. A `charset` label names a WHATWG encoding; (NULL, 0) is no
+ *   label (UTF-8). An unknown label means UTF-8 (the 2012 rule) unless
+ *   WURL_FLAG_CHARSET_STRICT is given: then it is WURL_E_UNKNOWN_CHARSET,
+ *   and wurl_charset_message() writes the one message wurl shows for it.
  * - Views. wurl_get and wurl_serialize return borrowed views (pointer and
  *   length) into the handle. They stay valid until wurl_free() of that handle
  *   and are followed by a NUL byte that the length does not count. An absent
@@ -91,6 +96,18 @@
 #define WURL_FLAG_URL_STANDARD 2
 
 /**
+ * `wurl_canonicalize` / `wurl_canon_into` / `wurl_canon_key_into` flag (strict charset): a
+ * `charset` label that names no encoding gives `WURL_E_UNKNOWN_CHARSET` (nothing written)
+ * instead of meaning UTF-8, so that a misspelt label (`"shiftjis"`) is refused rather than
+ * silently ignored; `wurl_charset_message` writes the message to show. With this flag a NULL
+ * `charset` (length 0) is no label (UTF-8), while a non-NULL one of length 0 is the empty label,
+ * which names no encoding. A known label whose encoding is not ASCII-compatible (UTF-16,
+ * replacement) still means UTF-8, as without the flag. Without this flag an unknown label means
+ * UTF-8 (the 2012 module's rule).
+ */
+#define WURL_FLAG_CHARSET_STRICT 4
+
+/**
  * `wurl_host_kind`: the URL has no host component.
  */
 #define WURL_HOST_NONE 0
@@ -121,6 +138,17 @@
 #define WURL_MAX_INPUT_LEN ((16 * 1024) * 1024)
 
 /**
+ * `wurl_output_bound`'s octets per octet of input (base and input together): above every
+ * expansion of the steps (invalid UTF-8 is 9, IDNA at most 12; see `wurl_output_bound`).
+ */
+#define WURL_OUTPUT_BOUND_FACTOR 12
+
+/**
+ * `wurl_output_bound`'s octets whatever the input, the NUL included.
+ */
+#define WURL_OUTPUT_BOUND_EXTRA 64
+
+/**
  * The longest message `wurl_rules_compile` writes, in bytes (without its NUL), whatever the
  * specification: a `msg` of `WURL_RULES_MESSAGE_MAX + 1` bytes always holds it whole.
  */
@@ -141,6 +169,12 @@
  * Patch version of the header (the `PATCH` of `WURL_VERSION`).
  */
 #define WURL_VERSION_PATCH 0
+
+/**
+ * The longest message `wurl_charset_message` writes, in bytes (without its NUL), whatever the
+ * label: a `msg` of `WURL_CHARSET_MESSAGE_MAX + 1` bytes always holds it whole.
+ */
+#define WURL_CHARSET_MESSAGE_MAX 400
 
 /**
  * Key flag of `wurl_canon_key_into` / `wurl_url_key_into`: write the SURT form of the (ruled)
@@ -176,6 +210,8 @@ typedef int32_t wurl_status;
  * Which component `wurl_get` reads: one of the `WURL_COMPONENT_*` values.
  */
 typedef uint32_t wurl_component;
+
+
 
 /**
  * The call succeeded (the URL it made may still be invalid).
@@ -268,6 +304,18 @@ typedef uint32_t wurl_component;
  */
 #define WURL_E_BAD_RULES 7
 
+/**
+ * With `WURL_FLAG_CHARSET_STRICT`: the `charset` label names no encoding; nothing was written
+ * (`*out` untouched). `wurl_charset_message` writes the message for the label.
+ */
+#define WURL_E_UNKNOWN_CHARSET 8
+
+/**
+ * `wurl_state_import`: the bytes are not a state wurl writes (another format or version, cut
+ * short, altered), or its record would break a record invariant; `*out` is untouched.
+ */
+#define WURL_E_BAD_STATE 9
+
 
 
 #ifdef __cplusplus
@@ -298,7 +346,8 @@ wurl_status wurl_resolve(const wurl_url *base,
  * Canonicalizes `url` ("steps to canonicalize a URL") into a new handle; `url` is untouched and
  * may be freed before or after the result. `charset` is the query's encoding label (the
  * document's); `(NULL, 0)`, an unknown label, UTF-16 and replacement mean UTF-8
- * (`wurl_charset_known` tells an unknown label). `flags` is 0 or `WURL_FLAG_NETWORK_STRICT`. On
+ * (`wurl_charset_known` tells an unknown label). `flags` is 0, `WURL_FLAG_NETWORK_STRICT`
+ * and/or `WURL_FLAG_CHARSET_STRICT` (then an unknown label gives `WURL_E_UNKNOWN_CHARSET`). On
  * `WURL_OK`, `*out` is a new handle the caller frees with `wurl_free`; otherwise `*out` is
  * untouched. An invalid result is `WURL_OK` with `wurl_is_invalid` true and `url`'s components.
  */
@@ -331,7 +380,8 @@ wurl_status wurl_canonicalize_as(const wurl_url *url,
  * The bulk path: resolves `input` against `base` (or, when `base` is NULL, against itself),
  * canonicalizes with `charset` and `flags`, and writes the serialization and a NUL into `buf`,
  * its length (without the NUL) into `*out_len`. `flags` is 0, `WURL_FLAG_NETWORK_STRICT` or
- * `WURL_FLAG_URL_STANDARD` (see that flag). Returns `WURL_OK`; `WURL_INVALID_URL` for an invalid
+ * `WURL_FLAG_URL_STANDARD` (see that flag), either with `WURL_FLAG_CHARSET_STRICT` or not (an
+ * unknown label then gives `WURL_E_UNKNOWN_CHARSET`). Returns `WURL_OK`; `WURL_INVALID_URL` for an invalid
  * URL (nothing written to `buf` or `*out_len`); `WURL_E_BUFFER_TOO_SMALL` when `buf_cap` cannot
  * hold the result and its NUL (only `*out_len`, the length needed without the NUL, is written).
  * `buf` may be NULL when `buf_cap` is 0. Makes no handle: nothing to free. Allocates nothing
@@ -396,6 +446,27 @@ void wurl_free(wurl_url *url);
 const char *wurl_status_str(wurl_status status);
 
 /**
+ * The size of a buffer that holds every result of the bulk calls (`wurl_canon_into`,
+ * `wurl_canon_key_into`, `wurl_canon_standard_into`, `wurl_url_key_into`) and its NUL, for an
+ * input of `input_len` bytes and a base of `base_len` bytes: the length of the base handle's
+ * serialization (`wurl_serialize`; for `wurl_url_key_into`, of the handle itself) or of the
+ * base string, 0 without a base. It is `WURL_OUTPUT_BOUND_FACTOR * (base_len + input_len) +
+ * WURL_OUTPUT_BOUND_EXTRA` (saturating at `SIZE_MAX`; `WURL_OUTPUT_BOUND` is the same as a
+ * macro), whatever the charset, rules and key flags, for every `flags` value (`flags` is the
+ * call's; a later flag that could make longer results would have a larger bound). A buffer of
+ * that size never gives `WURL_E_BUFFER_TOO_SMALL`, so a caller sizes it once, for the longest
+ * input it passes. Derived from the steps' worst expansions: an invalid UTF-8 byte is 9 bytes
+ * (U+FFFD percent-encoded), a query in ISO-2022-JP or GB18030 under 6 a byte, IDNA at most 12
+ * (U+FDFA, 3 bytes, becomes 35: `xn--%20%20%20-oze6dh5a3fcaccnvdrg0a`), an IPv4 short form 7
+ * (`0` is `0.0.0.0`); resolution writes each base and input byte at most once; the steps add
+ * at most a few delimiters (`//`, `/.`, `file:///`, SURT's `(` and `,)`). Tested on every
+ * conformance case, the code points and random strings, and asserted by the fuzz targets. An
+ * `input_len` above `WURL_MAX_INPUT_LEN`, which the calls refuse, gives
+ * `WURL_OUTPUT_BOUND_EXTRA` (no result to hold).
+ */
+size_t wurl_output_bound(size_t base_len, size_t input_len, uint32_t flags);
+
+/**
  * The library version, a static NUL-terminated string equal to the header's
  * `WURL_VERSION` when header and library match. Never freed.
  */
@@ -409,6 +480,19 @@ const char *wurl_version(void);
  * a label longer than `WURL_MAX_INPUT_LEN`. Thread-safe.
  */
 bool wurl_charset_known(const char *label, size_t label_len);
+
+/**
+ * The message for a charset label that names no encoding, the one every wurl front end shows
+ * (`unknown charset label "shiftjs" (a WHATWG Encoding Standard label, e.g. "utf-8", ...)`,
+ * the label escaped in ASCII and cut after 64 bytes). Returns `WURL_E_UNKNOWN_CHARSET` and,
+ * when `msg_cap > 0`, writes the NUL-terminated message into `msg` (cut to fit `msg_cap`; at
+ * most `WURL_CHARSET_MESSAGE_MAX` bytes); `WURL_OK` with an empty `msg` for a label that names
+ * an encoding and for no label (`(NULL, 0)`; a non-NULL label of length 0 is the empty label,
+ * which names none, as with `WURL_FLAG_CHARSET_STRICT`); `WURL_E_NULL_ARG` for `(NULL, n > 0)`
+ * or a NULL `msg` with `msg_cap > 0`; `WURL_E_TOO_LONG` for a label longer than
+ * `WURL_MAX_INPUT_LEN`. `msg` is written only for `WURL_OK` and `WURL_E_UNKNOWN_CHARSET`.
+ */
+wurl_status wurl_charset_message(const char *label, size_t label_len, char *msg, size_t msg_cap);
 
 /**
  * Compiles a rules specification: a comma-separated list of the rules `drop-fragment`,
@@ -460,7 +544,8 @@ wurl_status wurl_canon_key_into(const wurl_url *base,
  * letter to the 2012 parser). `charset` as for `WURL_FLAG_URL_STANDARD`. Returns `WURL_OK`;
  * `WURL_INVALID_URL` when the URL or the base does not parse (nothing written);
  * `WURL_E_BUFFER_TOO_SMALL` (only `*out_len` written); `WURL_E_NULL_ARG`, `WURL_E_TOO_LONG`, or
- * `WURL_E_BAD_ARG` for unknown `key_flags` bits. Allocates per call.
+ * `WURL_E_BAD_ARG` for unknown `key_flags` bits. Allocates per call. It has no `flags`, so no
+ * `WURL_FLAG_CHARSET_STRICT`: to refuse an unknown label, test it with `wurl_charset_message`.
  */
 wurl_status wurl_canon_standard_into(const char *base,
                                      size_t base_len,
@@ -489,8 +574,39 @@ wurl_status wurl_url_key_into(const wurl_url *url,
                               size_t buf_cap,
                               size_t *out_len);
 
+/**
+ * Writes the state of `url` (its whole value: each component absent or present, the raw
+ * authority, whether it is hierarchical, invalid and why; a versioned byte format, not
+ * NUL-terminated) into `buf` when it fits, and its length into `*out_len` always. Returns
+ * `WURL_OK`; `WURL_E_BUFFER_TOO_SMALL` when `buf_cap` is less than the length (only `*out_len`
+ * written: call again with that much room); `WURL_E_NULL_ARG` for a NULL `url` or `out_len`, or
+ * a NULL `buf` with `buf_cap > 0`. `wurl_state_import` makes a handle of the same value from
+ * it, in this process or another, with this version of wurl or a later one. A state is at most
+ * 7 + 9 × 11 bytes plus the lengths of the components and the raw authority.
+ */
+wurl_status wurl_state_export(const wurl_url *url, uint8_t *buf, size_t buf_cap, size_t *out_len);
+
+/**
+ * Makes a handle from a state `wurl_state_export` wrote: on `WURL_OK`, `*out` is a new handle of
+ * the exported value, which the caller frees with `wurl_free`. Returns `WURL_E_BAD_STATE`
+ * for bytes that are not such a state (another format or version, truncated, altered, or a
+ * record that would break a record invariant); `WURL_E_NULL_ARG` for a NULL `out` or
+ * `(NULL, n > 0)`; `*out` is written only on `WURL_OK`. Any bytes are safe to pass: they are
+ * read, checked and refused, never trusted. `state` is read only during the call.
+ */
+wurl_status wurl_state_import(const uint8_t *state, size_t state_len, wurl_url **out);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif  // __cplusplus
 
 #endif  /* WURL_H */
+
+/**
+ * wurl_output_bound() as a constant expression, for buffers sized at compile
+ * time: a buffer of WURL_OUTPUT_BOUND(base_len, input_len) bytes holds every
+ * bulk result (and its NUL) for a base and an input of at most those lengths
+ * (no overflow check: keep the lengths at most WURL_MAX_INPUT_LEN).
+ */
+#define WURL_OUTPUT_BOUND(base_len, input_len) \
+    (WURL_OUTPUT_BOUND_FACTOR * ((size_t)(base_len) + (size_t)(input_len)) + WURL_OUTPUT_BOUND_EXTRA)

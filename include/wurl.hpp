@@ -59,6 +59,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #if __cplusplus < 201703L && !(defined(_MSVC_LANG) && _MSVC_LANG >= 201703L)
 #error "wurl.hpp needs C++17 (wurl.h alone works from C++11)"
@@ -78,6 +79,8 @@ enum class status : std::int32_t {
     buffer_too_small = WURL_E_BUFFER_TOO_SMALL,
     invalid_url = WURL_INVALID_URL,
     bad_rules = WURL_E_BAD_RULES,
+    unknown_charset = WURL_E_UNKNOWN_CHARSET,
+    bad_state = WURL_E_BAD_STATE,
 };
 
 /* A static English description of a status (wurl_status_str). */
@@ -87,9 +90,26 @@ inline const char *status_str(status s) noexcept { return wurl_status_str(static
    and the library match. */
 inline std::string_view version() noexcept { return wurl_version(); }
 
+/* The message for a charset label that names no encoding, the one every
+   wurl interface shows (wurl_charset_message), or std::nullopt for a label
+   that names one (and for no label: a default view). */
+inline std::optional<std::string> charset_message(std::string_view label)
+{
+    char msg[WURL_CHARSET_MESSAGE_MAX + 1];
+    msg[0] = '\0';
+    if (wurl_charset_message(label.data(), label.size(), msg, sizeof msg) != WURL_E_UNKNOWN_CHARSET)
+        return std::nullopt;
+    return std::string(msg);
+}
+
 /* canonicalize / canon_into / key_into flag: network-strict mode (see
    WURL_FLAG_NETWORK_STRICT in wurl.h). */
 inline constexpr std::uint32_t network_strict = WURL_FLAG_NETWORK_STRICT;
+/* canonicalize / canon_into / key_into flag: a charset label that names no
+   encoding gives status::unknown_charset instead of meaning UTF-8 (see
+   WURL_FLAG_CHARSET_STRICT; a default charset view is no label, an empty
+   non-null one the empty label, which names none). */
+inline constexpr std::uint32_t charset_strict = WURL_FLAG_CHARSET_STRICT;
 /* Key flags: the SURT form without, or with, the scheme. */
 inline constexpr std::uint32_t key_surt = WURL_KEY_SURT;
 inline constexpr std::uint32_t key_surt_scheme = WURL_KEY_SURT_SCHEME;
@@ -137,51 +157,37 @@ inline std::optional<std::string_view> view(bool present, const char *p, std::si
 }
 
 #if defined(__cpp_lib_string_resize_and_overwrite)
-/* Runs a bulk call `call(buf, cap, &len)` into `out` (C++23): the call
+/* Runs a bulk call `call(buf, cap, &len)` into `out` (C++23), sized once by
+   `bound` (wurl_output_bound: the call never asks for more): the call
    writes straight into out's characters, which resize_and_overwrite leaves
-   unfilled: once into the whole capacity, and once more, sized exactly,
-   when the result is longer (out is cleared first, so that growing copies
-   nothing). The C call writes a NUL after the result, at most at p[n],
+   unfilled. The C call writes a NUL after the result, at most at p[n],
    which resize_and_overwrite lets it write. `out` holds the result on ok
-   and is empty otherwise; `guess` is not needed. */
-template <class Call> status into(std::string &out, std::size_t /*guess*/, Call call)
+   and is empty otherwise. */
+template <class Call> status into(std::string &out, std::size_t bound, Call call)
 {
     status st = status::ok;
-    std::size_t len = 0;
     auto op = [&](char *p, std::size_t n) noexcept {
+        std::size_t len = 0;
         st = static_cast<status>(call(p, n + 1, &len));
         return st == status::ok ? len : 0;
     };
-    out.resize_and_overwrite(out.capacity(), op);
-    if (st == status::buffer_too_small) {
-        out.clear();
-        out.resize_and_overwrite(len, op);
-    }
+    out.resize_and_overwrite(bound - 1, op);
     return st;
 }
 #else
-/* Runs a bulk call `call(buf, cap, &len)` into `out`: once into out's own
-   characters, resized to `guess` (bounded by its capacity: growing a
-   std::string's size zero-fills, so the whole capacity would cost a
-   memset of it per call), and once more, sized exactly, when the result
-   is longer. The C call writes a NUL after the result, into the
-   terminator that a std::string keeps anyway. `out` holds the result on ok
-   and is empty otherwise. */
-template <class Call> status into(std::string &out, std::size_t guess, Call call)
+/* Runs a bulk call `call(buf, cap, &len)` into `out`, sized once by
+   `bound` (wurl_output_bound: the call never asks for more): into out's
+   own characters, resized to the bound (growing a std::string's size
+   zero-fills the new part: C++23's resize_and_overwrite, above, does not).
+   The C call writes a NUL after the result, into the terminator that a
+   std::string keeps anyway. `out` holds the result on ok and is empty
+   otherwise. */
+template <class Call> status into(std::string &out, std::size_t bound, Call call)
 {
-    // A string already half the guess (the previous result's length) is
-    // used as it is: most results fit, and growing it costs a call.
-    if (out.size() < guess / 2) {
-        std::size_t room = guess < out.capacity() ? guess : out.capacity();
-        if (room > out.size())
-            out.resize(room);
-    }
+    if (out.size() < bound - 1)
+        out.resize(bound - 1);
     std::size_t len = 0;
     auto st = static_cast<status>(call(out.data(), out.size() + 1, &len));
-    if (st == status::buffer_too_small) {
-        out.resize(len);
-        st = static_cast<status>(call(out.data(), out.size() + 1, &len));
-    }
     // Shrinking: erase(pos) only sets the length (resize is a call into
     // the library).
     out.erase(st == status::ok ? len : 0);
@@ -189,16 +195,14 @@ template <class Call> status into(std::string &out, std::size_t guess, Call call
 }
 #endif
 
-/* The size a canonical URL made from `input` (and `base`) usually fits in:
-   the input, percent-encoding room, and the base's serialization. Only
-   the cost depends on it (a longer result takes a second call). */
-inline std::size_t guess(std::string_view input, const wurl_url *base) noexcept
+/* wurl_output_bound of `input` against `base` (its serialization's
+   length; nullptr: none) for `flags`. */
+inline std::size_t bound(std::string_view input, const wurl_url *base, std::uint32_t flags) noexcept
 {
-    std::size_t n = 2 * input.size() + 64;
     std::size_t base_len = 0;
-    if (base != nullptr && wurl_serialize(base, nullptr, &base_len))
-        n += base_len;
-    return n;
+    if (base != nullptr)
+        (void)wurl_serialize(base, nullptr, &base_len);
+    return wurl_output_bound(base_len, input.size(), flags);
 }
 } // namespace detail
 
@@ -241,7 +245,8 @@ template <class T> class [[nodiscard]] result {
     const T *operator->() const noexcept { return &value_; }
 
     /* Why the call failed, in English ("" when it succeeded): the status's
-       description, or the rules compiler's message for status::bad_rules. */
+       description, the rules compiler's message for status::bad_rules, or
+       the charset message for status::unknown_charset. */
     std::string message() const
     {
         if (ok())
@@ -338,6 +343,24 @@ class url {
        handle). Defined after wurl::rules. */
     status key_into(std::string &out, const rules *r = nullptr, std::uint32_t key_flags = 0) const;
 
+    /* The URL's state (wurl_state_export): its whole value as bytes (a
+       versioned format, not text), which import_state() turns back into a
+       url of the same value, in this process or another. A url without a
+       handle gives status::null_arg. */
+    result<std::vector<std::uint8_t>> export_state() const
+    {
+        using bytes = std::vector<std::uint8_t>;
+        std::size_t n = 0;
+        auto st = static_cast<status>(wurl_state_export(h_, nullptr, 0, &n));
+        if (st != status::buffer_too_small)
+            return result<bytes>(st, std::string());
+        bytes out(n);
+        st = static_cast<status>(wurl_state_export(h_, out.data(), out.size(), &n));
+        if (st != status::ok)
+            return result<bytes>(st, std::string());
+        return result<bytes>(status::ok, std::move(out));
+    }
+
   private:
     wurl_url *h_ = nullptr;
 };
@@ -413,11 +436,22 @@ inline status url::key_into(std::string &out, const rules *r, std::uint32_t key_
         return status::null_arg;
     }
     const wurl_rules *rh = r ? r->get() : nullptr;
-    std::size_t ser_len = 0;
-    (void)wurl_serialize(h_, nullptr, &ser_len);
-    return detail::into(out, ser_len + 64, [&](char *buf, std::size_t cap, std::size_t *len) {
+    return detail::into(out, detail::bound({}, h_, 0), [&](char *buf, std::size_t cap, std::size_t *len) {
         return wurl_url_key_into(h_, rh, key_flags, buf, cap, len);
     });
+}
+
+/* The url whose state export_state() gave (wurl_state_import); bytes that
+   are not such a state give status::bad_state. */
+inline result<url> import_state(const std::uint8_t *state, std::size_t len)
+{
+    wurl_url *out = nullptr;
+    wurl_status st = wurl_state_import(state, len, &out);
+    return detail::made(st, out);
+}
+inline result<url> import_state(const std::vector<std::uint8_t> &state)
+{
+    return import_state(state.data(), state.size());
 }
 
 /* Parses `input` ("steps to parse a URL"): no resolution, no
@@ -439,12 +473,16 @@ inline result<url> resolve(const url &base, std::string_view input)
 }
 
 /* Canonicalizes `u` ("steps to canonicalize a URL"); `charset` is the
-   document's encoding label for the query (empty: UTF-8), `flags` 0 or
-   wurl::network_strict. A `u` without a handle gives status::null_arg. */
+   document's encoding label for the query (empty: UTF-8), `flags` 0,
+   wurl::network_strict and/or wurl::charset_strict (an unknown label:
+   status::unknown_charset, message() the charset message). A `u` without
+   a handle gives status::null_arg. */
 inline result<url> canonicalize(const url &u, std::string_view charset = {}, std::uint32_t flags = 0)
 {
     wurl_url *out = nullptr;
     wurl_status st = wurl_canonicalize(u.get(), detail::ptr(charset), charset.size(), flags, &out);
+    if (st == WURL_E_UNKNOWN_CHARSET)
+        return result<url>(status::unknown_charset, charset_message(charset).value_or(""));
     return detail::made(st, out);
 }
 
@@ -465,7 +503,7 @@ inline status canon_into(std::string &out, std::string_view input, const url *ba
         return status::null_arg;
     }
     const wurl_url *b = base ? base->get() : nullptr;
-    return detail::into(out, detail::guess(input, b), [&](char *buf, std::size_t cap, std::size_t *len) {
+    return detail::into(out, detail::bound(input, b, flags), [&](char *buf, std::size_t cap, std::size_t *len) {
         return wurl_canon_into(b, detail::ptr(input), input.size(), detail::ptr(charset), charset.size(), flags, buf,
                                cap, len);
     });
@@ -485,7 +523,7 @@ inline status key_into(std::string &out, std::string_view input, const rules *r 
     }
     const wurl_url *b = base ? base->get() : nullptr;
     const wurl_rules *rh = r ? r->get() : nullptr;
-    return detail::into(out, detail::guess(input, b), [&](char *buf, std::size_t cap, std::size_t *len) {
+    return detail::into(out, detail::bound(input, b, flags), [&](char *buf, std::size_t cap, std::size_t *len) {
         return wurl_canon_key_into(b, detail::ptr(input), input.size(), detail::ptr(charset), charset.size(), flags,
                                    rh, key_flags, buf, cap, len);
     });
@@ -542,7 +580,7 @@ class buffer {
         if (detail::handleless(base))
             return result<std::string_view>(status::null_arg, std::string_view());
         const wurl_url *b = base ? base->get() : nullptr;
-        return run([&](char *buf, std::size_t cap, std::size_t *len) {
+        return run(detail::bound(input, b, flags), [&](char *buf, std::size_t cap, std::size_t *len) {
             return wurl_canon_into(b, detail::ptr(input), input.size(), detail::ptr(charset), charset.size(), flags,
                                    buf, cap, len);
         });
@@ -557,7 +595,7 @@ class buffer {
             return result<std::string_view>(status::null_arg, std::string_view());
         const wurl_url *b = base ? base->get() : nullptr;
         const wurl_rules *rh = r ? r->get() : nullptr;
-        return run([&](char *buf, std::size_t cap, std::size_t *len) {
+        return run(detail::bound(input, b, flags), [&](char *buf, std::size_t cap, std::size_t *len) {
             return wurl_canon_key_into(b, detail::ptr(input), input.size(), detail::ptr(charset), charset.size(),
                                        flags, rh, key_flags, buf, cap, len);
         });
@@ -570,24 +608,22 @@ class buffer {
         if (detail::handleless(r))
             return result<std::string_view>(status::null_arg, std::string_view());
         const wurl_rules *rh = r ? r->get() : nullptr;
-        return run([&](char *buf, std::size_t cap, std::size_t *len) {
+        return run(detail::bound({}, u.get(), 0), [&](char *buf, std::size_t cap, std::size_t *len) {
             return wurl_url_key_into(u.get(), rh, key_flags, buf, cap, len);
         });
     }
 
   private:
-    /* Runs `call(buf, cap, &len)` into the buffer, and once more after
-       growing when the C call says the result and its NUL need `len + 1`
-       bytes (it writes nothing then). */
-    template <class Call> result<std::string_view> run(Call call)
+    /* Runs `call(buf, cap, &len)` into the buffer, first grown (to at
+       least twice its capacity) when it is smaller than `bound`
+       (wurl_output_bound: the call never asks for more), so one call
+       always does. */
+    template <class Call> result<std::string_view> run(std::size_t bound, Call call)
     {
+        if (bound > cap_)
+            allocate(cap_ * 2 > bound ? cap_ * 2 : bound);
         std::size_t len = 0;
         auto st = static_cast<status>(call(data_.get(), cap_, &len));
-        if (st == status::buffer_too_small) {
-            std::size_t cap = cap_ * 2 > len + 1 ? cap_ * 2 : len + 1;
-            allocate(cap < 256 ? 256 : cap);
-            st = static_cast<status>(call(data_.get(), cap_, &len));
-        }
         return result<std::string_view>(st, st == status::ok ? std::string_view(data_.get(), len)
                                                              : std::string_view());
     }

@@ -108,6 +108,16 @@ pub const WURL_FLAG_NETWORK_STRICT: u32 = 1;
 /// with `WURL_FLAG_NETWORK_STRICT` (which tests the 2012 result) and in `wurl_canonicalize`.
 pub const WURL_FLAG_URL_STANDARD: u32 = 2;
 
+/// `wurl_canonicalize` / `wurl_canon_into` / `wurl_canon_key_into` flag (strict charset): a
+/// `charset` label that names no encoding gives `WURL_E_UNKNOWN_CHARSET` (nothing written)
+/// instead of meaning UTF-8, so that a misspelt label (`"shiftjis"`) is refused rather than
+/// silently ignored; `wurl_charset_message` writes the message to show. With this flag a NULL
+/// `charset` (length 0) is no label (UTF-8), while a non-NULL one of length 0 is the empty label,
+/// which names no encoding. A known label whose encoding is not ASCII-compatible (UTF-16,
+/// replacement) still means UTF-8, as without the flag. Without this flag an unknown label means
+/// UTF-8 (the 2012 module's rule).
+pub const WURL_FLAG_CHARSET_STRICT: u32 = 4;
+
 /// `wurl_host_kind`: the URL has no host component.
 pub const WURL_HOST_NONE: u32 = 0;
 /// `wurl_host_kind`: the host is present and empty (`http:///x`, `file:///x`).
@@ -121,6 +131,16 @@ pub const WURL_HOST_IPV6: u32 = 4;
 
 /// Inputs (URLs, charset labels) longer than this many bytes give `WURL_E_TOO_LONG`, unread.
 pub const WURL_MAX_INPUT_LEN: usize = 16 * 1024 * 1024;
+
+/// `wurl_output_bound`'s octets per octet of input (base and input together): above every
+/// expansion of the steps (invalid UTF-8 is 9, IDNA at most 12; see `wurl_output_bound`).
+pub const WURL_OUTPUT_BOUND_FACTOR: usize = 12;
+/// `wurl_output_bound`'s octets whatever the input, the NUL included.
+pub const WURL_OUTPUT_BOUND_EXTRA: usize = 64;
+const _: () = assert!(
+    WURL_OUTPUT_BOUND_FACTOR == crate::bound::FACTOR
+        && WURL_OUTPUT_BOUND_EXTRA == crate::bound::EXTRA
+);
 
 /// The longest message `wurl_rules_compile` writes, in bytes (without its NUL), whatever the
 /// specification: a `msg` of `WURL_RULES_MESSAGE_MAX + 1` bytes always holds it whole.
@@ -158,9 +178,12 @@ const _: () = assert!(
 );
 
 /// The flags of `wurl_canonicalize`.
-const CANON_FLAGS: u32 = WURL_FLAG_NETWORK_STRICT;
+const CANON_FLAGS: u32 = WURL_FLAG_NETWORK_STRICT | WURL_FLAG_CHARSET_STRICT;
 /// The flags of the bulk calls (`wurl_canon_into`, `wurl_canon_key_into`).
-const BULK_FLAGS: u32 = WURL_FLAG_NETWORK_STRICT | WURL_FLAG_URL_STANDARD;
+const BULK_FLAGS: u32 =
+    WURL_FLAG_NETWORK_STRICT | WURL_FLAG_URL_STANDARD | WURL_FLAG_CHARSET_STRICT;
+/// Network-strict mode tests a 2012 result: it cannot go with the URL Standard model.
+const EXCLUSIVE_FLAGS: u32 = WURL_FLAG_NETWORK_STRICT | WURL_FLAG_URL_STANDARD;
 
 /// Reads a `(ptr, len)` input as text (see [`decode_utf8`]); `Err` carries the status to return.
 fn input_str<'a>(ptr: *const c_char, len: usize) -> Result<Cow<'a, str>, wurl_status> {
@@ -250,6 +273,38 @@ fn charset_label<'a>(ptr: *const c_char, len: usize) -> Result<Option<Cow<'a, st
         return Ok(None);
     }
     input_str(ptr, len).map(Some)
+}
+
+/// `WURL_FLAG_CHARSET_STRICT`'s test, after the label was read: `WURL_E_UNKNOWN_CHARSET` when
+/// the flag is set and the label, the empty one of a non-NULL `ptr` included, names no encoding.
+#[inline]
+fn check_charset(ptr: *const c_char, label: Option<&str>, flags: u32) -> Result<(), wurl_status> {
+    if flags & WURL_FLAG_CHARSET_STRICT == 0 {
+        return Ok(());
+    }
+    match label {
+        None if ptr.is_null() => Ok(()),
+        // A label of invalid UTF-8 was decoded with U+FFFD, which no label holds either.
+        l if crate::charset::is_known_label(l.unwrap_or("").as_bytes()) => Ok(()),
+        _ => Err(WURL_E_UNKNOWN_CHARSET),
+    }
+}
+
+/// Writes `m` and a NUL into `msg` when `msg_cap > 0`, cut to fit at a character boundary.
+fn write_message(m: &str, msg: *mut c_char, msg_cap: usize) {
+    if msg_cap == 0 {
+        return;
+    }
+    let mut n = m.len().min(msg_cap - 1);
+    while !m.is_char_boundary(n) {
+        n -= 1;
+    }
+    // SAFETY: the caller checked `msg` non-NULL for `msg_cap > 0`, with `msg_cap` writable
+    // bytes; we write `n + 1 <= msg_cap` from wurl's own memory, which cannot overlap `msg`.
+    unsafe {
+        std::ptr::copy_nonoverlapping(m.as_ptr(), msg.cast::<u8>(), n);
+        msg.add(n).write(0);
+    }
 }
 
 /// Writes a view of span `i` of `h`, or `(NULL, 0)`; returns presence.
@@ -359,7 +414,8 @@ pub extern "C" fn wurl_resolve(
 /// Canonicalizes `url` ("steps to canonicalize a URL") into a new handle; `url` is untouched and
 /// may be freed before or after the result. `charset` is the query's encoding label (the
 /// document's); `(NULL, 0)`, an unknown label, UTF-16 and replacement mean UTF-8
-/// (`wurl_charset_known` tells an unknown label). `flags` is 0 or `WURL_FLAG_NETWORK_STRICT`. On
+/// (`wurl_charset_known` tells an unknown label). `flags` is 0, `WURL_FLAG_NETWORK_STRICT`
+/// and/or `WURL_FLAG_CHARSET_STRICT` (then an unknown label gives `WURL_E_UNKNOWN_CHARSET`). On
 /// `WURL_OK`, `*out` is a new handle the caller frees with `wurl_free`; otherwise `*out` is
 /// untouched. An invalid result is `WURL_OK` with `wurl_is_invalid` true and `url`'s components.
 #[unsafe(no_mangle)]
@@ -383,6 +439,9 @@ pub extern "C" fn wurl_canonicalize(
         };
         if flags & !CANON_FLAGS != 0 {
             return WURL_E_BAD_ARG;
+        }
+        if let Err(e) = check_charset(charset, label.as_deref(), flags) {
+            return e;
         }
         let opts = canon_options(label.as_deref(), flags);
         emit(out, canonicalize::canonicalize_with(&url, &opts))
@@ -481,9 +540,10 @@ fn canon_args<'a>(
 ) -> Result<(&'a [u8], Option<Cow<'a, str>>), wurl_status> {
     let bytes = input_bytes(input, input_len)?;
     let label = charset_label(charset, charset_len)?;
-    if flags & !BULK_FLAGS != 0 || flags == BULK_FLAGS {
+    if flags & !BULK_FLAGS != 0 || flags & EXCLUSIVE_FLAGS == EXCLUSIVE_FLAGS {
         return Err(WURL_E_BAD_ARG);
     }
+    check_charset(charset, label.as_deref(), flags)?;
     Ok((bytes, label))
 }
 
@@ -533,7 +593,8 @@ impl api::Sink<CInput<'_>> for Deliver {
 /// The bulk path: resolves `input` against `base` (or, when `base` is NULL, against itself),
 /// canonicalizes with `charset` and `flags`, and writes the serialization and a NUL into `buf`,
 /// its length (without the NUL) into `*out_len`. `flags` is 0, `WURL_FLAG_NETWORK_STRICT` or
-/// `WURL_FLAG_URL_STANDARD` (see that flag). Returns `WURL_OK`; `WURL_INVALID_URL` for an invalid
+/// `WURL_FLAG_URL_STANDARD` (see that flag), either with `WURL_FLAG_CHARSET_STRICT` or not (an
+/// unknown label then gives `WURL_E_UNKNOWN_CHARSET`). Returns `WURL_OK`; `WURL_INVALID_URL` for an invalid
 /// URL (nothing written to `buf` or `*out_len`); `WURL_E_BUFFER_TOO_SMALL` when `buf_cap` cannot
 /// hold the result and its NUL (only `*out_len`, the length needed without the NUL, is written).
 /// `buf` may be NULL when `buf_cap` is 0. Makes no handle: nothing to free. Allocates nothing
@@ -734,9 +795,39 @@ pub extern "C" fn wurl_status_str(status: wurl_status) -> *const c_char {
         WURL_E_BUFFER_TOO_SMALL => c"output buffer too small",
         WURL_INVALID_URL => c"the URL is invalid",
         WURL_E_BAD_RULES => c"the rules specification is not valid",
+        WURL_E_UNKNOWN_CHARSET => c"the charset label names no encoding",
+        WURL_E_BAD_STATE => c"the bytes are not a wurl URL state",
         _ => c"unknown status",
     };
     s.as_ptr()
+}
+
+/// The size of a buffer that holds every result of the bulk calls (`wurl_canon_into`,
+/// `wurl_canon_key_into`, `wurl_canon_standard_into`, `wurl_url_key_into`) and its NUL, for an
+/// input of `input_len` bytes and a base of `base_len` bytes: the length of the base handle's
+/// serialization (`wurl_serialize`; for `wurl_url_key_into`, of the handle itself) or of the
+/// base string, 0 without a base. It is `WURL_OUTPUT_BOUND_FACTOR * (base_len + input_len) +
+/// WURL_OUTPUT_BOUND_EXTRA` (saturating at `SIZE_MAX`; `WURL_OUTPUT_BOUND` is the same as a
+/// macro), whatever the charset, rules and key flags, for every `flags` value (`flags` is the
+/// call's; a later flag that could make longer results would have a larger bound). A buffer of
+/// that size never gives `WURL_E_BUFFER_TOO_SMALL`, so a caller sizes it once, for the longest
+/// input it passes. Derived from the steps' worst expansions: an invalid UTF-8 byte is 9 bytes
+/// (U+FFFD percent-encoded), a query in ISO-2022-JP or GB18030 under 6 a byte, IDNA at most 12
+/// (U+FDFA, 3 bytes, becomes 35: `xn--%20%20%20-oze6dh5a3fcaccnvdrg0a`), an IPv4 short form 7
+/// (`0` is `0.0.0.0`); resolution writes each base and input byte at most once; the steps add
+/// at most a few delimiters (`//`, `/.`, `file:///`, SURT's `(` and `,)`). Tested on every
+/// conformance case, the code points and random strings, and asserted by the fuzz targets. An
+/// `input_len` above `WURL_MAX_INPUT_LEN`, which the calls refuse, gives
+/// `WURL_OUTPUT_BOUND_EXTRA` (no result to hold).
+#[unsafe(no_mangle)]
+pub extern "C" fn wurl_output_bound(base_len: usize, input_len: usize, flags: u32) -> usize {
+    // Every flag has the same bound today.
+    let _ = flags;
+    if input_len > WURL_MAX_INPUT_LEN {
+        // Refused unread (`WURL_E_TOO_LONG`): no result to hold.
+        return WURL_OUTPUT_BOUND_EXTRA;
+    }
+    crate::bound::output_bound(base_len, input_len)
 }
 
 /// The library version, a static NUL-terminated string equal to the header's
@@ -759,6 +850,47 @@ pub extern "C" fn wurl_charset_known(label: *const c_char, label_len: usize) -> 
     })
 }
 
+/// The message for a charset label that names no encoding, the one every wurl front end shows
+/// (`unknown charset label "shiftjs" (a WHATWG Encoding Standard label, e.g. "utf-8", ...)`,
+/// the label escaped in ASCII and cut after 64 bytes). Returns `WURL_E_UNKNOWN_CHARSET` and,
+/// when `msg_cap > 0`, writes the NUL-terminated message into `msg` (cut to fit `msg_cap`; at
+/// most `WURL_CHARSET_MESSAGE_MAX` bytes); `WURL_OK` with an empty `msg` for a label that names
+/// an encoding and for no label (`(NULL, 0)`; a non-NULL label of length 0 is the empty label,
+/// which names none, as with `WURL_FLAG_CHARSET_STRICT`); `WURL_E_NULL_ARG` for `(NULL, n > 0)`
+/// or a NULL `msg` with `msg_cap > 0`; `WURL_E_TOO_LONG` for a label longer than
+/// `WURL_MAX_INPUT_LEN`. `msg` is written only for `WURL_OK` and `WURL_E_UNKNOWN_CHARSET`.
+#[unsafe(no_mangle)]
+pub extern "C" fn wurl_charset_message(
+    label: *const c_char,
+    label_len: usize,
+    msg: *mut c_char,
+    msg_cap: usize,
+) -> wurl_status {
+    guard(WURL_E_PANIC, || {
+        if msg.is_null() && msg_cap > 0 {
+            return WURL_E_NULL_ARG;
+        }
+        let bytes = match input_bytes(label, label_len) {
+            Ok(b) => b,
+            Err(e) => return e,
+        };
+        if label.is_null() {
+            write_message("", msg, msg_cap);
+            return WURL_OK;
+        }
+        match crate::charset::resolve_label(bytes) {
+            Ok(_) => {
+                write_message("", msg, msg_cap);
+                WURL_OK
+            }
+            Err(e) => {
+                write_message(&e.to_string(), msg, msg_cap);
+                WURL_E_UNKNOWN_CHARSET
+            }
+        }
+    })
+}
+
 // Keys: opt-in rules and SURT on the canonical URL, read as a string (see `key`).
 
 /// A compiled rules specification (see `wurl_rules_compile`). Opaque and immutable: any number
@@ -771,6 +903,19 @@ pub struct wurl_rules {
 /// `wurl_rules_compile`: the rules specification is not valid; the message
 /// buffer says which part of it is wrong, and `*out` is untouched.
 pub const WURL_E_BAD_RULES: wurl_status = 7;
+
+/// With `WURL_FLAG_CHARSET_STRICT`: the `charset` label names no encoding; nothing was written
+/// (`*out` untouched). `wurl_charset_message` writes the message for the label.
+pub const WURL_E_UNKNOWN_CHARSET: wurl_status = 8;
+
+/// `wurl_state_import`: the bytes are not a state wurl writes (another format or version, cut
+/// short, altered), or its record would break a record invariant; `*out` is untouched.
+pub const WURL_E_BAD_STATE: wurl_status = 9;
+
+/// The longest message `wurl_charset_message` writes, in bytes (without its NUL), whatever the
+/// label: a `msg` of `WURL_CHARSET_MESSAGE_MAX + 1` bytes always holds it whole.
+pub const WURL_CHARSET_MESSAGE_MAX: usize = 400;
+const _: () = assert!(WURL_CHARSET_MESSAGE_MAX == crate::charset::MESSAGE_MAX);
 
 /// Key flag of `wurl_canon_key_into` / `wurl_url_key_into`: write the SURT form of the (ruled)
 /// canonical URL, without its scheme (`com,example,www)/a?q`).
@@ -851,19 +996,7 @@ pub extern "C" fn wurl_rules_compile(
                 WURL_OK
             }
             Err(e) => {
-                if msg_cap > 0 {
-                    let m = e.message();
-                    let mut n = m.len().min(msg_cap - 1);
-                    while !m.is_char_boundary(n) {
-                        n -= 1;
-                    }
-                    // SAFETY: `msg` is non-NULL (msg_cap > 0) with `msg_cap` writable bytes; we
-                    // write `n + 1 <= msg_cap` from wurl's own memory, which cannot overlap `msg`.
-                    unsafe {
-                        std::ptr::copy_nonoverlapping(m.as_ptr(), msg.cast::<u8>(), n);
-                        msg.add(n).write(0);
-                    }
-                }
+                write_message(e.message(), msg, msg_cap);
                 WURL_E_BAD_RULES
             }
         }
@@ -948,7 +1081,8 @@ pub extern "C" fn wurl_canon_key_into(
 /// letter to the 2012 parser). `charset` as for `WURL_FLAG_URL_STANDARD`. Returns `WURL_OK`;
 /// `WURL_INVALID_URL` when the URL or the base does not parse (nothing written);
 /// `WURL_E_BUFFER_TOO_SMALL` (only `*out_len` written); `WURL_E_NULL_ARG`, `WURL_E_TOO_LONG`, or
-/// `WURL_E_BAD_ARG` for unknown `key_flags` bits. Allocates per call.
+/// `WURL_E_BAD_ARG` for unknown `key_flags` bits. Allocates per call. It has no `flags`, so no
+/// `WURL_FLAG_CHARSET_STRICT`: to refuse an unknown label, test it with `wurl_charset_message`.
 #[unsafe(no_mangle)]
 pub extern "C" fn wurl_canon_standard_into(
     base: *const c_char,
@@ -1028,6 +1162,76 @@ pub extern "C" fn wurl_url_key_into(
         match c.as_str() {
             None => WURL_INVALID_URL,
             Some(s) => deliver_key(s, &key, buf, buf_cap, out_len),
+        }
+    })
+}
+
+// A record's state: its whole value as bytes, and back (see `state`).
+
+/// Writes the state of `url` (its whole value: each component absent or present, the raw
+/// authority, whether it is hierarchical, invalid and why; a versioned byte format, not
+/// NUL-terminated) into `buf` when it fits, and its length into `*out_len` always. Returns
+/// `WURL_OK`; `WURL_E_BUFFER_TOO_SMALL` when `buf_cap` is less than the length (only `*out_len`
+/// written: call again with that much room); `WURL_E_NULL_ARG` for a NULL `url` or `out_len`, or
+/// a NULL `buf` with `buf_cap > 0`. `wurl_state_import` makes a handle of the same value from
+/// it, in this process or another, with this version of wurl or a later one. A state is at most
+/// 7 + 9 × 11 bytes plus the lengths of the components and the raw authority.
+#[unsafe(no_mangle)]
+pub extern "C" fn wurl_state_export(
+    url: *const wurl_url,
+    buf: *mut u8,
+    buf_cap: usize,
+    out_len: *mut usize,
+) -> wurl_status {
+    guard(WURL_E_PANIC, || {
+        let Some(url) = handle(url) else {
+            return WURL_E_NULL_ARG;
+        };
+        if out_len.is_null() || (buf.is_null() && buf_cap > 0) {
+            return WURL_E_NULL_ARG;
+        }
+        let state = url.export_state();
+        // SAFETY: `out_len` is non-NULL (checked above) and points to a `size_t`.
+        unsafe { out_len.write(state.len()) };
+        if state.len() > buf_cap {
+            return WURL_E_BUFFER_TOO_SMALL;
+        }
+        // SAFETY: `buf` is non-NULL when `buf_cap >= state.len() > 0` (checked above), with
+        // `buf_cap` writable bytes; `state` is wurl's own memory, so they cannot overlap.
+        unsafe { std::ptr::copy_nonoverlapping(state.as_ptr(), buf, state.len()) };
+        WURL_OK
+    })
+}
+
+/// Makes a handle from a state `wurl_state_export` wrote: on `WURL_OK`, `*out` is a new handle of
+/// the exported value, which the caller frees with `wurl_free`. Returns `WURL_E_BAD_STATE`
+/// for bytes that are not such a state (another format or version, truncated, altered, or a
+/// record that would break a record invariant); `WURL_E_NULL_ARG` for a NULL `out` or
+/// `(NULL, n > 0)`; `*out` is written only on `WURL_OK`. Any bytes are safe to pass: they are
+/// read, checked and refused, never trusted. `state` is read only during the call.
+#[unsafe(no_mangle)]
+pub extern "C" fn wurl_state_import(
+    state: *const u8,
+    state_len: usize,
+    out: *mut *mut wurl_url,
+) -> wurl_status {
+    guard(WURL_E_PANIC, || {
+        if out.is_null() || (state.is_null() && state_len > 0) {
+            return WURL_E_NULL_ARG;
+        }
+        if state_len > isize::MAX as usize {
+            return WURL_E_TOO_LONG;
+        }
+        let bytes: &[u8] = if state_len == 0 {
+            &[]
+        } else {
+            // SAFETY: `state` is non-NULL and the caller promises `state_len` readable bytes
+            // there for the call (the documented contract); `state_len` <= isize::MAX.
+            unsafe { std::slice::from_raw_parts(state, state_len) }
+        };
+        match Url::import_state(bytes) {
+            Ok(url) => emit(out, url),
+            Err(_) => WURL_E_BAD_STATE,
         }
     })
 }

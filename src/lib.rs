@@ -7,6 +7,7 @@
 #![forbid(unsafe_op_in_unsafe_fn)]
 
 pub mod api;
+pub mod bound;
 pub mod canonicalize;
 pub mod charset;
 mod fast;
@@ -29,6 +30,7 @@ pub(crate) mod scheme;
 mod scratch;
 pub mod serialize;
 pub mod standard;
+pub mod state;
 pub mod strict;
 #[cfg(test)]
 mod testutil;
@@ -38,8 +40,11 @@ pub use api::{
     Model, canon_into, canon_standard_into, canonicalize, canonicalize_with, own_base,
     own_base_reason, parse, resolve,
 };
+pub use bound::output_bound;
 pub use canonicalize::CanonOptions;
+pub use charset::{Charset, UnknownCharset};
 pub use record::{Component, InvalidReason, Url};
+pub use state::StateError;
 
 /// The recognizer of canonical input (`fast`, through `api`), as earlier versions exported it.
 pub mod canonical_form {

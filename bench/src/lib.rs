@@ -467,7 +467,7 @@ fn run_links(lib: Lib, ds: &Dataset, scratch: &mut Scratch) -> usize {
 pub fn output(lib: Lib, url: &str, scratch: &mut Scratch) -> Option<String> {
     match lib {
         Lib::Floor => Some(url.to_owned()),
-        Lib::WurlInto => wurl_into_one(ptr::null(), url, &mut scratch.buf).map(lossy),
+        Lib::WurlInto => wurl_into_one(ptr::null(), 0, url, &mut scratch.buf).map(lossy),
         Lib::WurlHandle => wurl_handle_one(url, lossy),
         Lib::WurlRust => {
             let mut s = String::new();
@@ -476,7 +476,7 @@ pub fn output(lib: Lib, url: &str, scratch: &mut Scratch) -> Option<String> {
         }
         Lib::WurlRules | Lib::WurlSurt => {
             let (rules, flags) = key_args(lib);
-            wurl_key_one(ptr::null(), url, rules, flags, &mut scratch.buf).map(lossy)
+            wurl_key_one(ptr::null(), 0, url, rules, flags, &mut scratch.buf).map(lossy)
         }
         Lib::WurlStandard => wurl_standard_one("", url, &mut scratch.buf).map(lossy),
         Lib::Ada => ada_url::Url::parse(url, None)
@@ -504,7 +504,7 @@ pub fn link_outputs(
         Lib::WurlInto => match WurlBase::parse(page) {
             Some(base) => links
                 .iter()
-                .map(|l| wurl_into_one(base.0, l, &mut scratch.buf).map(lossy))
+                .map(|l| wurl_into_one(base.0, page.len(), l, &mut scratch.buf).map(lossy))
                 .collect(),
             None => vec![None; links.len()],
         },
@@ -520,7 +520,10 @@ pub fn link_outputs(
                 let (rules, flags) = key_args(lib);
                 links
                     .iter()
-                    .map(|l| wurl_key_one(base.0, l, rules, flags, &mut scratch.buf).map(lossy))
+                    .map(|l| {
+                        wurl_key_one(base.0, page.len(), l, rules, flags, &mut scratch.buf)
+                            .map(lossy)
+                    })
                     .collect()
             }
             None => vec![None; links.len()],
@@ -579,12 +582,30 @@ fn run_floor(urls: &[&str]) -> usize {
     n
 }
 
-/// One `wurl_canon_into` call against `base` (NULL: the input against
-/// itself); grows `buf` when it is too small.
+/// Sizes `buf` once for any result of an input of `input_len` bytes
+/// against a base of at most `base_len` (`wurl_output_bound`): it only
+/// grows, so a reused buffer stops growing at the dataset's longest line.
 #[inline(always)]
-fn wurl_into_one<'b>(base: *const wurl_url, u: &str, buf: &'b mut Vec<u8>) -> Option<&'b [u8]> {
-    use wurl::ffi::{WURL_E_BUFFER_TOO_SMALL, WURL_OK, wurl_canon_into};
-    loop {
+fn fit(buf: &mut Vec<u8>, base_len: usize, input_len: usize) {
+    let need = wurl::ffi::wurl_output_bound(base_len, input_len, 0);
+    if buf.len() < need {
+        buf.resize(need, 0);
+    }
+}
+
+/// One `wurl_canon_into` call against `base` (NULL: the input against
+/// itself; `base_len`: at least its serialization's length, the page's),
+/// into `buf` sized by [`fit`].
+#[inline(always)]
+fn wurl_into_one<'b>(
+    base: *const wurl_url,
+    base_len: usize,
+    u: &str,
+    buf: &'b mut Vec<u8>,
+) -> Option<&'b [u8]> {
+    use wurl::ffi::{WURL_OK, wurl_canon_into};
+    fit(buf, base_len, u.len());
+    {
         let mut len = 0usize;
         let st = wurl_canon_into(
             base,
@@ -598,9 +619,8 @@ fn wurl_into_one<'b>(base: *const wurl_url, u: &str, buf: &'b mut Vec<u8>) -> Op
             &mut len,
         );
         match st {
-            WURL_OK => return Some(&buf[..len]),
-            WURL_E_BUFFER_TOO_SMALL => buf.resize(len + 1, 0),
-            _ => return None,
+            WURL_OK => Some(&buf[..len]),
+            _ => None,
         }
     }
 }
@@ -609,7 +629,7 @@ fn wurl_into_one<'b>(base: *const wurl_url, u: &str, buf: &'b mut Vec<u8>) -> Op
 fn run_wurl_into(urls: &[&str], buf: &mut Vec<u8>) -> usize {
     let mut n = 0;
     for &u in urls {
-        if let Some(out) = wurl_into_one(ptr::null(), black_box(u), buf) {
+        if let Some(out) = wurl_into_one(ptr::null(), 0, black_box(u), buf) {
             black_box(out);
             n += 1;
         }
@@ -618,11 +638,12 @@ fn run_wurl_into(urls: &[&str], buf: &mut Vec<u8>) -> usize {
 }
 
 /// One `wurl_canon_standard_into` call against the page `base` (`""`: no
-/// base); grows `buf` when it is too small.
+/// base), into `buf` sized by [`fit`].
 #[inline(always)]
 fn wurl_standard_one<'b>(base: &str, u: &str, buf: &'b mut Vec<u8>) -> Option<&'b [u8]> {
-    use wurl::ffi::{WURL_E_BUFFER_TOO_SMALL, WURL_OK, wurl_canon_standard_into};
-    loop {
+    use wurl::ffi::{WURL_OK, wurl_canon_standard_into};
+    fit(buf, base.len(), u.len());
+    {
         let mut len = 0usize;
         let st = wurl_canon_standard_into(
             base.as_ptr().cast::<c_char>(),
@@ -638,9 +659,8 @@ fn wurl_standard_one<'b>(base: &str, u: &str, buf: &'b mut Vec<u8>) -> Option<&'
             &mut len,
         );
         match st {
-            WURL_OK => return Some(&buf[..len]),
-            WURL_E_BUFFER_TOO_SMALL => buf.resize(len + 1, 0),
-            _ => return None,
+            WURL_OK => Some(&buf[..len]),
+            _ => None,
         }
     }
 }
@@ -648,11 +668,12 @@ fn wurl_standard_one<'b>(base: &str, u: &str, buf: &'b mut Vec<u8>) -> Option<&'
 /// `wurl_canon_into` with `WURL_FLAG_URL_STANDARD`, against no base.
 #[inline(never)]
 fn run_wurl_standard(urls: &[&str], buf: &mut Vec<u8>) -> usize {
-    use wurl::ffi::{WURL_E_BUFFER_TOO_SMALL, WURL_FLAG_URL_STANDARD, WURL_OK, wurl_canon_into};
+    use wurl::ffi::{WURL_FLAG_URL_STANDARD, WURL_OK, wurl_canon_into};
     let mut n = 0;
     for &u in urls {
         let u = black_box(u);
-        loop {
+        fit(buf, 0, u.len());
+        {
             let mut len = 0usize;
             let st = wurl_canon_into(
                 ptr::null(),
@@ -665,14 +686,9 @@ fn run_wurl_standard(urls: &[&str], buf: &mut Vec<u8>) -> usize {
                 buf.len(),
                 &mut len,
             );
-            match st {
-                WURL_OK => {
-                    black_box(&buf[..len]);
-                    n += 1;
-                    break;
-                }
-                WURL_E_BUFFER_TOO_SMALL => buf.resize(len + 1, 0),
-                _ => break,
+            if st == WURL_OK {
+                black_box(&buf[..len]);
+                n += 1;
             }
         }
     }
@@ -837,7 +853,7 @@ fn links_wurl_into(pages: &[Page], links: &[&str], buf: &mut Vec<u8>) -> usize {
             continue;
         };
         for &l in &links[p.links.clone()] {
-            if let Some(out) = wurl_into_one(base.0, black_box(l), buf) {
+            if let Some(out) = wurl_into_one(base.0, p.url.len(), black_box(l), buf) {
                 black_box(out);
                 n += 1;
             }
@@ -877,17 +893,20 @@ fn key_args(lib: Lib) -> (*const wurl::ffi::wurl_rules, u32) {
     }
 }
 
-/// One `wurl_canon_key_into` call; grows `buf` when it is too small.
+/// One `wurl_canon_key_into` call (`base_len` as for [`wurl_into_one`]),
+/// into `buf` sized by [`fit`].
 #[inline(always)]
 fn wurl_key_one<'b>(
     base: *const wurl_url,
+    base_len: usize,
     u: &str,
     rules: *const wurl::ffi::wurl_rules,
     flags: u32,
     buf: &'b mut Vec<u8>,
 ) -> Option<&'b [u8]> {
-    use wurl::ffi::{WURL_E_BUFFER_TOO_SMALL, WURL_OK, wurl_canon_key_into};
-    loop {
+    use wurl::ffi::{WURL_OK, wurl_canon_key_into};
+    fit(buf, base_len, u.len());
+    {
         let mut len = 0usize;
         let st = wurl_canon_key_into(
             base,
@@ -903,9 +922,8 @@ fn wurl_key_one<'b>(
             &mut len,
         );
         match st {
-            WURL_OK => return Some(&buf[..len]),
-            WURL_E_BUFFER_TOO_SMALL => buf.resize(len + 1, 0),
-            _ => return None,
+            WURL_OK => Some(&buf[..len]),
+            _ => None,
         }
     }
 }
@@ -915,7 +933,7 @@ fn run_wurl_key(lib: Lib, urls: &[&str], buf: &mut Vec<u8>) -> usize {
     let (rules, flags) = key_args(lib);
     let mut n = 0;
     for &u in urls {
-        if let Some(out) = wurl_key_one(ptr::null(), black_box(u), rules, flags, buf) {
+        if let Some(out) = wurl_key_one(ptr::null(), 0, black_box(u), rules, flags, buf) {
             black_box(out);
             n += 1;
         }
@@ -932,7 +950,7 @@ fn links_wurl_key(lib: Lib, pages: &[Page], links: &[&str], buf: &mut Vec<u8>) -
             continue;
         };
         for &l in &links[p.links.clone()] {
-            if let Some(out) = wurl_key_one(base.0, black_box(l), rules, flags, buf) {
+            if let Some(out) = wurl_key_one(base.0, p.url.len(), black_box(l), rules, flags, buf) {
                 black_box(out);
                 n += 1;
             }

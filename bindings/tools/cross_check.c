@@ -60,6 +60,7 @@ FN(wurl_status_str);
 FN(wurl_rules_compile);
 FN(wurl_rules_free);
 FN(wurl_canon_key_into);
+FN(wurl_output_bound);
 
 /* The inputs, as bytes (with their lengths: some hold NUL). */
 struct input {
@@ -283,14 +284,15 @@ static void out_handle(struct out *o, const char *op, const struct input *in, co
 /* A key operation's line: as canon_into's. */
 static void out_key(struct out *o, size_t k, const struct input *in)
 {
-    size_t cap = 16, len = 0;
+    /* Sized once: a buffer of the bound holds every key. */
+    size_t cap = p_wurl_output_bound(0, in->len, 0), len = 0;
     char *buf = malloc(cap);
-    wurl_status st;
-    while ((st = p_wurl_canon_key_into(NULL, in->bytes, in->len, NULL, 0, 0, key_rules[k],
-                                       KEYS[k].flags, buf, cap, &len)) == WURL_E_BUFFER_TOO_SMALL) {
-        cap = len + 1;
-        buf = realloc(buf, cap);
+    if (!buf) {
+        perror("malloc");
+        exit(2);
     }
+    wurl_status st = p_wurl_canon_key_into(NULL, in->bytes, in->len, NULL, 0, 0, key_rules[k], KEYS[k].flags,
+                                           buf, cap, &len);
     if (st != WURL_OK && st != WURL_INVALID_URL)
         die_status("wurl_canon_key_into", st);
     out_puts(o, KEYS[k].op);
@@ -329,15 +331,14 @@ static void out_input(struct out *o, const wurl_url *base, const struct input *i
     p_wurl_free(r);
     p_wurl_free(u);
 
-    /* canon_into, starting from a buffer too small for most results. */
-    size_t cap = 16, len = 0;
+    /* canon_into, sized once by the bound. */
+    size_t cap = p_wurl_output_bound(0, in->len, 0), len = 0;
     char *buf = malloc(cap);
-    wurl_status st;
-    while ((st = p_wurl_canon_into(NULL, in->bytes, in->len, NULL, 0, 0, buf, cap, &len)) ==
-           WURL_E_BUFFER_TOO_SMALL) {
-        cap = len + 1;
-        buf = realloc(buf, cap);
+    if (!buf) {
+        perror("malloc");
+        exit(2);
     }
+    wurl_status st = p_wurl_canon_into(NULL, in->bytes, in->len, NULL, 0, 0, buf, cap, &len);
     if (st != WURL_OK && st != WURL_INVALID_URL)
         die_status("wurl_canon_into", st);
     out_puts(o, "canon_into");
@@ -509,6 +510,7 @@ int main(int argc, char **argv)
     LOAD(wurl_rules_compile);
     LOAD(wurl_rules_free);
     LOAD(wurl_canon_key_into);
+    LOAD(wurl_output_bound);
 
     struct out o = {0};
     generate(&o);

@@ -493,15 +493,26 @@ pub enum InvalidPolicy {
     Fail,
 }
 
+/// `--charset`: false, after the library's one message for a label that
+/// names no encoding (the library would read it as UTF-8, so a misspelt
+/// label would silently mean UTF-8).
+fn charset_known(label: Option<&str>, diag: &Diag) -> bool {
+    match label.map(|l| wurl::charset::resolve_label(l.as_bytes())) {
+        Some(Err(e)) => {
+            diag.write(&format!("wurl: --charset: {e}\n"));
+            false
+        }
+        _ => true,
+    }
+}
+
 /// The encoding `--decode LABEL` names: `None` for UTF-8 (the default
 /// reading), `Err` with the message for a label that is unknown or names an
 /// encoding whose lines cannot be found by their LF or NUL octet.
 fn input_encoding(label: &str) -> Result<Option<&'static encoding_rs::Encoding>, String> {
-    let Some(enc) = encoding_rs::Encoding::for_label(label.as_bytes()) else {
-        return Err(format!(
-            "wurl: unknown --decode label {} (a WHATWG Encoding Standard label, e.g. windows-1252, shift_jis, euc-kr)\n",
-            input::quote_value(label)
-        ));
+    let enc = match wurl::charset::resolve_label(label.as_bytes()) {
+        Ok(c) => c.encoding(),
+        Err(e) => return Err(format!("wurl: --decode: {e}\n")),
     };
     if enc == encoding_rs::UTF_8 {
         return Ok(None);
@@ -697,14 +708,7 @@ fn run_checked(args: Vec<OsString>, streams: sys::Streams, diag: &Arc<Diag>) -> 
         diag.write(&e.render().to_string());
         return EXIT_ERROR;
     }
-    let unknown = charset
-        .as_ref()
-        .filter(|l| encoding_rs::Encoding::for_label(l.as_bytes()).is_none());
-    if let Some(label) = unknown {
-        diag.write(&format!(
-            "wurl: unknown --charset label {} (a WHATWG Encoding Standard label, e.g. utf-8, shift_jis, windows-1252)\n",
-            input::quote_value(label)
-        ));
+    if !charset_known(charset.as_deref(), diag) {
         return EXIT_ERROR;
     }
     let decode = match common.decode.as_deref().map(input_encoding).transpose() {
@@ -861,15 +865,7 @@ fn run_audit(a: AuditArgs, streams: sys::Streams, diag: &Arc<Diag>) -> u8 {
 }
 
 fn run_compare(a: CompareArgs, streams: sys::Streams, diag: &Arc<Diag>) -> u8 {
-    if let Some(label) = a
-        .charset
-        .as_ref()
-        .filter(|l| encoding_rs::Encoding::for_label(l.as_bytes()).is_none())
-    {
-        diag.write(&format!(
-            "wurl: unknown --charset label {} (a WHATWG Encoding Standard label, e.g. utf-8, shift_jis, windows-1252)\n",
-            input::quote_value(label)
-        ));
+    if !charset_known(a.charset.as_deref(), diag) {
         return EXIT_ERROR;
     }
     if streams.stdout_closed {

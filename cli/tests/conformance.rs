@@ -67,7 +67,9 @@ fn run_group(key: &Key, cases: &[Case], as_args: bool, format_json: bool) -> (Ve
         } else {
             let r = wurl(&["canon", "--charset", c.as_str(), "http://a/"], None);
             assert_eq!(r.code, 2, "unknown --charset {c:?} is an error");
-            assert!(r.stdout.is_empty() && r.stderr.contains("unknown --charset label"));
+            assert!(
+                r.stdout.is_empty() && r.stderr.contains("wurl: --charset: unknown charset label")
+            );
         }
     }
     if format_json {

@@ -36,10 +36,13 @@ fn rust_handle(input: &str, base: Option<&str>) -> Outcome {
 
 fn c_bulk(input: &[u8], base: Option<&[u8]>) -> Outcome {
     let mut h = std::ptr::null_mut();
+    let mut base_len = 0;
     if let Some(b) = base {
         assert_eq!(wurl_parse(b.as_ptr().cast(), b.len(), 0, &mut h), WURL_OK);
+        let _ = wurl_serialize(h, std::ptr::null_mut(), &mut base_len);
     }
-    let mut buf = vec![0u8; input.len() * 9 + 64];
+    // Sized once by the documented bound: the call never asks for more.
+    let mut buf = vec![0u8; wurl_output_bound(base_len, input.len(), 0)];
     let mut len = 0usize;
     let st = wurl_canon_into(
         h,
@@ -56,7 +59,7 @@ fn c_bulk(input: &[u8], base: Option<&[u8]>) -> Outcome {
     match st {
         WURL_OK => Ok(String::from_utf8(buf[..len].to_vec()).unwrap()),
         WURL_INVALID_URL | WURL_E_TOO_LONG => Err(""),
-        WURL_E_BUFFER_TOO_SMALL => Err("buffer"),
+        WURL_E_BUFFER_TOO_SMALL => panic!("{len} bytes: longer than wurl_output_bound"),
         other => panic!("status {other}"),
     }
 }

@@ -1,5 +1,5 @@
 //! The C ABI as the integration tests call it: a handle from a string, the
-//! bulk call into a buffer that grows to the size it asks for, and the
+//! bulk call into a buffer sized by `wurl_output_bound`, and the
 //! handle path with its invalid reason.
 
 use wurl::ffi::*;
@@ -15,26 +15,24 @@ pub fn parse(s: &str) -> *mut wurl_url {
 /// the key, or `None` for an invalid URL. Checks the NUL after the key.
 pub fn canon_into(base: *const wurl_url, input: &str, charset: Option<&str>) -> Option<String> {
     let cs = charset.unwrap_or("");
-    let mut buf = vec![0u8; 64];
-    let mut len = 0usize;
-    let call = |buf: &mut Vec<u8>, len: &mut usize| {
-        wurl_canon_into(
-            base,
-            input.as_ptr().cast(),
-            input.len(),
-            cs.as_ptr().cast(),
-            cs.len(),
-            0,
-            buf.as_mut_ptr().cast(),
-            buf.len(),
-            len,
-        )
-    };
-    let mut st = call(&mut buf, &mut len);
-    if st == WURL_E_BUFFER_TOO_SMALL {
-        buf = vec![0u8; len + 1];
-        st = call(&mut buf, &mut len);
+    let mut base_len = 0;
+    if !base.is_null() {
+        let _ = wurl_serialize(base, std::ptr::null_mut(), &mut base_len);
     }
+    // Sized once: a buffer of the bound holds every result.
+    let mut buf = vec![0u8; wurl_output_bound(base_len, input.len(), 0)];
+    let mut len = 0usize;
+    let st = wurl_canon_into(
+        base,
+        input.as_ptr().cast(),
+        input.len(),
+        cs.as_ptr().cast(),
+        cs.len(),
+        0,
+        buf.as_mut_ptr().cast(),
+        buf.len(),
+        &mut len,
+    );
     match st {
         WURL_OK => {
             assert_eq!(buf[len], 0, "NUL-terminated");

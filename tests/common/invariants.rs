@@ -1169,7 +1169,7 @@ pub mod abi {
     const SENTINEL: *mut ffi::wurl_url = std::ptr::dangling_mut::<ffi::wurl_url>();
 
     fn status_ok(what: &str, st: ffi::wurl_status) -> Result<(), String> {
-        if !(0..=6).contains(&st) {
+        if !(0..=ffi::WURL_E_BAD_STATE).contains(&st) {
             return Err(format!(
                 "I13: {what} returned {st}, outside the status enum"
             ));
@@ -1321,6 +1321,60 @@ pub mod abi {
         Ok(())
     }
 
+    /// The state pair: `wurl_state_export` of `h` is the Rust state of `u`, sized by a first
+    /// call, and `wurl_state_import` of it is a handle of the same value (views and state).
+    pub fn check_state(h: &Handle, u: &Url) -> Result<(), String> {
+        let mut need = usize::MAX;
+        let st = ffi::wurl_state_export(h.0, std::ptr::null_mut(), 0, &mut need);
+        status_ok("wurl_state_export", st)?;
+        let want = u.export_state();
+        if st != ffi::WURL_E_BUFFER_TOO_SMALL || need != want.len() {
+            return Err(format!(
+                "state: export with no room gave {st}, length {need}"
+            ));
+        }
+        let mut buf = vec![0xA5u8; need];
+        let mut n = 0usize;
+        let st = ffi::wurl_state_export(h.0, buf.as_mut_ptr(), buf.len(), &mut n);
+        if st != ffi::WURL_OK || buf != want {
+            return Err(format!("state: export gave {st}, not the Rust state"));
+        }
+        let (st, back) = construct("wurl_state_import", |out| {
+            ffi::wurl_state_import(buf.as_ptr(), buf.len(), out)
+        })?;
+        let back = back.ok_or_else(|| format!("state: import of an export gave {st}"))?;
+        check_views(&back, u)?;
+        // A state cut short is refused.
+        let (st, _) = construct("wurl_state_import", |out| {
+            ffi::wurl_state_import(buf.as_ptr(), buf.len() - 1, out)
+        })?;
+        if st != ffi::WURL_E_BAD_STATE {
+            return Err(format!("state: a truncated state gave {st}"));
+        }
+        Ok(())
+    }
+
+    /// Any bytes as a state: refused, or a handle whose own state is those bytes (the format
+    /// has one encoding per value) and whose views are readable.
+    pub fn check_hostile_state(bytes: &[u8]) -> Result<(), String> {
+        let (st, h) = construct("wurl_state_import", |out| {
+            ffi::wurl_state_import(ptr_of(bytes).cast(), bytes.len(), out)
+        })?;
+        let Some(h) = h else {
+            return if st == ffi::WURL_E_BAD_STATE {
+                Ok(())
+            } else {
+                Err(format!("state: import of arbitrary bytes gave {st}"))
+            };
+        };
+        let u = wurl::Url::import_state(bytes).map_err(|e| format!("state: C took, Rust {e}"))?;
+        check_views(&h, &u)?;
+        if u.export_state() != bytes {
+            return Err("state: an accepted state is not its record's own".into());
+        }
+        Ok(())
+    }
+
     /// I12: `wurl_canon_into` with a buffer of `cap` bytes: success implies
     /// the result and its NUL fit; `BUFFER_TOO_SMALL` reports the length and
     /// leaves the buffer untouched; `INVALID_URL` writes nothing.
@@ -1350,6 +1404,20 @@ pub mod abi {
             &mut out_len,
         );
         status_ok("wurl_canon_into", st)?;
+        // The documented bound holds for every result (`wurl_output_bound`).
+        if st == ffi::WURL_OK || st == ffi::WURL_E_BUFFER_TOO_SMALL {
+            let mut base_len = 0;
+            if let Some(b) = base {
+                let _ = ffi::wurl_serialize(b.0, std::ptr::null_mut(), &mut base_len);
+            }
+            let bound = ffi::wurl_output_bound(base_len, input.len(), flags);
+            if out_len >= bound {
+                return Err(format!(
+                    "bound: wurl_canon_into gave {out_len} bytes, bound {bound} (base {base_len}, input {})",
+                    input.len()
+                ));
+            }
+        }
         let untouched = buf.iter().all(|&b| b == 0xA5);
         match (st, want) {
             (ffi::WURL_OK, Some(w)) => {
@@ -1416,12 +1484,14 @@ pub mod abi {
         let bh = bh.ok_or("wurl_parse failed")?;
         let b_rust = wurl::parse(base_text.as_deref().unwrap_or(&text));
         check_views(&bh, &b_rust)?;
+        check_state(&bh, &b_rust)?;
         let (_, rh) = construct("wurl_resolve", |out| {
             ffi::wurl_resolve(bh.0, ptr_of(input), input.len(), 0, out)
         })?;
         let rh = rh.ok_or("wurl_resolve failed")?;
         let r_rust = wurl::resolve(&b_rust, &text);
         check_views(&rh, &r_rust)?;
+        check_state(&rh, &r_rust)?;
         for strict in [false, true] {
             let fl = if strict {
                 ffi::WURL_FLAG_NETWORK_STRICT
@@ -1440,6 +1510,7 @@ pub mod abi {
                 },
             );
             check_views(&ch, &c_rust)?;
+            check_state(&ch, &c_rust)?;
             let want = c_rust.serialize();
             let want = want.as_deref().map(str::as_bytes);
             let base_h = base.map(|_| &bh);
@@ -1481,6 +1552,8 @@ pub mod abi {
             let _ = ffi::wurl_host_kind(c.0);
             let _ = ffi::wurl_invalid_reason(c.0);
         }
+        // The input as a state: refused or a record that keeps its invariants.
+        check_hostile_state(input)?;
         // (NULL, n > 0) is NULL_ARG; NULL out is NULL_ARG.
         let n = input.len().max(1);
         let (st, _) = construct("wurl_parse", |out| {

@@ -78,6 +78,13 @@ pub fn check_key_in(model: Model, rules: &Rules, input: &str) -> Result<(), Stri
     let spec = rules.as_str();
     let m = model.name();
     let ctx = || format!("model {m}, rules {spec:?}, input {input:?}, canonical {c:?}, key {k:?}");
+    // The documented output bound (`wurl_output_bound`) holds for keys too, its NUL included.
+    if k.len() >= wurl::output_bound(0, input.len()) {
+        return Err(format!(
+            "the key is longer than the output bound: {}",
+            ctx()
+        ));
+    }
     let mut applied = String::new();
     rules.apply_model_into(&c, model, &mut applied);
     if applied != k {

@@ -22,7 +22,10 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use jni::JNIEnv;
 use jni::objects::{JByteArray, JByteBuffer, JClass, JIntArray, JObject, JObjectArray, JString};
 use jni::sys::{jboolean, jbyteArray, jint, jlong, jobjectArray, jstring};
-use wurl::ffi::{WURL_E_BAD_ARG, WURL_E_PANIC, WURL_E_TOO_LONG, WURL_MAX_INPUT_LEN, wurl_status};
+use wurl::ffi::{
+    WURL_E_BAD_ARG, WURL_E_BAD_STATE, WURL_E_PANIC, WURL_E_TOO_LONG, WURL_MAX_INPUT_LEN,
+    wurl_status,
+};
 use wurl::{CanonOptions, Component, KeyOptions, Rules, Url};
 
 // ---------------------------------------------------------------------------
@@ -295,14 +298,10 @@ fn new_opt_string(env: &JNIEnv<'_>, s: Option<&str>, buf: &mut Vec<u8>) -> Res<j
 /// library reads an unknown label as UTF-8 (the 2012 algorithm's rule), so a misspelt one
 /// (`shiftjis`) would silently mean UTF-8: the binding refuses it, as the others do.
 fn charset_error(label: &str) -> Option<String> {
-    if wurl::charset::is_known_label(label.as_bytes()) {
-        return None;
-    }
-    let shown: String = label.chars().take(64).collect();
-    let more = if shown.len() < label.len() { "…" } else { "" };
-    Some(format!(
-        "unknown charset label {shown:?}{more} (a WHATWG Encoding Standard label, e.g. 'utf-8', 'shift_jis', 'windows-1252')"
-    ))
+    // The library's one resolution and its one message (every front end shows the same text).
+    wurl::charset::resolve_label(label.as_bytes())
+        .err()
+        .map(|e| e.to_string())
 }
 
 // ---------------------------------------------------------------------------
@@ -564,6 +563,7 @@ pub extern "system" fn Java_org_wurl_Native_status<'l>(
             "WURL_E_PANIC" => WURL_E_PANIC,
             "WURL_E_BUFFER_TOO_SMALL" => WURL_E_BUFFER_TOO_SMALL,
             "WURL_INVALID_URL" => WURL_INVALID_URL,
+            "WURL_E_BAD_STATE" => WURL_E_BAD_STATE,
             _ => -1,
         })
     })
@@ -1025,23 +1025,22 @@ pub extern "system" fn Java_org_wurl_Native_urlFree<'l>(
     })
 }
 
-/// Placeholders until the library exports a URL's state: `Native.urlExportState(url)` and
-/// `Native.urlImportState(bytes)` (java.io.Serializable).
+/// `Native.urlExportState(url)`: the record's whole value as the library's state bytes
+/// (java.io.Serializable writes them).
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_org_wurl_Native_urlExportState<'l>(
     mut env: JNIEnv<'l>,
     _class: JClass<'l>,
     url: jlong,
 ) -> jbyteArray {
-    boundary(&mut env, std::ptr::null_mut(), |_| {
-        url_ref(url)?;
-        Err(Failure::Wurl(
-            WURL_E_BAD_ARG,
-            "this build cannot export a URL's state".into(),
-        ))
+    boundary(&mut env, std::ptr::null_mut(), |env| {
+        let state = url_ref(url)?.export_state();
+        Ok(env.byte_array_from_slice(&state)?.into_raw())
     })
 }
 
+/// `Native.urlImportState(bytes)`: a new handle of the value `bytes` hold, or `WurlException`
+/// with `BAD_STATE` for bytes that are no state the library wrote (checked, never trusted).
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_org_wurl_Native_urlImportState<'l>(
     mut env: JNIEnv<'l>,
@@ -1049,10 +1048,10 @@ pub extern "system" fn Java_org_wurl_Native_urlImportState<'l>(
     state: JByteArray<'l>,
 ) -> jlong {
     boundary(&mut env, 0, |env| {
-        let _bytes = env.convert_byte_array(&state)?;
-        Err(Failure::Wurl(
-            WURL_E_BAD_ARG,
-            "this build cannot import a URL's state".into(),
-        ))
+        let bytes = env.convert_byte_array(&state)?;
+        match Url::import_state(&bytes) {
+            Ok(u) => Ok(url_handle(u)),
+            Err(e) => Err(Failure::Wurl(WURL_E_BAD_STATE, e.to_string())),
+        }
     })
 }

@@ -100,11 +100,6 @@ public final class Canonicalizer {
         return key(url, base, rules, 0);
     }
 
-    /** {@link #canonicalize(String, String)} with the arguments in SQL's order. */
-    public String resolve(String base, String url) {
-        return key(url, base, rules, 0);
-    }
-
     /**
      * The SURT form of the canonical URL ({@code HTTP://www.Example.com/a} gives
      * {@code com,example,www)/a}), after this canonicalizer's rules.

@@ -63,11 +63,38 @@ public final class Wurl {
     }
 
     /**
-     * {@link #canonicalize(String, String)} with the arguments in the order of the SQL function
-     * {@code wurl_resolve(base, url)}: the resolved, canonicalized URL, or {@code null}.
+     * {@code url} resolved against {@code base} ({@code null}: against itself), not
+     * canonicalized: what {@code wurl resolve} prints, Python's {@code wurl.resolve} and the SQL
+     * function {@code wurl_resolve(base, url)} give.
+     *
+     * @return the resolved URL's serialization, or {@code null} when invalid
+     * @throws NullPointerException {@code url} is null
+     * @throws WurlException {@code url} or {@code base} is longer than {@link #MAX_INPUT_LEN}
+     *     bytes in UTF-8
      */
     public static String resolve(String base, String url) {
-        return Canonicalizer.DEFAULT.canonicalize(url, base);
+        java.util.Objects.requireNonNull(url, "url");
+        try (WurlUrl b = WurlUrl.parse(base != null ? base : url);
+                WurlUrl r = b.resolve(url)) {
+            return r.serialize();
+        }
+    }
+
+    /**
+     * The message wurl shows for a charset label that names no encoding (the same text in every
+     * binding, the CLI and the C ABI's {@code wurl_charset_message}), or {@code null} for a label
+     * that names one.
+     *
+     * @throws NullPointerException {@code label} is null
+     */
+    public static String charsetMessage(String label) {
+        java.util.Objects.requireNonNull(label, "label");
+        try {
+            Native.checkCharset(label);
+            return null;
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
+        }
     }
 
     /**

@@ -21,6 +21,8 @@ public class WurlException extends RuntimeException {
     public static final int PANIC = 4;
     /** {@code WURL_INVALID_URL}: the URL is invalid (where a call needs a valid one). */
     public static final int INVALID_URL = 6;
+    /** {@code WURL_E_BAD_STATE}: bytes that are no URL state the library wrote. */
+    public static final int BAD_STATE = 9;
 
     private final int status;
     private final String reason;

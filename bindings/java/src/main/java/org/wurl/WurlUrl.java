@@ -227,7 +227,7 @@ public final class WurlUrl implements AutoCloseable, Serializable {
         }
     }
 
-    private <T> T run(LongFunction<T> f) {
+    <T> T run(LongFunction<T> f) {
         long p = handle.acquire();
         try {
             return f.apply(p);

@@ -19,7 +19,10 @@ class ApiTest {
     void canonicalize() {
         assertEquals("http://example.com/a/c?q=%C3%A9#f", Wurl.canonicalize("HTTP://Example.COM:80/a/./b/../c?q=\u00e9#f"));
         assertEquals("http://example.com/a/b", Wurl.canonicalize("../a/./b", "http://EXAMPLE.com:80/x/y"));
-        assertEquals("http://example.com/a/b", Wurl.resolve("http://EXAMPLE.com:80/x/y", "../a/./b"));
+        // Resolution alone, as `wurl resolve --base http://EXAMPLE.com:80/x/y ../a/./b` prints.
+        assertEquals("http://EXAMPLE.com:80/a/b", Wurl.resolve("http://EXAMPLE.com:80/x/y", "../a/./b"));
+        assertEquals("HTTP://A/c", Wurl.resolve(null, "HTTP://A/b/../c"));
+        assertNull(Wurl.resolve("mailto:a@b", "x"), "a relative reference against mailto:");
         assertNull(Wurl.canonicalize("foo"));
         assertNull(Wurl.canonicalize("../a", null));
         assertNull(Wurl.canonicalize("x", "foo"));

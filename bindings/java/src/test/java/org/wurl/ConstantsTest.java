@@ -36,6 +36,7 @@ class ConstantsTest {
             {"WURL_E_TOO_LONG", WurlException.TOO_LONG},
             {"WURL_E_PANIC", WurlException.PANIC},
             {"WURL_INVALID_URL", WurlException.INVALID_URL},
+            {"WURL_E_BAD_STATE", WurlException.BAD_STATE},
         };
         for (Object[] p : pairs) {
             String name = (String) p[0];
