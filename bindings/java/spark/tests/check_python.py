@@ -15,7 +15,7 @@ from pyspark.sql import SparkSession
 from pyspark.sql import functions as F
 
 import wurl
-from wurl.spark import canonicalize
+from wurl.spark import canonicalize, resolve
 
 # As in SparkCheck.java.
 RULES = "drop-fragment,strip-www,sort-query,strip-session-ids,drop-params=utm_*|fbclid|gclid"
@@ -32,9 +32,8 @@ def main():
             "i",
             canonicalize(F.col("link"), base=F.col("page")).alias("canon"),
             canonicalize("link").alias("canon_self"),
-            # wurl_resolve(page, link) is wurl_canon(link, page): resolved,
-            # then canonicalized (wurl.spark.resolve does not canonicalize).
-            canonicalize("link", base="page").alias("resolved"),
+            # wurl_resolve(page, link): the resolution alone.
+            resolve("link", base="page").alias("resolved"),
             canonicalize("link", rules=RULES).alias("key"),
             F.when(F.col("i") % 2 == 0, canonicalize("link", rules=RULES))
             .otherwise(canonicalize("link", rules=RULES2))

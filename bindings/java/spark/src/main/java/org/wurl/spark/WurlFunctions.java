@@ -31,9 +31,9 @@ import scala.collection.immutable.Seq;
  *   <li>{@code wurl_canon(url)} and {@code wurl_canon(url, base)}: the canonical URL of {@code url}
  *       resolved against {@code base} ({@link Wurl#canonicalize(String, String)}); a null base, or
  *       no base, means the URL is its own base;
- *   <li>{@code wurl_resolve(base, url)}: {@code wurl_canon(url, base)} with the arguments in the
- *       order of the resolution ({@link Wurl#resolve(String, String)}: resolved, then
- *       canonicalized; a null base: the URL is its own base);
+ *   <li>{@code wurl_resolve(base, url)}: {@code url} resolved against {@code base}, not
+ *       canonicalized ({@link Wurl#resolve(String, String)}; what {@code wurl resolve} prints and
+ *       Python's {@code wurl.spark.resolve} gives; a null base: the URL is its own base);
  *   <li>{@code wurl_key(url, rules)}: the canonical URL with the dedup rules of the specification
  *       {@code rules} applied ({@link Rules#key(String)}; docs/keys.md);
  *   <li>{@code wurl_surt(url)}: the SURT form of the canonical URL ({@link Wurl#surt(String)});
