@@ -890,6 +890,14 @@ pub extern "C" fn wurl_version() -> *const c_char {
     ffi_boundary!(V.as_ptr(), { V.as_ptr() })
 }
 
+/// The version of the keys this library makes (canonical URLs, ruled URLs and SURT keys, in both
+/// models); bumped by every key change CHANGELOG.md lists, so that a stored key can name the
+/// version that made it and a program can refuse to mix keys of two versions.
+#[unsafe(no_mangle)]
+pub extern "C" fn wurl_key_version() -> u32 {
+    ffi_boundary!(crate::KEY_VERSION, { crate::KEY_VERSION })
+}
+
 /// Whether `(label, label_len)` names an encoding: a WHATWG Encoding Standard label, ASCII
 /// case-insensitive, surrounding ASCII whitespace ignored (`"shift_jis"`, `"latin1"`). The
 /// functions that take a charset read an unknown label as UTF-8; call this first to refuse a
