@@ -56,6 +56,10 @@ static void test_version_and_status(void)
     CHECK(v != NULL && strcmp(v, WURL_VERSION) == 0);
     CHECK(wurl_version() == v); /* static */
 
+    /* The key version is the one CHANGELOG.md names (CMake reads it from there). */
+    CHECK_MSG(wurl_key_version() == WURL_TEST_KEY_VERSION, "wurl_key_version() is %u, CHANGELOG.md names %u",
+              (unsigned)wurl_key_version(), (unsigned)WURL_TEST_KEY_VERSION);
+
     /* The numeric macros spell the same version, and work in #if. */
 #if !defined(WURL_VERSION_MAJOR) || !defined(WURL_VERSION_MINOR) || !defined(WURL_VERSION_PATCH)
 #error "wurl.h must define WURL_VERSION_MAJOR, _MINOR and _PATCH"

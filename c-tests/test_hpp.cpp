@@ -59,6 +59,7 @@ static_assert(std::is_same<decltype(std::declval<wurl::buffer &>().canon("")), w
 int main()
 {
     CHECK(wurl::version() == WURL_VERSION);
+    CHECK(wurl::key_version() == wurl_key_version() && wurl::key_version() >= 1);
     CHECK(std::string(wurl::status_str(wurl::status::invalid_url)) == wurl_status_str(WURL_INVALID_URL));
 
     // --- parse: components, absent vs empty -----------------------------------------

@@ -476,6 +476,13 @@ size_t wurl_output_bound(size_t base_len,
 const char *wurl_version(void);
 
 /**
+ * The version of the keys this library makes (canonical URLs, ruled URLs and SURT keys, in both
+ * models); bumped by every key change CHANGELOG.md lists, so that a stored key can name the
+ * version that made it and a program can refuse to mix keys of two versions.
+ */
+uint32_t wurl_key_version(void);
+
+/**
  * Whether `(label, label_len)` names an encoding: a WHATWG Encoding Standard label, ASCII
  * case-insensitive, surrounding ASCII whitespace ignored (`"shift_jis"`, `"latin1"`). The
  * functions that take a charset read an unknown label as UTF-8; call this first to refuse a

@@ -90,6 +90,10 @@ inline const char *status_str(status s) noexcept { return wurl_status_str(static
    and the library match. */
 inline std::string_view version() noexcept { return wurl_version(); }
 
+/* The version of the keys this library makes (wurl_key_version); bumped by
+   every key change CHANGELOG.md lists. */
+inline std::uint32_t key_version() noexcept { return wurl_key_version(); }
+
 /* The message for a charset label that names no encoding, the one every
    wurl interface shows (wurl_charset_message), or std::nullopt for a label
    that names one (and for no label: a default view). */

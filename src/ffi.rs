@@ -251,6 +251,12 @@ impl<'a> api::Input<'a> for CInput<'a> {
 
 /// The bytes of a `(ptr, len)` input, not yet decoded; `Err` carries the status to return.
 fn input_bytes<'a>(ptr: *const c_char, len: usize) -> Result<&'a [u8], wurl_status> {
+    slice_arg(ptr.cast::<u8>(), len, WURL_MAX_INPUT_LEN)
+}
+
+/// The bytes of a `(ptr, len)` argument of at most `max` (at most `isize::MAX`) bytes:
+/// `WURL_E_NULL_ARG` for `(NULL, n > 0)`, then `WURL_E_TOO_LONG` above `max`.
+fn slice_arg<'a>(ptr: *const u8, len: usize, max: usize) -> Result<&'a [u8], wurl_status> {
     if len == 0 {
         // `(NULL, 0)` and `(p, 0)` are the empty string: no slice from a NULL pointer.
         return Ok(&[]);
@@ -258,12 +264,12 @@ fn input_bytes<'a>(ptr: *const c_char, len: usize) -> Result<&'a [u8], wurl_stat
     if ptr.is_null() {
         return Err(WURL_E_NULL_ARG);
     }
-    if len > WURL_MAX_INPUT_LEN {
+    if len > max {
         return Err(WURL_E_TOO_LONG);
     }
     // SAFETY: `ptr` is non-NULL and the caller promises `len` readable bytes there for the call
-    // (the documented contract); `len` <= WURL_MAX_INPUT_LEN, far below isize::MAX.
-    Ok(unsafe { std::slice::from_raw_parts(ptr.cast::<u8>(), len) })
+    // (the documented contract); `len` <= `max` <= isize::MAX, as a slice needs.
+    Ok(unsafe { std::slice::from_raw_parts(ptr, len) })
 }
 
 /// Reads an optional charset label; `None` means UTF-8.
@@ -342,8 +348,82 @@ fn handle(url: *const wurl_url) -> Option<ManuallyDrop<Url>> {
     Some(ManuallyDrop::new(Url::from_arc(arc)))
 }
 
+/// The panic boundary: runs `f` and gives `on_panic` if it panics, so no unwind crosses into C
+/// (undefined behaviour there). Every export's body runs inside [`ffi_boundary!`], which calls it.
 fn guard<T>(on_panic: T, f: impl FnOnce() -> T) -> T {
     catch_unwind(AssertUnwindSafe(f)).unwrap_or(on_panic)
+}
+
+// The argument checks, one line per argument, in the order each export documents. Each macro
+// `return`s its status from the enclosing closure, which is the body `ffi_boundary!` wraps: use
+// them only at the top level of that body, never inside a nested closure.
+
+/// Wraps an export's body in the panic boundary: `ffi_boundary!(on_panic, { body })` evaluates
+/// `body` and gives `on_panic` (the export's documented `WURL_E_PANIC`, false, NULL or 0) if it
+/// panics. Inside `body`, the `try_*!` macros return their status early.
+macro_rules! ffi_boundary {
+    ($on_panic:expr, $body:block) => {
+        guard($on_panic, move || $body)
+    };
+}
+
+/// A handle argument borrowed as a [`Url`] (see [`handle`]), or return `WURL_E_NULL_ARG`.
+macro_rules! try_handle {
+    ($url:expr) => {
+        match handle($url) {
+            Some(h) => h,
+            None => return WURL_E_NULL_ARG,
+        }
+    };
+}
+
+/// An out-pointer argument checked non-NULL (then given back), or return `WURL_E_NULL_ARG`.
+macro_rules! try_out {
+    ($out:expr) => {{
+        let out = $out;
+        if out.is_null() {
+            return WURL_E_NULL_ARG;
+        }
+        out
+    }};
+}
+
+/// A `(buf, cap)` output buffer: `buf` may be NULL only when `cap` is 0, or return
+/// `WURL_E_NULL_ARG`.
+macro_rules! try_buf {
+    ($buf:expr, $cap:expr) => {
+        if $buf.is_null() && $cap > 0 {
+            return WURL_E_NULL_ARG;
+        }
+    };
+}
+
+/// The bytes of a `(ptr, len)` input (see [`input_bytes`]): `(NULL, 0)` is empty, or return
+/// `WURL_E_NULL_ARG` for `(NULL, n > 0)` and `WURL_E_TOO_LONG` above `WURL_MAX_INPUT_LEN`.
+macro_rules! try_bytes {
+    ($ptr:expr, $len:expr) => {
+        try_ok!(input_bytes($ptr, $len))
+    };
+}
+
+/// `flags` holding only bits of `allowed`, or return `WURL_E_BAD_ARG`.
+macro_rules! try_flags {
+    ($flags:expr, $allowed:expr) => {
+        if $flags & !$allowed != 0 {
+            return WURL_E_BAD_ARG;
+        }
+    };
+}
+
+/// The value of a `Result<T, wurl_status>`, or return its status (`?` for a body that returns a
+/// bare status).
+macro_rules! try_ok {
+    ($r:expr) => {
+        match $r {
+            Ok(v) => v,
+            Err(e) => return e,
+        }
+    };
 }
 
 /// Stores a new handle in `*out`.
@@ -365,19 +445,11 @@ pub extern "C" fn wurl_parse(
     flags: u32,
     out: *mut *mut wurl_url,
 ) -> wurl_status {
-    guard(WURL_E_PANIC, || {
-        if out.is_null() {
-            return WURL_E_NULL_ARG;
-        }
-        let bytes = match input_bytes(input, input_len) {
-            Ok(b) => b,
-            Err(e) => return e,
-        };
-        if flags != 0 {
-            return WURL_E_BAD_ARG;
-        }
-        let url = api::parse_input(CInput(bytes));
-        emit(out, url)
+    ffi_boundary!(WURL_E_PANIC, {
+        let out = try_out!(out);
+        let bytes = try_bytes!(input, input_len);
+        try_flags!(flags, 0);
+        emit(out, api::parse_input(CInput(bytes)))
     })
 }
 
@@ -393,20 +465,11 @@ pub extern "C" fn wurl_resolve(
     flags: u32,
     out: *mut *mut wurl_url,
 ) -> wurl_status {
-    guard(WURL_E_PANIC, || {
-        let Some(base) = handle(base) else {
-            return WURL_E_NULL_ARG;
-        };
-        if out.is_null() {
-            return WURL_E_NULL_ARG;
-        }
-        let bytes = match input_bytes(input, input_len) {
-            Ok(b) => b,
-            Err(e) => return e,
-        };
-        if flags != 0 {
-            return WURL_E_BAD_ARG;
-        }
+    ffi_boundary!(WURL_E_PANIC, {
+        let base = try_handle!(base);
+        let out = try_out!(out);
+        let bytes = try_bytes!(input, input_len);
+        try_flags!(flags, 0);
         emit(out, api::resolve_input(&base, CInput(bytes)))
     })
 }
@@ -426,23 +489,12 @@ pub extern "C" fn wurl_canonicalize(
     flags: u32,
     out: *mut *mut wurl_url,
 ) -> wurl_status {
-    guard(WURL_E_PANIC, || {
-        let Some(url) = handle(url) else {
-            return WURL_E_NULL_ARG;
-        };
-        if out.is_null() {
-            return WURL_E_NULL_ARG;
-        }
-        let label = match charset_label(charset, charset_len) {
-            Ok(l) => l,
-            Err(e) => return e,
-        };
-        if flags & !CANON_FLAGS != 0 {
-            return WURL_E_BAD_ARG;
-        }
-        if let Err(e) = check_charset(charset, label.as_deref(), flags) {
-            return e;
-        }
+    ffi_boundary!(WURL_E_PANIC, {
+        let url = try_handle!(url);
+        let out = try_out!(out);
+        let label = try_ok!(charset_label(charset, charset_len));
+        try_flags!(flags, CANON_FLAGS);
+        try_ok!(check_charset(charset, label.as_deref(), flags));
         let opts = canon_options(label.as_deref(), flags);
         emit(out, canonicalize::canonicalize_with(&url, &opts))
     })
@@ -467,24 +519,14 @@ pub extern "C" fn wurl_canonicalize_as(
     flags: u32,
     out: *mut *mut wurl_url,
 ) -> wurl_status {
-    guard(WURL_E_PANIC, || {
-        let Some(url) = handle(url) else {
-            return WURL_E_NULL_ARG;
+    ffi_boundary!(WURL_E_PANIC, {
+        let url = try_handle!(url);
+        let out = try_out!(out);
+        let octets = match query.is_null() {
+            true => None,
+            false => Some(try_bytes!(query, query_len)),
         };
-        if out.is_null() {
-            return WURL_E_NULL_ARG;
-        }
-        let octets = if query.is_null() {
-            None
-        } else {
-            match input_bytes(query, query_len) {
-                Ok(b) => Some(b),
-                Err(e) => return e,
-            }
-        };
-        if flags & !CANON_FLAGS != 0 {
-            return WURL_E_BAD_ARG;
-        }
+        try_flags!(flags, CANON_FLAGS);
         let hierarchical = (hierarchical >= 0).then_some(hierarchical > 0);
         let opts = canon_options(None, flags);
         emit(
@@ -612,10 +654,9 @@ pub extern "C" fn wurl_canon_into(
     buf_cap: usize,
     out_len: *mut usize,
 ) -> wurl_status {
-    guard(WURL_E_PANIC, || {
-        if out_len.is_null() || (buf.is_null() && buf_cap > 0) {
-            return WURL_E_NULL_ARG;
-        }
+    ffi_boundary!(WURL_E_PANIC, {
+        let out_len = try_out!(out_len);
+        try_buf!(buf, buf_cap);
         let sink = Deliver {
             buf,
             buf_cap,
@@ -650,10 +691,7 @@ fn canon_general(
     flags: u32,
     sink: Deliver,
 ) -> wurl_status {
-    let (bytes, label) = match canon_args(input, input_len, charset, charset_len, flags) {
-        Ok(a) => a,
-        Err(e) => return e,
-    };
+    let (bytes, label) = try_ok!(canon_args(input, input_len, charset, charset_len, flags));
     let base = handle(base);
     if flags & WURL_FLAG_URL_STANDARD != 0 {
         return crate::scratch::with_side(crate::scratch::Side::FfiOut, |out| {
@@ -692,7 +730,7 @@ pub extern "C" fn wurl_serialize(
     out_ptr: *mut *const c_char,
     out_len: *mut usize,
 ) -> bool {
-    guard(false, || {
+    ffi_boundary!(false, {
         write_view(handle(url).as_deref(), 8, out_ptr, out_len)
     })
 }
@@ -709,7 +747,7 @@ pub extern "C" fn wurl_get(
     out_ptr: *mut *const c_char,
     out_len: *mut usize,
 ) -> bool {
-    guard(false, || {
+    ffi_boundary!(false, {
         let h = if Component::from_index(which).is_some() {
             handle(url)
         } else {
@@ -722,7 +760,7 @@ pub extern "C" fn wurl_get(
 /// Whether `url` is invalid. False for NULL.
 #[unsafe(no_mangle)]
 pub extern "C" fn wurl_is_invalid(url: *const wurl_url) -> bool {
-    guard(false, || handle(url).is_some_and(|h| h.is_invalid()))
+    ffi_boundary!(false, { handle(url).is_some_and(|h| h.is_invalid()) })
 }
 
 /// Why `url` is invalid: NULL for a valid URL (or a NULL handle), otherwise a static
@@ -730,7 +768,7 @@ pub extern "C" fn wurl_is_invalid(url: *const wurl_url) -> bool {
 /// freed.
 #[unsafe(no_mangle)]
 pub extern "C" fn wurl_invalid_reason(url: *const wurl_url) -> *const c_char {
-    guard(std::ptr::null(), || {
+    ffi_boundary!(std::ptr::null(), {
         match handle(url).and_then(|h| h.invalid_reason()) {
             Some(r) => r.as_cstr().as_ptr(),
             None => std::ptr::null(),
@@ -742,7 +780,7 @@ pub extern "C" fn wurl_invalid_reason(url: *const wurl_url) -> *const c_char {
 /// canonicalized URLs, whose IPv4 hosts are dotted-decimal; parsed, `0x7f.1` is a domain.
 #[unsafe(no_mangle)]
 pub extern "C" fn wurl_host_kind(url: *const wurl_url) -> u32 {
-    guard(WURL_HOST_NONE, || {
+    ffi_boundary!(WURL_HOST_NONE, {
         match handle(url).map(|h| host::host_kind(&h)) {
             None | Some(HostKind::None) => WURL_HOST_NONE,
             Some(HostKind::Empty) => WURL_HOST_EMPTY,
@@ -757,13 +795,14 @@ pub extern "C" fn wurl_host_kind(url: *const wurl_url) -> u32 {
 /// exactly once, even when it shares memory with another; afterwards it and its views are invalid.
 #[unsafe(no_mangle)]
 pub extern "C" fn wurl_free(url: *mut wurl_url) {
-    if url.is_null() {
-        return;
-    }
-    let ptr = url.cast::<Record>();
-    // SAFETY: a non-NULL `url` is `emit`'s `Arc::into_raw`, freed once (the documented contract).
-    let arc = unsafe { Arc::from_raw(ptr.cast_const()) };
-    let _ = catch_unwind(AssertUnwindSafe(move || {
+    ffi_boundary!((), {
+        if url.is_null() {
+            return;
+        }
+        let ptr = url.cast::<Record>();
+        // SAFETY: a non-NULL `url` is `emit`'s `Arc::into_raw`, freed once (the documented
+        // contract).
+        let arc = unsafe { Arc::from_raw(ptr.cast_const()) };
         // The last handle keeps its record for reuse (ARCHITECTURE.md, speed mechanisms, row 9),
         // without `Arc::get_mut`'s locked exchange: plain loads, then `Arc` drop's acquire fence.
         if Arc::strong_count(&arc) == 1 && Arc::weak_count(&arc) == 0 {
@@ -779,14 +818,19 @@ pub extern "C" fn wurl_free(url: *mut wurl_url) {
             return;
         }
         Url::from_arc(arc).recycle();
-    }));
+    })
 }
 
 /// A static, NUL-terminated English description of `status`
 /// ("unknown status" for values wurl never returns). Never freed.
 #[unsafe(no_mangle)]
 pub extern "C" fn wurl_status_str(status: wurl_status) -> *const c_char {
-    let s: &'static std::ffi::CStr = match status {
+    ffi_boundary!(c"unknown status".as_ptr(), { status_cstr(status).as_ptr() })
+}
+
+/// [`wurl_status_str`]'s text.
+fn status_cstr(status: wurl_status) -> &'static std::ffi::CStr {
+    match status {
         WURL_OK => c"ok",
         WURL_E_NULL_ARG => c"a required pointer argument is NULL",
         WURL_E_BAD_ARG => c"an argument is out of range (unknown flag bits?)",
@@ -798,8 +842,7 @@ pub extern "C" fn wurl_status_str(status: wurl_status) -> *const c_char {
         WURL_E_UNKNOWN_CHARSET => c"the charset label names no encoding",
         WURL_E_BAD_STATE => c"the bytes are not a wurl URL state",
         _ => c"unknown status",
-    };
-    s.as_ptr()
+    }
 }
 
 /// The size of a buffer that holds every result of the bulk calls (`wurl_canon_into`,
@@ -822,21 +865,37 @@ pub extern "C" fn wurl_status_str(status: wurl_status) -> *const c_char {
 /// `WURL_OUTPUT_BOUND_EXTRA` (no result to hold).
 #[unsafe(no_mangle)]
 pub extern "C" fn wurl_output_bound(base_len: usize, input_len: usize, flags: u32) -> usize {
-    // Every flag has the same bound today.
-    let _ = flags;
-    if input_len > WURL_MAX_INPUT_LEN {
-        // Refused unread (`WURL_E_TOO_LONG`): no result to hold.
-        return WURL_OUTPUT_BOUND_EXTRA;
-    }
-    crate::bound::output_bound(base_len, input_len)
+    // A panic (a bug) gives the largest bound, which no buffer is.
+    ffi_boundary!(usize::MAX, {
+        // Every flag has the same bound today.
+        let _ = flags;
+        if input_len > WURL_MAX_INPUT_LEN {
+            // Refused unread (`WURL_E_TOO_LONG`): no result to hold.
+            return WURL_OUTPUT_BOUND_EXTRA;
+        }
+        crate::bound::output_bound(base_len, input_len)
+    })
 }
 
 /// The library version, a static NUL-terminated string equal to the header's
 /// `WURL_VERSION` when header and library match. Never freed.
 #[unsafe(no_mangle)]
 pub extern "C" fn wurl_version() -> *const c_char {
-    const V: &str = concat!(env!("CARGO_PKG_VERSION"), "\0");
-    V.as_ptr().cast::<c_char>()
+    const V: &std::ffi::CStr = match std::ffi::CStr::from_bytes_with_nul(
+        concat!(env!("CARGO_PKG_VERSION"), "\0").as_bytes(),
+    ) {
+        Ok(v) => v,
+        Err(_) => panic!("the version holds no NUL"),
+    };
+    ffi_boundary!(V.as_ptr(), { V.as_ptr() })
+}
+
+/// The version of the keys this library makes (canonical URLs, ruled URLs and SURT keys, in both
+/// models); bumped by every key change CHANGELOG.md lists, so that a stored key can name the
+/// version that made it and a program can refuse to mix keys of two versions.
+#[unsafe(no_mangle)]
+pub extern "C" fn wurl_key_version() -> u32 {
+    ffi_boundary!(crate::KEY_VERSION, { crate::KEY_VERSION })
 }
 
 /// Whether `(label, label_len)` names an encoding: a WHATWG Encoding Standard label, ASCII
@@ -846,7 +905,7 @@ pub extern "C" fn wurl_version() -> *const c_char {
 /// a label longer than `WURL_MAX_INPUT_LEN`. Thread-safe.
 #[unsafe(no_mangle)]
 pub extern "C" fn wurl_charset_known(label: *const c_char, label_len: usize) -> bool {
-    guard(false, || {
+    ffi_boundary!(false, {
         input_bytes(label, label_len).is_ok_and(crate::charset::is_known_label)
     })
 }
@@ -867,14 +926,9 @@ pub extern "C" fn wurl_charset_message(
     msg: *mut c_char,
     msg_cap: usize,
 ) -> wurl_status {
-    guard(WURL_E_PANIC, || {
-        if msg.is_null() && msg_cap > 0 {
-            return WURL_E_NULL_ARG;
-        }
-        let bytes = match input_bytes(label, label_len) {
-            Ok(b) => b,
-            Err(e) => return e,
-        };
+    ffi_boundary!(WURL_E_PANIC, {
+        try_buf!(msg, msg_cap);
+        let bytes = try_bytes!(label, label_len);
         if label.is_null() {
             write_message("", msg, msg_cap);
             return WURL_OK;
@@ -981,14 +1035,10 @@ pub extern "C" fn wurl_rules_compile(
     msg: *mut c_char,
     msg_cap: usize,
 ) -> wurl_status {
-    guard(WURL_E_PANIC, || {
-        if out.is_null() || (msg.is_null() && msg_cap > 0) {
-            return WURL_E_NULL_ARG;
-        }
-        let spec = match input_str(spec, spec_len) {
-            Ok(s) => s,
-            Err(e) => return e,
-        };
+    ffi_boundary!(WURL_E_PANIC, {
+        let out = try_out!(out);
+        try_buf!(msg, msg_cap);
+        let spec = try_ok!(input_str(spec, spec_len));
         match crate::rules::Rules::parse(&spec) {
             Ok(r) => {
                 let p = Box::into_raw(Box::new(r)).cast::<wurl_rules>();
@@ -1007,12 +1057,14 @@ pub extern "C" fn wurl_rules_compile(
 /// Frees a rules handle. `wurl_rules_free(NULL)` does nothing.
 #[unsafe(no_mangle)]
 pub extern "C" fn wurl_rules_free(rules: *mut wurl_rules) {
-    if rules.is_null() {
-        return;
-    }
-    // SAFETY: a non-NULL `rules` is `wurl_rules_compile`'s `Box::into_raw`, freed once (contract).
-    let b = unsafe { Box::from_raw(rules.cast::<crate::rules::Rules>()) };
-    let _ = catch_unwind(AssertUnwindSafe(move || drop(b)));
+    ffi_boundary!((), {
+        if rules.is_null() {
+            return;
+        }
+        // SAFETY: a non-NULL `rules` is `wurl_rules_compile`'s `Box::into_raw`, freed once
+        // (the documented contract).
+        drop(unsafe { Box::from_raw(rules.cast::<crate::rules::Rules>()) });
+    })
 }
 
 /// The bulk path with a key: what `wurl_canon_into` would write for the same `base`, `input`,
@@ -1035,18 +1087,11 @@ pub extern "C" fn wurl_canon_key_into(
     buf_cap: usize,
     out_len: *mut usize,
 ) -> wurl_status {
-    guard(WURL_E_PANIC, || {
-        if out_len.is_null() || (buf.is_null() && buf_cap > 0) {
-            return WURL_E_NULL_ARG;
-        }
-        let key = match key_options(rules, key_flags) {
-            Ok(k) => k,
-            Err(e) => return e,
-        };
-        let (bytes, label) = match canon_args(input, input_len, charset, charset_len, flags) {
-            Ok(a) => a,
-            Err(e) => return e,
-        };
+    ffi_boundary!(WURL_E_PANIC, {
+        let out_len = try_out!(out_len);
+        try_buf!(buf, buf_cap);
+        let key = try_ok!(key_options(rules, key_flags));
+        let (bytes, label) = try_ok!(canon_args(input, input_len, charset, charset_len, flags));
         let opts = canon_options(label.as_deref(), flags);
         let base = handle(base);
         crate::scratch::with_side(crate::scratch::Side::FfiOut, |out| {
@@ -1098,25 +1143,15 @@ pub extern "C" fn wurl_canon_standard_into(
     buf_cap: usize,
     out_len: *mut usize,
 ) -> wurl_status {
-    guard(WURL_E_PANIC, || {
-        if out_len.is_null() || (buf.is_null() && buf_cap > 0) {
-            return WURL_E_NULL_ARG;
-        }
-        let key = match key_options(rules, key_flags) {
-            Ok(k) => k,
-            Err(e) => return e,
-        };
+    ffi_boundary!(WURL_E_PANIC, {
+        let out_len = try_out!(out_len);
+        try_buf!(buf, buf_cap);
+        let key = try_ok!(key_options(rules, key_flags));
         let base = match base_len {
             0 => None,
-            _ => match input_str(base, base_len) {
-                Ok(b) => Some(b),
-                Err(e) => return e,
-            },
+            _ => Some(try_ok!(input_str(base, base_len))),
         };
-        let (bytes, label) = match canon_args(input, input_len, charset, charset_len, 0) {
-            Ok(a) => a,
-            Err(e) => return e,
-        };
+        let (bytes, label) = try_ok!(canon_args(input, input_len, charset, charset_len, 0));
         crate::scratch::with_side(crate::scratch::Side::FfiOut, |out| {
             let res = crate::key::key_standard_input_into(
                 base.as_deref(),
@@ -1148,17 +1183,11 @@ pub extern "C" fn wurl_url_key_into(
     buf_cap: usize,
     out_len: *mut usize,
 ) -> wurl_status {
-    guard(WURL_E_PANIC, || {
-        let Some(url) = handle(url) else {
-            return WURL_E_NULL_ARG;
-        };
-        if out_len.is_null() || (buf.is_null() && buf_cap > 0) {
-            return WURL_E_NULL_ARG;
-        }
-        let key = match key_options(rules, key_flags) {
-            Ok(k) => k,
-            Err(e) => return e,
-        };
+    ffi_boundary!(WURL_E_PANIC, {
+        let url = try_handle!(url);
+        let out_len = try_out!(out_len);
+        try_buf!(buf, buf_cap);
+        let key = try_ok!(key_options(rules, key_flags));
         let c = crate::canonicalize(&url, None);
         match c.as_str() {
             None => WURL_INVALID_URL,
@@ -1184,13 +1213,10 @@ pub extern "C" fn wurl_state_export(
     buf_cap: usize,
     out_len: *mut usize,
 ) -> wurl_status {
-    guard(WURL_E_PANIC, || {
-        let Some(url) = handle(url) else {
-            return WURL_E_NULL_ARG;
-        };
-        if out_len.is_null() || (buf.is_null() && buf_cap > 0) {
-            return WURL_E_NULL_ARG;
-        }
+    ffi_boundary!(WURL_E_PANIC, {
+        let url = try_handle!(url);
+        let out_len = try_out!(out_len);
+        try_buf!(buf, buf_cap);
         let state = url.export_state();
         // SAFETY: `out_len` is non-NULL (checked above) and points to a `size_t`.
         unsafe { out_len.write(state.len()) };
@@ -1216,20 +1242,10 @@ pub extern "C" fn wurl_state_import(
     state_len: usize,
     out: *mut *mut wurl_url,
 ) -> wurl_status {
-    guard(WURL_E_PANIC, || {
-        if out.is_null() || (state.is_null() && state_len > 0) {
-            return WURL_E_NULL_ARG;
-        }
-        if state_len > isize::MAX as usize {
-            return WURL_E_TOO_LONG;
-        }
-        let bytes: &[u8] = if state_len == 0 {
-            &[]
-        } else {
-            // SAFETY: `state` is non-NULL and the caller promises `state_len` readable bytes
-            // there for the call (the documented contract); `state_len` <= isize::MAX.
-            unsafe { std::slice::from_raw_parts(state, state_len) }
-        };
+    ffi_boundary!(WURL_E_PANIC, {
+        let out = try_out!(out);
+        // A state has no length limit but the one of a slice.
+        let bytes = try_ok!(slice_arg(state, state_len, isize::MAX as usize));
         match Url::import_state(bytes) {
             Ok(url) => emit(out, url),
             Err(_) => WURL_E_BAD_STATE,

@@ -24,3 +24,8 @@ fn changelog_names_the_key_version() {
     // Older releases name older versions, never a newer one.
     assert!(named.windows(2).all(|w| w[0] >= w[1]), "{named:?}");
 }
+
+#[test]
+fn the_c_abi_gives_the_key_version() {
+    assert_eq!(wurl::ffi::wurl_key_version(), wurl::KEY_VERSION);
+}
