@@ -204,7 +204,27 @@ $ffi->attach([wurl_state_export => '_state_export'] =>
       ['opaque', 'opaque', 'size_t', 'size_t*'] => 'sint32');
 $ffi->attach([wurl_state_import => '_state_import'] => ['string', 'size_t', 'opaque*'] => 'sint32');
 
+$ffi->attach([wurl_key_version => '_key_version'] => [] => 'uint32');
+
 sub library_version { _version() }
+
+# Wurl->key_version: the version of the keys the library makes
+# (wurl_key_version; docs/keys.md, "Key version").
+sub key_version { _key_version() }
+
+# Wurl->require_key_version($n): croaks unless the library makes keys of
+# version $n, as `wurl canon --key-version N` refuses to run.
+sub require_key_version {
+    my (undef, $n) = @_;
+    Carp::croak('Wurl->require_key_version: a version number, not '
+          . (defined $n ? "'$n'" : 'undef'))
+      unless defined $n && !ref $n && $n =~ /\A[0-9]+\z/;
+    my $v = _key_version();
+    Carp::croak("Wurl->require_key_version: this wurl makes keys of version $v; "
+          . "its keys would not be those of version $n")
+      unless $n == $v;
+    return 1;
+}
 
 # ---------------------------------------------------------------------------
 # Strings in and out
@@ -1002,6 +1022,13 @@ returns the SURT form (C<com,example,www)/a?q>), C<surt_scheme> the SURT
 form with its scheme. C<key> is the same for any Wurl::URL: the key of its
 canonicalization (a parsed or resolved URL is canonicalized first, with
 UTF-8; C<wurl_url_key_into>); undef when that is invalid.
+
+=item Wurl->key_version, Wurl->require_key_version($n)
+
+The version of the keys the library makes (C<wurl_key_version>), bumped by
+every key change its CHANGELOG lists: store it beside the keys.
+C<require_key_version> croaks unless the library makes keys of version
+C<$n>, as C<wurl canon --key-version N> refuses to run.
 
 =item parse_bytes, resolve_bytes, C<< bytes => 1 >>
 

@@ -397,4 +397,17 @@ SKIP: {
     is(Wurl->canonicalize('http://P/'), 'http://p/', 'the parent still works');
 }
 
+# The key version (wurl_key_version) and its pin.
+{
+    my $v = Wurl->key_version;
+    like($v, qr/\A[1-9][0-9]*\z/, 'key_version is a positive integer');
+    ok(Wurl->require_key_version($v), 'require_key_version of the library\'s own version');
+    my $other = $v + 998;
+    ok(!eval { Wurl->require_key_version($other); 1 }, 'another version croaks');
+    like($@, qr/this wurl makes keys of version $v; its keys would not be those of version $other/,
+        'the message names both versions');
+    ok(!eval { Wurl->require_key_version('1x'); 1 }, 'a non-number croaks');
+    like($@, qr/a version number/, 'and says so');
+}
+
 done_testing();

@@ -195,6 +195,7 @@ module Wurl
     attach_function :wurl_free, %i[wurl_url], :void
     attach_function :wurl_status_str, %i[wurl_status], :string
     attach_function :wurl_version, [], :string
+    attach_function :wurl_key_version, [], :uint32
     attach_function :wurl_output_bound, %i[size_t size_t uint32], :size_t
     attach_function :wurl_charset_known, %i[buffer_in size_t], :bool
     attach_function :wurl_charset_message, %i[buffer_in size_t pointer size_t], :wurl_status
@@ -214,6 +215,25 @@ module Wurl
   # @return [String] the library's version (wurl_version)
   def self.library_version
     Lib.wurl_version
+  end
+
+  # @return [Integer] the version of the keys the library makes
+  #   (wurl_key_version), bumped by every key change its CHANGELOG lists
+  def self.key_version
+    Lib.wurl_key_version
+  end
+
+  # Raises unless the library makes keys of +version+, as
+  # <tt>wurl canon --key-version N</tt> refuses to run.
+  # @raise [RuntimeError] another key version
+  # @raise [TypeError] +version+ is not an Integer
+  def self.require_key_version(version)
+    raise TypeError, "Wurl.require_key_version: an Integer, not #{version.class}" unless version.is_a?(Integer)
+    v = key_version
+    return true if version == v
+
+    raise "Wurl.require_key_version: this wurl makes keys of version #{v}; " \
+          "its keys would not be those of version #{version}"
   end
 
   # @param status [Integer] a wurl_status

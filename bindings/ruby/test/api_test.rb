@@ -11,6 +11,14 @@ class ApiTest < Minitest::Test
 
   def test_library
     assert_match(/\A\d+\.\d+\.\d+/, Wurl.library_version)
+    # The key version (wurl_key_version) and its pin.
+    v = Wurl.key_version
+    assert_kind_of Integer, v
+    assert_operator v, :>=, 1
+    assert Wurl.require_key_version(v)
+    e = assert_raises(RuntimeError) { Wurl.require_key_version(v + 998) }
+    assert_includes e.message, "this wurl makes keys of version #{v}; its keys would not be those of version #{v + 998}"
+    assert_raises(TypeError) { Wurl.require_key_version('1') }
     assert Wurl.library_path
     if Wurl::REPO_ROOT
       assert(Wurl.library_candidates.any? { |c| c.end_with?('target/release/libwurl.so') })
