@@ -387,3 +387,17 @@ proptest! {
         }
     }
 }
+
+/// Found by the `rules` fuzz target: a URL Standard serialization whose empty host is followed by
+/// a path starting `//` (`jhttp:////E%2e/`). The URL Standard reads the host as empty, so
+/// `normalize-escapes` may decode the path's `%2e`; the check reads host and port as the model
+/// does (the 2012 parser would read the host `E%2e`).
+#[test]
+fn url_standard_empty_host_before_a_double_slash_path() {
+    let r = Rules::parse("strip-www,normalize-escapes,sort-query,drop-fragment").unwrap();
+    for input in ["jhttp:////E%2e/%2E%21r", "x:////a%2e/b", "http:////E%2e/x"] {
+        for model in [Model::UrlStandard, Model::Canon2012] {
+            check_key_in(model, &r, input).unwrap();
+        }
+    }
+}

@@ -19,10 +19,34 @@ use wurl::{CanonOptions, KeyOptions, Model, Rules};
 
 /// The components a key must keep: scheme, host, port (as written: both
 /// URLs are canonical in their model).
-fn site(s: &str) -> Option<(String, Option<String>, Option<String>)> {
+fn site(model: Model, s: &str) -> Option<(String, Option<String>, Option<String>)> {
+    if model == Model::UrlStandard {
+        return standard_site(s);
+    }
     let u = wurl::parse(s);
     let own = |x: Option<&str>| x.map(str::to_owned);
     Some((own(u.scheme())?, own(u.host()), own(u.port())))
+}
+
+/// [`site`] of a URL Standard serialization, as that model reads it: the scheme up to the first
+/// `:`, then an authority only right after `//`, up to the first `/`, `?` or `#` (its host after
+/// the last `@`, its port after a `:` outside brackets). `jhttp:////E%2e/` has the empty host and
+/// the path `//E%2e/`, where the 2012 parser would read the host `E%2e`.
+fn standard_site(s: &str) -> Option<(String, Option<String>, Option<String>)> {
+    let (scheme, rest) = s.split_once(':')?;
+    let Some(rest) = rest.strip_prefix("//") else {
+        return Some((scheme.to_owned(), None, None));
+    };
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let auth = &rest[..end];
+    let hostport = auth.rsplit_once('@').map_or(auth, |(_, h)| h);
+    let (host, port) = match hostport.rfind(':') {
+        Some(i) if !hostport[i..].contains(']') => {
+            (&hostport[..i], Some(hostport[i + 1..].to_owned()))
+        }
+        _ => (hostport, None),
+    };
+    Some((scheme.to_owned(), Some(host.to_owned()), port))
 }
 
 /// Whether `short` is `long` without leading `www`/`www<digits>` labels.
@@ -110,7 +134,7 @@ pub fn check_key_in(model: Model, rules: &Rules, input: &str) -> Result<(), Stri
     if twice != k {
         return Err(format!("key not stable (gives {twice:?}): {}", ctx()));
     }
-    let (Some(a), Some(b)) = (site(&c), site(&k)) else {
+    let (Some(a), Some(b)) = (site(model, &c), site(model, &k)) else {
         return Err(format!("no scheme: {}", ctx()));
     };
     let www = spec.split(',').any(|p| p == "strip-www");
