@@ -830,15 +830,7 @@ fn open_source(
 }
 
 fn run_audit(a: AuditArgs, streams: sys::Streams, diag: &Arc<Diag>) -> u8 {
-    if let Some(label) = a
-        .charset
-        .as_ref()
-        .filter(|l| encoding_rs::Encoding::for_label(l.as_bytes()).is_none())
-    {
-        diag.write(&format!(
-            "wurl: unknown --charset label {} (a WHATWG Encoding Standard label, e.g. utf-8, shift_jis, windows-1252)\n",
-            input::quote_value(label)
-        ));
+    if !charset_known(a.charset.as_deref(), diag) {
         return EXIT_ERROR;
     }
     if streams.stdout_closed {
