@@ -135,12 +135,10 @@ impl ResolvedOptions {
     /// as UTF-8 does). `query_ascii` runs only in that case.
     #[inline(always)]
     pub(crate) fn default_for(&self, query_ascii: impl FnOnce() -> bool) -> bool {
-        match self.query {
-            _ if self.network_strict => false,
-            QueryEncoding::Utf8 => true,
-            QueryEncoding::Ascii(_) => query_ascii(),
-            QueryEncoding::Other(_) => false,
-        }
+        self.is_default()
+            || matches!(self.query, QueryEncoding::Ascii(_))
+                && !self.network_strict
+                && query_ascii()
     }
 }
 

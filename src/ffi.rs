@@ -303,28 +303,24 @@ fn charset_label<'a>(ptr: *const c_char, len: usize) -> Result<Label<'a>, wurl_s
     let octets = input_bytes(ptr, len)?;
     Ok(Label {
         octets: Some(octets),
-        charset: crate::charset::lookup(octets),
+        charset: crate::charset::lookup_memo(octets),
     })
 }
 
 /// Whether a call with `flags` (none but `WURL_FLAG_CHARSET_STRICT`) and this charset argument
-/// is the default call, which every fast exit answers: no label, or one whose query encoding is
-/// UTF-8 (a UTF-8 label, UTF-16, replacement; an unknown one unless the flag refuses it). False
-/// also when reading the label fails (the general road reports it). The common `utf-8` is told
-/// without the table search ([`crate::charset::lookup`]).
+/// is the default call without resolving a label: no label, or `utf-8` in any case (what nearly
+/// every page declares). Every other label is resolved on the general road, whose UTF-8 ones
+/// take the same roads (`api::canon`).
 #[inline(always)]
 fn default_charset(ptr: *const c_char, len: usize, flags: u32) -> bool {
-    let lenient = flags & WURL_FLAG_CHARSET_STRICT == 0;
-    if len == 0 {
-        return lenient || ptr.is_null();
-    }
-    let Ok(octets) = input_bytes(ptr, len) else {
-        return false;
-    };
-    match crate::charset::lookup(octets) {
-        Some(c) if c == Charset::UTF_8 => true,
-        Some(c) => ResolvedOptions::new(Some(c), false).is_default(),
-        None => lenient,
+    match len {
+        0 => flags & WURL_FLAG_CHARSET_STRICT == 0 || ptr.is_null(),
+        5 if !ptr.is_null() => {
+            // SAFETY: `ptr` is non-NULL and the caller promises `len` (5) readable bytes there.
+            let octets = unsafe { std::slice::from_raw_parts(ptr.cast::<u8>(), 5) };
+            crate::charset::is_utf8_label(octets)
+        }
+        _ => false,
     }
 }
 
@@ -710,8 +706,8 @@ pub extern "C" fn wurl_canon_into(
             buf_cap,
             out_len,
         };
-        // Default options, whichever label says UTF-8: straight to their roads (ARCHITECTURE.md,
-        // speed mechanisms, row 15).
+        // Default options (no label, or `utf-8`): straight to their roads (ARCHITECTURE.md, speed
+        // mechanisms, row 15).
         if flags & !WURL_FLAG_CHARSET_STRICT == 0
             && let Ok(bytes) = input_bytes(input, input_len)
             && default_charset(charset, charset_len, flags)
@@ -727,8 +723,9 @@ pub extern "C" fn wurl_canon_into(
     })
 }
 
-/// [`wurl_canon_into`] with a charset label that is not UTF-8's, flags, or an input that is
-/// refused; its ASCII input may still take [`api::canon`]'s fast exits.
+/// [`wurl_canon_into`] with another charset label, flags, or an input that is refused. The label
+/// is resolved once, here; [`api::canon`] gives the fast exits to a UTF-8 query encoding and to
+/// ASCII input under another ASCII-compatible one.
 #[cold]
 #[inline(never)]
 fn canon_general(
