@@ -23,9 +23,11 @@
 #   TARGETS_REPS    repetitions of the timed run (default 11)
 #   CALLGRIND_JOBS  callgrind runs at a time (default 2)
 #   CARGO_BUILD_JOBS  as for cargo
-# Needs valgrind and awk. About 10 minutes on 2 cores when the release
-# build is there (the first build of the benchmark takes 3-4 more: ada's
-# C++); the timed run is alone, after the counts.
+# Needs valgrind and awk. About 3 minutes on 2 cores besides the builds
+# (the counts about 1.5, the timed run about 1); the builds of the CLI and
+# the benchmark take 2-5 minutes each (the first one of the benchmark 3-4
+# more: ada's C++), longer on a loaded machine. The timed run is alone,
+# after the counts.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
