@@ -1630,6 +1630,77 @@ mod tests {
         }
     }
 
+    /// The committed `hrefs` set: every class of change it is for, each on
+    /// at least 50 lines (the query's are the fewest: few source URLs have
+    /// a query), and no line the library leaves as it is or rejects.
+    #[test]
+    fn the_hrefs_set_has_every_class_and_no_canonical_line() {
+        let ds = Dataset::load("hrefs", &default_data_dir()).unwrap();
+        assert_eq!(ds.urls().len(), 20_000);
+        let opts = wurl::CanonOptions::default();
+        let mut out = String::new();
+        let mut classes = std::collections::BTreeMap::<&str, usize>::new();
+        for &u in ds.urls() {
+            out.clear();
+            assert!(wurl::canon_into(None, u, &opts, &mut out).is_ok(), "{u:?}");
+            assert_ne!(out, u, "already canonical");
+            let white = |c: char| matches!(c, ' ' | '\t' | '\n' | '\r');
+            let inner = u.trim_matches(white);
+            let clean: String = inner.chars().filter(|&c| !"\t\n\r".contains(c)).collect();
+            let (scheme, rest) = clean.split_once("://").unwrap();
+            let cut = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+            let (host, rest) = rest.split_at(cut);
+            let (rest, fragment) = rest.split_once('#').unwrap_or((rest, ""));
+            let (path, query) = rest.split_once('?').unwrap_or((rest, ""));
+            let lower_hex = path.as_bytes().windows(3).any(|w| {
+                w[0] == b'%'
+                    && w[1..].iter().all(u8::is_ascii_hexdigit)
+                    && w[1..].iter().any(u8::is_ascii_lowercase)
+            });
+            let upper_unreserved = path.as_bytes().windows(3).any(|w| {
+                w[0] == b'%'
+                    && !w[1..].iter().any(u8::is_ascii_lowercase)
+                    && std::str::from_utf8(&w[1..])
+                        .ok()
+                        .and_then(|h| u8::from_str_radix(h, 16).ok())
+                        .is_some_and(|b| b.is_ascii_alphanumeric() || b"-_~".contains(&b))
+            });
+            for (class, has) in [
+                (
+                    "mixed-case scheme",
+                    scheme.bytes().any(|b| b.is_ascii_uppercase()),
+                ),
+                (
+                    "mixed-case host",
+                    host.bytes().any(|b| b.is_ascii_uppercase()),
+                ),
+                (
+                    "default port",
+                    host.ends_with(":80") || host.ends_with(":443"),
+                ),
+                ("./ segment", path.contains("/./")),
+                ("../ segment", path.contains("/../")),
+                ("escaped unreserved", upper_unreserved),
+                ("lower-case hex", lower_hex),
+                ("space in path", path.contains(' ')),
+                ("space in query", query.contains(' ')),
+                ("space in fragment", fragment.contains(' ')),
+                ("non-ASCII in path", !path.is_ascii()),
+                ("non-ASCII in query", !query.is_ascii()),
+                ("non-ASCII in fragment", !fragment.is_ascii()),
+                ("white space around", inner.len() != u.len()),
+                ("TAB inside", inner.contains('\t')),
+                ("LF inside", inner.contains('\n')),
+                ("CR inside", inner.contains('\r')),
+            ] {
+                *classes.entry(class).or_default() += usize::from(has);
+            }
+        }
+        for (class, n) in &classes {
+            assert!(*n >= 50, "{class}: {n} lines");
+        }
+    }
+
     #[test]
     fn the_utf8_row_passes_its_label_and_gives_wurl_into_output() {
         let mut scratch = Scratch::default();
