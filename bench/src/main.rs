@@ -555,7 +555,15 @@ fn check(args: &Args, ds: &Dataset) -> (bool, (usize, usize)) {
             ds.pages().len()
         ),
     }
-    println!("  wurl paths (into / into-utf8 / handle / rust) disagree on {wurl_disagree} {what}");
+    let compared: Vec<&str> = libs
+        .iter()
+        .filter(|l| wurl_paths.contains(l))
+        .map(|l| l.name())
+        .collect();
+    println!(
+        "  wurl paths ({}) disagree on {wurl_disagree} {what}",
+        compared.join(" / ")
+    );
     for e in &examples {
         println!("{e}");
     }
