@@ -45,6 +45,9 @@ pub fn host_kind(u: &Url) -> HostKind {
 
 /// Step 6: percent-decodes each run of `%XX` escapes as UTF-8 (U+FFFD for invalid sequences, as
 /// `String::from_utf8_lossy`), appending to `out`; other `%` stay. `run` is scratch.
+/// Always inlined: the observed instantiation of its caller (`crate::trace`) adds a call site,
+/// which must not change how the normal one is compiled.
+#[inline(always)]
 fn decode_percent_utf8_into(s: &str, out: &mut String, run: &mut Vec<u8>) {
     let b = s.as_bytes();
     let mut i = 0;
@@ -78,6 +81,9 @@ fn is_label_separator(c: char) -> bool {
 
 /// Whether the UTF-8 `s` holds a label separator other than `.`: U+3002 is `E3 80 82`, U+FF0E
 /// `EF BC 8E`, U+FF61 `EF BD A1` (lead octets are never continuation octets).
+/// Always inlined: the observed instantiation of its caller (`crate::trace`) adds a call site,
+/// which must not change how the normal one is compiled.
+#[inline(always)]
 fn has_ideographic_separator(s: &[u8]) -> bool {
     let mut from = 0;
     while let Some(k) = crate::scan::find2(&s[from..], 0xE3, 0xEF) {

@@ -154,7 +154,8 @@ fn preprocess_other<'a>(s: &'a str, buf: &'a mut String) -> &'a str {
 }
 
 /// Steps 1 and 2 on `s` into `buf` (cleared first): noncharacters replaced, TAB, LF and CR removed.
-#[inline]
+/// Always inlined into [`preprocess_other`], as this loop was before [`preprocess_observed`] used it.
+#[inline(always)]
 fn remove_and_replace(s: &str, buf: &mut String) {
     buf.clear();
     buf.reserve(s.len());
