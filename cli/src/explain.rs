@@ -43,13 +43,14 @@ impl ExplainCtx {
 /// pair with `--pairs` when it holds a TAB). Returns the exit status: 1 when a URL is invalid.
 pub fn run(ctx: &ExplainCtx, mut source: Source, diag: &Arc<Diag>) -> u8 {
     let mut out = Output::stdout(b'\n');
-    let mut invalid = false;
+    // Set by `emit` and by the line loop.
+    let invalid = std::cell::Cell::new(false);
     let mut report = String::new();
     let mut emit = |urls: &[String], out: &mut Output| -> Result<(), String> {
         let traces: Vec<Trace> = urls.iter().map(|u| ctx.explain(u)).collect();
         for (k, t) in traces.iter().enumerate() {
             if let Err(why) = &t.canonical {
-                invalid = true;
+                invalid.set(true);
                 diag.write(&format!(
                     "wurl: URL {} is invalid ({why}): {}\n",
                     k + 1,
@@ -93,6 +94,16 @@ pub fn run(ctx: &ExplainCtx, mut source: Source, diag: &Arc<Diag>) -> u8 {
         {
             for line in &chunk.lines {
                 let bytes = chunk.bytes_of(line);
+                // Only its first bytes were kept: it is invalid, as for every command.
+                if line.too_long {
+                    invalid.set(true);
+                    diag.write(&format!(
+                        "wurl: {}: {}\n",
+                        crate::pipeline::TOO_LONG,
+                        crate::input::quote(bytes, line.len)
+                    ));
+                    continue;
+                }
                 let urls: Vec<String> = match memchr::memchr(b'\t', bytes).filter(|_| ctx.pairs) {
                     Some(t) => vec![
                         bytes_to_string(&bytes[..t]).into_owned(),
@@ -113,7 +124,7 @@ pub fn run(ctx: &ExplainCtx, mut source: Source, diag: &Arc<Diag>) -> u8 {
         diag.write(&format!("wurl: {e}\n"));
         return crate::EXIT_ERROR;
     }
-    if invalid {
+    if invalid.get() {
         crate::EXIT_INVALID
     } else {
         crate::EXIT_OK

@@ -242,6 +242,19 @@ fn a_bad_url_and_usage_errors() {
     );
     assert_eq!(v["urls"][0]["key"], Value::Null);
 
+    // A line too long to read is invalid, not explained from its first bytes.
+    let mut long = b"http://a/".to_vec();
+    long.resize(17 << 20, b'b');
+    long.extend_from_slice(b"\nhttp://A/\n");
+    let run = wurl(&["explain", "-f", "json"], Some(&long));
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr.contains("input longer than 16 MiB"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.lines().len(), 1, "only the second line is explained");
+
     for (args, msg) in [
         (
             vec!["explain", "--rules", "strip-ww", "http://a/"],
