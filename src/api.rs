@@ -5,7 +5,7 @@
 
 use std::borrow::Cow;
 
-use crate::canonicalize::{CanonOptions, canon_staged};
+use crate::canonicalize::{CanonOptions, ResolvedOptions, canon_staged};
 use crate::fast;
 use crate::hint::Stop;
 use crate::record::{InvalidReason, Url};
@@ -94,14 +94,16 @@ pub(crate) fn through_buffer<R>(
 }
 
 /// The bulk call: `input` against `base` (or itself), canonicalized with `opts`, into `sink`.
+/// Without a base the query written is the input's: ASCII input is the default call in any
+/// ASCII-compatible encoding.
 #[inline]
 pub(crate) fn canon<'a, I: Input<'a>, S: Sink<I>>(
     base: Option<&Url>,
     input: I,
-    opts: &CanonOptions,
+    opts: &ResolvedOptions,
     sink: S,
 ) -> S::Out {
-    if base.is_none() && opts.is_default() {
+    if base.is_none() && opts.default_for(|| input.ascii().is_some()) {
         return canon_own(input, sink);
     }
     canon_other(base, input, opts, sink)
@@ -112,10 +114,13 @@ pub(crate) fn canon<'a, I: Input<'a>, S: Sink<I>>(
 pub(crate) fn canon_other<'a, I: Input<'a>, S: Sink<I>>(
     base: Option<&Url>,
     input: I,
-    opts: &CanonOptions,
+    opts: &ResolvedOptions,
     sink: S,
 ) -> S::Out {
-    if let (Some(base), true) = (base, opts.is_default() && fast::on())
+    // The merge's query is the canonical base's (ASCII) or the input's.
+    if let Some(base) = base
+        && fast::on()
+        && opts.default_for(|| crate::scan::is_ascii(input.bytes()))
         && let Some((ser, m)) = fast::merge_with(base, input.bytes())
     {
         return sink.pieces(&ser[..m.keep], input.tail(m.skip));
@@ -127,14 +132,17 @@ pub(crate) fn canon_other<'a, I: Input<'a>, S: Sink<I>>(
 }
 
 /// [`canon`] without a base, default options; called directly by the C ABI for these common calls.
-#[inline]
+/// Always inlined: with more than one caller the compiler would make it a call of its own, which
+/// costs the common C call about 30 instructions (speed mechanisms, row 15).
+#[inline(always)]
 pub(crate) fn canon_own<'a, I: Input<'a>, S: Sink<I>>(input: I, sink: S) -> S::Out {
     // The recognizer accepts ASCII only: no ASCII test first. `stop` is read in place (`resume`).
     if !fast::on() {
         let text = input.text();
-        let opts = CanonOptions::default();
         return scratch::with(Used::ALL, |sc| {
-            sink.stages(sc, |out, sc| canon_staged(None, &text, &opts, out, sc))
+            sink.stages(sc, |out, sc| {
+                canon_staged(None, &text, &ResolvedOptions::DEFAULT, out, sc)
+            })
         });
     }
     let scanned = fast::scan_ascii(input.bytes());
@@ -150,7 +158,7 @@ pub(crate) fn canon_own<'a, I: Input<'a>, S: Sink<I>>(input: I, sink: S) -> S::O
             },
         },
     };
-    let opts = CanonOptions::default();
+    let opts = ResolvedOptions::DEFAULT;
     // The resume road writes few buffers (`Used::RESUME`) unless the stages ran. The closure is
     // inlined by hand: called from two places, the compiler would not (speed mechanisms, row 8).
     scratch::with_either(
@@ -192,6 +200,23 @@ pub fn canon_into(
     base: Option<&Url>,
     input: &str,
     opts: &CanonOptions,
+    out: &mut String,
+) -> Result<(), InvalidReason> {
+    canon(base, input, &opts.resolve(), out)
+}
+
+/// [`canon_into`] with the options resolved: for many calls with one charset label, resolved once.
+/// ```
+/// let opts = wurl::CanonOptions { charset: Some("shift_jis"), ..Default::default() }.resolve();
+/// let page = wurl::parse("http://example.jp/dir/");
+/// let mut out = String::new();
+/// wurl::canon_into_resolved(Some(&page), "a?q=\u{65E5}", &opts, &mut out).unwrap();
+/// assert_eq!(out, "http://example.jp/dir/a?q=%93%FA");
+/// ```
+pub fn canon_into_resolved(
+    base: Option<&Url>,
+    input: &str,
+    opts: &ResolvedOptions,
     out: &mut String,
 ) -> Result<(), InvalidReason> {
     canon(base, input, opts, out)
@@ -273,6 +298,11 @@ pub fn canonicalize(url: &Url, charset: Option<&str>) -> Url {
 /// Canonicalizes `url` with `opts`; an invalid result keeps the components of its input.
 pub fn canonicalize_with(url: &Url, opts: &CanonOptions) -> Url {
     crate::canonicalize::canonicalize_with(url, opts)
+}
+
+/// [`canonicalize_with`] with the options resolved.
+pub fn canonicalize_resolved(url: &Url, opts: &ResolvedOptions) -> Url {
+    crate::canonicalize::canonicalize_resolved(url, opts)
 }
 
 #[inline]

@@ -6,7 +6,9 @@
 
 use std::borrow::Cow;
 
-use crate::charset::{encode_query_into, query_encoding};
+use encoding_rs::Encoding;
+
+use crate::charset::{Charset, encode_query_into};
 use crate::path::{
     DotOutput, DotWriter, PATH_COPY, decode_file_slashes_into, drive_spec_len, has_slash_escape,
     needs_dot_removal, remove_dot_segments_into, remove_dots, starts_with_slash,
@@ -21,7 +23,9 @@ use crate::scratch::{Scratch, Work};
 use crate::serialize::Layout;
 use crate::trace::{Observe, Stage};
 
-/// Options of canonicalization.
+/// Options of canonicalization, as a caller writes them: the charset is a label. Each call resolves
+/// the label once, at its entry ([`CanonOptions::resolve`]); a caller that canonicalizes many URLs
+/// with one label can resolve it once itself and pass the [`ResolvedOptions`].
 #[derive(Clone, Copy, Debug, Default)]
 pub struct CanonOptions<'a> {
     /// Encoding label for the query (the document's encoding); `None` = UTF-8.
@@ -31,11 +35,111 @@ pub struct CanonOptions<'a> {
 }
 
 impl CanonOptions<'_> {
-    /// Whether these are the default options, under which the fast exits (`fast`) decide that a
-    /// URL is canonical.
+    /// These options with the label resolved (an unknown label means UTF-8, the 2012 rule; to
+    /// refuse one, resolve it with [`resolve_label`](crate::charset::resolve_label) and use
+    /// [`ResolvedOptions::new`]).
     #[inline]
+    pub fn resolve(&self) -> ResolvedOptions {
+        let charset = self
+            .charset
+            .map(|l| crate::charset::lookup(l.as_bytes()).unwrap_or(Charset::UTF_8));
+        ResolvedOptions::new(charset, self.network_strict)
+    }
+}
+
+impl From<&CanonOptions<'_>> for ResolvedOptions {
+    fn from(o: &CanonOptions<'_>) -> Self {
+        o.resolve()
+    }
+}
+
+/// [`CanonOptions`] with the charset resolved into the encoding the query is written in: what every
+/// call reads, made once at the entry of each interface. Two labels of one query encoding make
+/// equal options (`"utf-8"`, `" UTF8 "`, `"utf-16le"` and no label all write the query in UTF-8,
+/// and take every fast exit).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResolvedOptions {
+    query: QueryEncoding,
+    network_strict: bool,
+}
+
+/// The query's encoding, by what the fast exits may assume of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum QueryEncoding {
+    /// UTF-8, the default options' encoding.
+    Utf8,
+    /// ASCII-compatible and not UTF-8 (windows-1252, Shift_JIS, ...): it encodes an ASCII query as
+    /// UTF-8 does (an ASCII character as its own octet, `%` kept as it is), so the default
+    /// options' result is its result when the query written is ASCII.
+    Ascii(&'static Encoding),
+    /// ISO-2022-JP (stateful, ASCII-compatible for the spec's query steps but not in the Encoding
+    /// Standard): even an ASCII query may not be written as UTF-8 writes it (ESC, SO and SI are
+    /// unmappable), so only the stages write it.
+    Other(&'static Encoding),
+}
+
+impl Default for ResolvedOptions {
+    fn default() -> Self {
+        Self::DEFAULT
+    }
+}
+
+impl ResolvedOptions {
+    /// The default options: the query in UTF-8, not network-strict.
+    pub(crate) const DEFAULT: ResolvedOptions = ResolvedOptions {
+        query: QueryEncoding::Utf8,
+        network_strict: false,
+    };
+
+    /// The options of a resolved charset (`None`: UTF-8; the query is written in its
+    /// [`Charset::query_encoding`](Charset::query_encoding)) and the
+    /// network-strict flag.
+    #[inline]
+    pub fn new(charset: Option<Charset>, network_strict: bool) -> Self {
+        let query = match charset.map(Charset::query_encoding) {
+            None => QueryEncoding::Utf8,
+            Some(e) if e == encoding_rs::UTF_8 => QueryEncoding::Utf8,
+            Some(e) if e.is_ascii_compatible() => QueryEncoding::Ascii(e),
+            Some(e) => QueryEncoding::Other(e),
+        };
+        ResolvedOptions {
+            query,
+            network_strict,
+        }
+    }
+
+    /// The encoding a hierarchical URL's query is written in.
+    #[inline]
+    pub fn query_encoding(&self) -> &'static Encoding {
+        match self.query {
+            QueryEncoding::Utf8 => encoding_rs::UTF_8,
+            QueryEncoding::Ascii(e) | QueryEncoding::Other(e) => e,
+        }
+    }
+
+    /// `WURL_FLAG_NETWORK_STRICT`.
+    #[inline]
+    pub fn network_strict(&self) -> bool {
+        self.network_strict
+    }
+
+    /// Whether these options give the default options' result for every input, so that the fast
+    /// exits (`fast`), which decide for the default options, decide for them: the query in UTF-8
+    /// (whichever label said so), not network-strict.
+    #[inline(always)]
     pub(crate) fn is_default(&self) -> bool {
-        self.charset.is_none() && !self.network_strict
+        matches!(self.query, QueryEncoding::Utf8) && !self.network_strict
+    }
+
+    /// [`is_default`](Self::is_default), or, for an ASCII-compatible query encoding, whether
+    /// `query_ascii` says the query canonicalization writes is ASCII (which that encoding writes
+    /// as UTF-8 does). `query_ascii` runs only in that case.
+    #[inline(always)]
+    pub(crate) fn default_for(&self, query_ascii: impl FnOnce() -> bool) -> bool {
+        self.is_default()
+            || matches!(self.query, QueryEncoding::Ascii(_))
+                && !self.network_strict
+                && query_ascii()
     }
 }
 
@@ -55,8 +159,16 @@ pub use crate::scheme::default_port;
 /// Canonicalizes `url` with `opts`; the input is untouched. An invalid
 /// result keeps the components of its input.
 pub fn canonicalize_with(url: &Url, opts: &CanonOptions) -> Url {
+    canonicalize_resolved(url, &opts.resolve())
+}
+
+/// [`canonicalize_with`] with the options resolved.
+pub fn canonicalize_resolved(url: &Url, opts: &ResolvedOptions) -> Url {
+    // The fast exits decide for the default options: for these too when the query to write is
+    // ASCII (a known canonical URL's is) in an ASCII-compatible encoding.
+    let default = opts.default_for(|| url.query().is_none_or(str::is_ascii));
     // Invalid, or known to be canonical already (see `fast`).
-    if url.is_invalid() || (url.is_known_canonical() && opts.is_default()) {
+    if url.is_invalid() || (url.is_known_canonical() && default) {
         return url.clone();
     }
     crate::scratch::with(crate::scratch::Used::CANONICALIZE, |sc| {
@@ -66,7 +178,7 @@ pub fn canonicalize_with(url: &Url, opts: &CanonOptions) -> Url {
         canon.clear();
         canon.reserve(url.serialization_len());
         let mut at = [Span::NONE; 8];
-        if opts.is_default()
+        if default
             && let Some((prefix, spans, lower, path_ok)) = url.canonical_prefix()
             && let p = url.parts_after_prefix()
             && canonical_after_prefix(&p, prefix, lower, path_ok, spans, canon, &mut at, work)
@@ -119,10 +231,7 @@ pub fn canonicalize_as(
     query: Option<&[u8]>,
     opts: &CanonOptions,
 ) -> Url {
-    let utf8 = CanonOptions {
-        charset: None,
-        ..*opts
-    };
+    let utf8 = ResolvedOptions::new(None, opts.network_strict);
     let p = url.parts();
     let mut q = p;
     if let Some(h) = hierarchical {
@@ -130,7 +239,7 @@ pub fn canonicalize_as(
     }
     let octets = query.filter(|_| q.hierarchical && q.query.is_some());
     if url.is_invalid() || (q.hierarchical == p.hierarchical && octets.is_none()) {
-        return canonicalize_with(url, &utf8);
+        return canonicalize_resolved(url, &utf8);
     }
     // Percent-encoded, the octets are ASCII that the query's UTF-8 step leaves as it is.
     let mut encoded = String::new();
@@ -183,7 +292,7 @@ pub(crate) fn push_port(out: &mut String, mut v: u32) {
 /// first), where its components are into `at` ([`canonical_parts`] makes `Parts` of them).
 pub(crate) fn canonicalize_into(
     u: &Parts,
-    opts: &CanonOptions,
+    opts: &ResolvedOptions,
     out: &mut String,
     at: &mut [Span; 8],
     work: &mut Work,
@@ -195,7 +304,7 @@ pub(crate) fn canonicalize_into(
 #[inline(always)]
 fn canonicalize_into_with<O: Observe>(
     u: &Parts,
-    opts: &CanonOptions,
+    opts: &ResolvedOptions,
     out: &mut String,
     at: &mut [Span; 8],
     work: &mut Work,
@@ -287,7 +396,7 @@ pub(crate) fn write_after_host(
         info: u.class,
         file: false,
         port: Ok(port),
-        opts: &CanonOptions::default(),
+        opts: &ResolvedOptions::DEFAULT,
         out,
         at,
         path_ok,
@@ -299,18 +408,33 @@ pub(crate) fn write_after_host(
     crate::serialize::walk_after_host(kept, &mut w);
 }
 
+/// How many records the full canonicalization steps ([`write_canonical`]) wrote on this thread:
+/// a call that a fast exit answered adds none (tests, the `differential` feature).
+#[cfg(any(test, feature = "differential"))]
+#[doc(hidden)]
+pub fn full_steps_run() -> u64 {
+    FULL_STEPS.with(std::cell::Cell::get)
+}
+
+#[cfg(any(test, feature = "differential"))]
+thread_local! {
+    static FULL_STEPS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
 /// "Steps to canonicalize a URL" on `u`, appended to `out` with where each component went in
 /// `at`: the parts it keeps ([`kept_parts`]), each written by its rule ([`CanonWrite`]). The first
 /// step that fails gives the reason: `file:`'s HOSTPATH, then CanonicalizeHost, then the port.
 /// `obs` sees each step that changes a component.
 fn write_canonical<O: Observe>(
     u: &Parts,
-    opts: &CanonOptions,
+    opts: &ResolvedOptions,
     out: &mut String,
     at: &mut [Span; 8],
     work: &mut Work,
     obs: &mut O,
 ) -> Result<(), InvalidReason> {
+    #[cfg(any(test, feature = "differential"))]
+    FULL_STEPS.with(|n| n.set(n.get() + 1));
     let info = u.class;
     let port = canonical_port(u.port, info.default_port);
     // `file:`'s HOSTPATH runs first (into `work`): it may move a host into the path and back.
@@ -433,7 +557,7 @@ struct CanonWrite<'w, 'u, O: Observe = ()> {
     file: bool,
     /// The port rules' result.
     port: Result<Option<u32>, InvalidReason>,
-    opts: &'w CanonOptions<'w>,
+    opts: &'w ResolvedOptions,
     out: &'w mut String,
     at: &'w mut [Span; 8],
     /// How many octets at the start of the path the path rules copy as they are (known before).
@@ -480,7 +604,7 @@ impl<O: Observe> Layout for CanonWrite<'_, '_, O> {
             }
             6 => {
                 let enc = if self.u.hierarchical {
-                    query_encoding(self.opts.charset)
+                    self.opts.query_encoding()
                 } else {
                     encoding_rs::UTF_8
                 };
@@ -545,7 +669,7 @@ impl<O: Observe> CanonWrite<'_, '_, O> {
             5 => "percent-encoded (the opaque path set)".to_owned(),
             6 => {
                 let enc = if self.u.hierarchical {
-                    query_encoding(self.opts.charset)
+                    self.opts.query_encoding()
                 } else {
                     encoding_rs::UTF_8
                 };
@@ -1042,7 +1166,7 @@ fn hierarchical_path_with<O: Observe>(a: &mut String, b: &mut String, file: bool
 pub(crate) fn canon_staged(
     base: Option<&Url>,
     input: &str,
-    opts: &CanonOptions,
+    opts: &ResolvedOptions,
     out: &mut String,
     sc: &mut Scratch,
 ) -> Result<(), InvalidReason> {
@@ -1054,7 +1178,7 @@ pub(crate) fn canon_staged(
 pub(crate) fn canon_staged_with<O: Observe>(
     base: Option<&Url>,
     input: &str,
-    opts: &CanonOptions,
+    opts: &ResolvedOptions,
     out: &mut String,
     sc: &mut Scratch,
     obs: &mut O,
@@ -1129,8 +1253,9 @@ pub fn canon_into_stages(
     opts: &CanonOptions,
     out: &mut String,
 ) -> Result<(), InvalidReason> {
+    let opts = opts.resolve();
     crate::scratch::with(crate::scratch::Used::ALL, |sc| {
-        canon_staged(base, input, opts, out, sc)
+        canon_staged(base, input, &opts, out, sc)
     })
 }
 
@@ -1305,7 +1430,7 @@ mod tests {
     /// what comparing every component says.
     #[test]
     fn same_serialized_is_same_value() {
-        let opts = CanonOptions::default();
+        let opts = ResolvedOptions::DEFAULT;
         let (mut same, mut differ) = (0, 0);
         for input in crate::testutil::conformance_inputs() {
             let input = input.as_str();

@@ -56,10 +56,75 @@ pub fn resolve_label(label: &[u8]) -> Result<Charset, UnknownCharset> {
     lookup(label).ok_or_else(|| UnknownCharset::new(label))
 }
 
-/// [`resolve_label`] without the error (which copies part of the label), for the hot path.
+/// [`resolve_label`] without the error (which copies part of the label), for the hot path. The
+/// label nearly every page declares, `utf-8` in any case, is told before the table search: a
+/// crawler passes its page's label with each link, and the C ABI resolves it per call.
 #[inline]
-fn lookup(label: &[u8]) -> Option<Charset> {
+pub(crate) fn lookup(label: &[u8]) -> Option<Charset> {
+    if is_utf8_label(label) {
+        return Some(Charset::UTF_8);
+    }
     Encoding::for_label(label).map(Charset)
+}
+
+/// Whether `label` is `utf-8` in any case.
+#[inline(always)]
+pub(crate) fn is_utf8_label(label: &[u8]) -> bool {
+    // `| 0x20` lowercases a letter and maps no other octet to `u`, `t` or `f`; `-` is kept.
+    matches!(label, &[a, b, c, d, b'8']
+        if u32::from_le_bytes([a, b, c, d]) | 0x0020_2020 == u32::from_le_bytes(*b"utf-"))
+}
+
+/// [`lookup`] through a memo of this thread's last label (of up to [`Memo::MAX`] octets): a C
+/// caller passes its page's label with each link, and the table search costs about what a fast
+/// exit's whole call does.
+#[inline]
+pub(crate) fn lookup_memo(label: &[u8]) -> Option<Charset> {
+    if is_utf8_label(label) {
+        return Some(Charset::UTF_8);
+    }
+    if label.len() > Memo::MAX {
+        return lookup(label);
+    }
+    MEMO.with(|m| {
+        let last = m.get();
+        if usize::from(last.len) == label.len() && last.octets[..label.len()] == *label {
+            return last.charset;
+        }
+        let charset = lookup(label);
+        let mut octets = [0; Memo::MAX];
+        octets[..label.len()].copy_from_slice(label);
+        m.set(Memo {
+            len: label.len() as u8,
+            octets,
+            charset,
+        });
+        charset
+    })
+}
+
+/// A label and what it names, for [`lookup_memo`].
+#[derive(Clone, Copy)]
+struct Memo {
+    /// The label's length; `u8::MAX` (longer than any label kept) before the first.
+    len: u8,
+    octets: [u8; Memo::MAX],
+    charset: Option<Charset>,
+}
+
+impl Memo {
+    /// The longest label kept (the Encoding Standard's longest is 19 octets).
+    const MAX: usize = 32;
+}
+
+thread_local! {
+    static MEMO: std::cell::Cell<Memo> = const {
+        std::cell::Cell::new(Memo {
+            len: u8::MAX,
+            octets: [0; Memo::MAX],
+            charset: None,
+        })
+    };
 }
 
 /// A charset label that names no encoding. Its `Display` is the message every front end shows:
@@ -270,6 +335,67 @@ mod tests {
             assert!(!is_known_label(l.as_bytes()), "{l:?}");
         }
         assert!(!is_known_label(b"sj\xFFis"));
+    }
+
+    /// The early test of `utf-8` answers as the table does, for every spelling of five octets
+    /// that differs from it in case or in one octet.
+    #[test]
+    fn the_utf8_shortcut_is_the_table() {
+        let mut labels: Vec<Vec<u8>> = Vec::new();
+        for mask in 0..8u8 {
+            let mut l = b"utf-8".to_vec();
+            for (i, c) in l.iter_mut().take(3).enumerate() {
+                if mask & (1 << i) != 0 {
+                    c.make_ascii_uppercase();
+                }
+            }
+            labels.push(l);
+        }
+        for i in 0..5 {
+            for o in 0..=255u8 {
+                let mut l = b"utf-8".to_vec();
+                l[i] = o;
+                labels.push(l);
+            }
+        }
+        labels.extend([b"utf-8 ".to_vec(), b" utf-8".to_vec(), b"utf8".to_vec()]);
+        let mut utf8 = 0;
+        for l in &labels {
+            let want = Encoding::for_label(l).map(Charset);
+            assert_eq!(lookup(l), want, "{:?}", String::from_utf8_lossy(l));
+            utf8 += usize::from(want == Some(Charset::UTF_8));
+        }
+        // The case variants, and `utf-8` once per octet position.
+        assert!(utf8 >= 8 + 5 + 3 * 2, "{utf8}");
+    }
+
+    /// The memo answers as the table does, whatever label came before (a label, its prefix, one
+    /// longer than the memo holds, an unknown one).
+    #[test]
+    fn the_memo_is_the_table() {
+        let long = format!("{}utf-8", " ".repeat(40));
+        let labels = [
+            "shift_jis",
+            "shift_jis",
+            "shift_ji",
+            "SHIFT_JIS ",
+            "latin1",
+            "utf-8",
+            "UTF8",
+            "no-such",
+            "no-such",
+            long.as_str(),
+            "",
+            "iso-2022-jp",
+            "shift_jis",
+        ];
+        for l in labels.iter().chain(labels.iter().rev()) {
+            assert_eq!(
+                lookup_memo(l.as_bytes()),
+                Encoding::for_label(l.as_bytes()).map(Charset),
+                "{l:?}"
+            );
+        }
     }
 
     #[test]

@@ -65,7 +65,14 @@ pub fn explain(input: &str, opts: &ExplainOptions) -> Trace {
         _ => {
             let base = opts.base.map(crate::parse);
             crate::scratch::with(crate::scratch::Used::ALL, |sc| {
-                canon_staged_with(base.as_ref(), input, &opts.canon, &mut canon, sc, &mut rec)
+                canon_staged_with(
+                    base.as_ref(),
+                    input,
+                    &opts.canon.resolve(),
+                    &mut canon,
+                    sc,
+                    &mut rec,
+                )
             })
             .map_err(|e| e.as_str().to_owned())
         }

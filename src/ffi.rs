@@ -10,7 +10,8 @@ use std::ffi::c_char;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use crate::api;
-use crate::canonicalize::{self, CanonOptions};
+use crate::canonicalize::{self, ResolvedOptions};
+use crate::charset::Charset;
 use crate::host::{self, HostKind};
 use std::mem::ManuallyDrop;
 use std::sync::Arc;
@@ -272,26 +273,69 @@ fn slice_arg<'a>(ptr: *const u8, len: usize, max: usize) -> Result<&'a [u8], wur
     Ok(unsafe { std::slice::from_raw_parts(ptr, len) })
 }
 
-/// Reads an optional charset label; `None` means UTF-8.
-#[inline]
-fn charset_label<'a>(ptr: *const c_char, len: usize) -> Result<Option<Cow<'a, str>>, wurl_status> {
-    if len == 0 {
-        return Ok(None);
+/// A charset argument, read and resolved once, at the call's entry.
+#[derive(Clone, Copy)]
+struct Label<'a> {
+    /// Its octets; `None`: no label (length 0), which means UTF-8.
+    octets: Option<&'a [u8]>,
+    /// The encoding they name; `None` for no label or one that names none (UTF-8, or refused by
+    /// [`check_charset`]). The label is read as octets: one of invalid UTF-8 names none, as it
+    /// would once decoded (no label holds U+FFFD).
+    charset: Option<Charset>,
+}
+
+impl<'a> Label<'a> {
+    /// The label as text, as the URL Standard model reads it (it resolves the label itself).
+    fn text(self) -> Option<Cow<'a, str>> {
+        self.octets.map(decode_utf8)
     }
-    input_str(ptr, len).map(Some)
+}
+
+/// Reads an optional charset label and resolves it.
+#[inline]
+fn charset_label<'a>(ptr: *const c_char, len: usize) -> Result<Label<'a>, wurl_status> {
+    if len == 0 {
+        return Ok(Label {
+            octets: None,
+            charset: None,
+        });
+    }
+    let octets = input_bytes(ptr, len)?;
+    Ok(Label {
+        octets: Some(octets),
+        charset: crate::charset::lookup_memo(octets),
+    })
+}
+
+/// Whether a call with `flags` (none but `WURL_FLAG_CHARSET_STRICT`) and this charset argument
+/// is the default call without resolving a label: no label, or `utf-8` in any case (what nearly
+/// every page declares). Every other label is resolved on the general road, whose UTF-8 ones
+/// take the same roads (`api::canon`).
+#[inline(always)]
+fn default_charset(ptr: *const c_char, len: usize, flags: u32) -> bool {
+    match len {
+        0 => flags & WURL_FLAG_CHARSET_STRICT == 0 || ptr.is_null(),
+        5 if !ptr.is_null() => {
+            // SAFETY: `ptr` is non-NULL and the caller promises `len` (5) readable bytes there.
+            let octets = unsafe { std::slice::from_raw_parts(ptr.cast::<u8>(), 5) };
+            crate::charset::is_utf8_label(octets)
+        }
+        _ => false,
+    }
 }
 
 /// `WURL_FLAG_CHARSET_STRICT`'s test, after the label was read: `WURL_E_UNKNOWN_CHARSET` when
 /// the flag is set and the label, the empty one of a non-NULL `ptr` included, names no encoding.
 #[inline]
-fn check_charset(ptr: *const c_char, label: Option<&str>, flags: u32) -> Result<(), wurl_status> {
+fn check_charset(ptr: *const c_char, label: Label<'_>, flags: u32) -> Result<(), wurl_status> {
     if flags & WURL_FLAG_CHARSET_STRICT == 0 {
         return Ok(());
     }
     match label {
-        None if ptr.is_null() => Ok(()),
-        // A label of invalid UTF-8 was decoded with U+FFFD, which no label holds either.
-        l if crate::charset::is_known_label(l.unwrap_or("").as_bytes()) => Ok(()),
+        Label { octets: None, .. } if ptr.is_null() => Ok(()),
+        Label {
+            charset: Some(_), ..
+        } => Ok(()),
         _ => Err(WURL_E_UNKNOWN_CHARSET),
     }
 }
@@ -494,9 +538,9 @@ pub extern "C" fn wurl_canonicalize(
         let out = try_out!(out);
         let label = try_ok!(charset_label(charset, charset_len));
         try_flags!(flags, CANON_FLAGS);
-        try_ok!(check_charset(charset, label.as_deref(), flags));
-        let opts = canon_options(label.as_deref(), flags);
-        emit(out, canonicalize::canonicalize_with(&url, &opts))
+        try_ok!(check_charset(charset, label, flags));
+        let opts = canon_options(label, flags);
+        emit(out, canonicalize::canonicalize_resolved(&url, &opts))
     })
 }
 
@@ -528,7 +572,10 @@ pub extern "C" fn wurl_canonicalize_as(
         };
         try_flags!(flags, CANON_FLAGS);
         let hierarchical = (hierarchical >= 0).then_some(hierarchical > 0);
-        let opts = canon_options(None, flags);
+        let opts = canonicalize::CanonOptions {
+            charset: None,
+            network_strict: flags & WURL_FLAG_NETWORK_STRICT != 0,
+        };
         emit(
             out,
             canonicalize::canonicalize_as(&url, hierarchical, octets, &opts),
@@ -579,23 +626,20 @@ fn canon_args<'a>(
     charset: *const c_char,
     charset_len: usize,
     flags: u32,
-) -> Result<(&'a [u8], Option<Cow<'a, str>>), wurl_status> {
+) -> Result<(&'a [u8], Label<'a>), wurl_status> {
     let bytes = input_bytes(input, input_len)?;
     let label = charset_label(charset, charset_len)?;
     if flags & !BULK_FLAGS != 0 || flags & EXCLUSIVE_FLAGS == EXCLUSIVE_FLAGS {
         return Err(WURL_E_BAD_ARG);
     }
-    check_charset(charset, label.as_deref(), flags)?;
+    check_charset(charset, label, flags)?;
     Ok((bytes, label))
 }
 
-/// The canonicalization options of a charset label and checked `flags`.
+/// The canonicalization options of a resolved charset label and checked `flags`.
 #[inline]
-fn canon_options(charset: Option<&str>, flags: u32) -> CanonOptions<'_> {
-    CanonOptions {
-        charset,
-        network_strict: flags & WURL_FLAG_NETWORK_STRICT != 0,
-    }
+fn canon_options(label: Label<'_>, flags: u32) -> ResolvedOptions {
+    ResolvedOptions::new(label.charset, flags & WURL_FLAG_NETWORK_STRICT != 0)
 }
 
 /// The bulk call's sink: the caller's `buf` and `*out_len` (see [`deliver_raw`]).
@@ -662,15 +706,16 @@ pub extern "C" fn wurl_canon_into(
             buf_cap,
             out_len,
         };
-        // Default options: straight to their roads (ARCHITECTURE.md, speed mechanisms, row 15).
-        if charset_len == 0
-            && flags == 0
+        // Default options (no label, or `utf-8`): straight to their roads (ARCHITECTURE.md, speed
+        // mechanisms, row 15).
+        if flags & !WURL_FLAG_CHARSET_STRICT == 0
             && let Ok(bytes) = input_bytes(input, input_len)
+            && default_charset(charset, charset_len, flags)
         {
             return match handle(base) {
                 None => api::canon_own(CInput(bytes), sink),
                 Some(base) => {
-                    api::canon_other(Some(&base), CInput(bytes), &CanonOptions::default(), sink)
+                    api::canon_other(Some(&base), CInput(bytes), &ResolvedOptions::DEFAULT, sink)
                 }
             };
         }
@@ -678,8 +723,9 @@ pub extern "C" fn wurl_canon_into(
     })
 }
 
-/// [`wurl_canon_into`] with a charset label, flags, or an input that is refused (so this road
-/// needs none of [`api::canon_own`]'s).
+/// [`wurl_canon_into`] with another charset label, flags, or an input that is refused. The label
+/// is resolved once, here; [`api::canon`] gives the fast exits to a UTF-8 query encoding and to
+/// ASCII input under another ASCII-compatible one.
 #[cold]
 #[inline(never)]
 fn canon_general(
@@ -696,7 +742,7 @@ fn canon_general(
     if flags & WURL_FLAG_URL_STANDARD != 0 {
         return crate::scratch::with_side(crate::scratch::Side::FfiOut, |out| {
             let res = match standard_base(base.as_deref()) {
-                Ok(b) => api::canon_standard(b, CInput(bytes), label.as_deref(), out),
+                Ok(b) => api::canon_standard(b, CInput(bytes), label.text().as_deref(), out),
                 Err(why) => Err(why),
             };
             match res {
@@ -705,8 +751,8 @@ fn canon_general(
             }
         });
     }
-    let opts = canon_options(label.as_deref(), flags);
-    api::canon_other(base.as_deref(), CInput(bytes), &opts, sink)
+    let opts = canon_options(label, flags);
+    api::canon(base.as_deref(), CInput(bytes), &opts, sink)
 }
 
 /// The URL Standard model's base: the handle's serialization, or why there is none.
@@ -1092,7 +1138,7 @@ pub extern "C" fn wurl_canon_key_into(
         try_buf!(buf, buf_cap);
         let key = try_ok!(key_options(rules, key_flags));
         let (bytes, label) = try_ok!(canon_args(input, input_len, charset, charset_len, flags));
-        let opts = canon_options(label.as_deref(), flags);
+        let opts = canon_options(label, flags);
         let base = handle(base);
         crate::scratch::with_side(crate::scratch::Side::FfiOut, |out| {
             let res = if flags & WURL_FLAG_URL_STANDARD != 0 {
@@ -1101,7 +1147,7 @@ pub extern "C" fn wurl_canon_key_into(
                         crate::key::key_standard_input_into(
                             b,
                             CInput(bytes),
-                            label.as_deref(),
+                            label.text().as_deref(),
                             &key,
                             out,
                         )
@@ -1152,6 +1198,7 @@ pub extern "C" fn wurl_canon_standard_into(
             _ => Some(try_ok!(input_str(base, base_len))),
         };
         let (bytes, label) = try_ok!(canon_args(input, input_len, charset, charset_len, 0));
+        let label = label.text();
         crate::scratch::with_side(crate::scratch::Side::FfiOut, |out| {
             let res = crate::key::key_standard_input_into(
                 base.as_deref(),

@@ -4,7 +4,7 @@
 use crate::scratch::{Side, with_side};
 
 use crate::api::{Input, Model};
-use crate::canonicalize::CanonOptions;
+use crate::canonicalize::{CanonOptions, ResolvedOptions};
 use crate::record::{InvalidReason, Url};
 use crate::rules::Rules;
 use crate::surt::{SurtOptions, surt_into};
@@ -61,13 +61,24 @@ pub fn key_into(
     key: &KeyOptions,
     out: &mut String,
 ) -> Result<(), InvalidReason> {
+    key_input_into(base, input, &opts.resolve(), key, out)
+}
+
+/// [`key_into`] with the options resolved: for many calls with one charset label, resolved once.
+pub fn key_into_resolved(
+    base: Option<&Url>,
+    input: &str,
+    opts: &ResolvedOptions,
+    key: &KeyOptions,
+    out: &mut String,
+) -> Result<(), InvalidReason> {
     key_input_into(base, input, opts, key, out)
 }
 
 pub(crate) fn key_input_into<'a, I: Input<'a>>(
     base: Option<&Url>,
     input: I,
-    opts: &CanonOptions,
+    opts: &ResolvedOptions,
     key: &KeyOptions,
     out: &mut String,
 ) -> Result<(), InvalidReason> {

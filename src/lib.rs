@@ -38,11 +38,11 @@ pub mod trace;
 mod utf8;
 
 pub use api::{
-    Model, canon_into, canon_standard_into, canonicalize, canonicalize_with, own_base,
-    own_base_reason, parse, resolve,
+    Model, canon_into, canon_into_resolved, canon_standard_into, canonicalize,
+    canonicalize_resolved, canonicalize_with, own_base, own_base_reason, parse, resolve,
 };
 pub use bound::output_bound;
-pub use canonicalize::CanonOptions;
+pub use canonicalize::{CanonOptions, ResolvedOptions};
 pub use charset::{Charset, UnknownCharset};
 pub use record::{Component, InvalidReason, Url};
 pub use state::StateError;
@@ -76,8 +76,8 @@ pub mod surt;
 
 pub use explain::{Comparison, ExplainOptions, Trace, compare, explain};
 pub use key::{
-    KEY_VERSION, KeyOptions, key_into, key_of_into, key_of_model_into, key_of_url_into,
-    key_standard_into,
+    KEY_VERSION, KeyOptions, key_into, key_into_resolved, key_of_into, key_of_model_into,
+    key_of_url_into, key_standard_into,
 };
 pub use rules::{Rules, RulesError};
 pub use trace::{Stage, Step};

@@ -20,8 +20,9 @@ mod near_canonical;
 use common::dat::{canon_files, load};
 use near_canonical::Case;
 use wurl::api::{fast_exit_taken, set_fast_exits};
+use wurl::canonicalize::{canon_into_stages, full_steps_run};
 use wurl::ffi::*;
-use wurl::{CanonOptions, canon_into, canonicalize, parse, resolve};
+use wurl::{CanonOptions, canon_into, canon_into_resolved, canonicalize, parse, resolve};
 
 /// One interface's result: the serialization, or why it is invalid (the
 /// C ABI's bulk call says only that it is: `"invalid"`).
@@ -325,4 +326,329 @@ fn fast_exits_equal_stages_on_near_canonical_input() {
     let seeds = canonical_seeds();
     let cases = near_canonical::cases(&seeds, 200_000, 0x005E_ED0F_FA57);
     run("near-canonical", &cases);
+}
+
+// ---------------------------------------------------------------------------
+// Charsets: a label is resolved once, and the fast exits answer for every
+// label whose query encoding is UTF-8, and for ASCII input under any other
+// ASCII-compatible one.
+
+/// Labels of every charset class: UTF-8 (its labels in any spelling, and the
+/// encodings whose query is written in UTF-8: UTF-16, replacement, an unknown
+/// label), ASCII-compatible single-byte and multi-byte, and ISO-2022-JP,
+/// which only the stages write.
+const UTF8_LABELS: &[&str] = &[
+    "utf-8",
+    "UTF8",
+    " utf-8 ",
+    "Unicode-1-1-UTF-8",
+    "utf-16le",
+    "iso-2022-kr",
+    "no-such-label",
+];
+const SINGLE_BYTE_LABELS: &[&str] = &["iso-8859-1", "koi8-r"];
+const MULTI_BYTE_LABELS: &[&str] = &["shift_jis", "gbk", "euc-kr"];
+const OTHER_LABELS: &[&str] = &["iso-2022-jp"];
+
+/// One label of each class, for the larger sets of cases.
+const CLASS_LABELS: &[&str] = &[" UTF8", "iso-8859-1", "shift_jis", "iso-2022-jp"];
+
+fn all_labels() -> impl Iterator<Item = &'static str> {
+    [
+        UTF8_LABELS,
+        SINGLE_BYTE_LABELS,
+        MULTI_BYTE_LABELS,
+        OTHER_LABELS,
+    ]
+    .into_iter()
+    .flatten()
+    .copied()
+}
+
+/// `wurl_canon_into` with a charset label and `flags`.
+fn c_bulk_label(case: &Case, label: &str, flags: u32) -> Outcome {
+    let base = case.base.as_deref().map_or(std::ptr::null_mut(), c_parse);
+    let mut len = 0usize;
+    let mut buf = vec![0u8; 4096];
+    let call = |buf: &mut Vec<u8>, len: &mut usize| {
+        wurl_canon_into(
+            base,
+            case.input.as_ptr().cast(),
+            case.input.len(),
+            label.as_ptr().cast(),
+            label.len(),
+            flags,
+            buf.as_mut_ptr().cast(),
+            buf.len(),
+            len,
+        )
+    };
+    let mut st = call(&mut buf, &mut len);
+    if st == WURL_E_BUFFER_TOO_SMALL {
+        buf = vec![0u8; len + 1];
+        st = call(&mut buf, &mut len);
+    }
+    wurl_free(base);
+    match st {
+        WURL_OK => Ok(String::from_utf8(buf[..len].to_vec()).expect("UTF-8")),
+        WURL_INVALID_URL => Err("invalid".to_owned()),
+        other => Err(format!("status {other}")),
+    }
+}
+
+/// `wurl_canonicalize` with a charset label of the input resolved against
+/// its base (or its own parse).
+fn c_handle_label(case: &Case, label: &str) -> Outcome {
+    let base = c_parse(case.base.as_deref().unwrap_or(&case.input));
+    let mut resolved = std::ptr::null_mut();
+    let st = wurl_resolve(
+        base,
+        case.input.as_ptr().cast(),
+        case.input.len(),
+        0,
+        &mut resolved,
+    );
+    assert_eq!(st, WURL_OK);
+    let mut canon = std::ptr::null_mut();
+    assert_eq!(
+        wurl_canonicalize(resolved, label.as_ptr().cast(), label.len(), 0, &mut canon),
+        WURL_OK
+    );
+    let (mut p, mut n) = (std::ptr::null(), 0usize);
+    let r = if wurl_serialize(canon, &mut p, &mut n) {
+        // SAFETY: a view of `n` octets that lives until `wurl_free(canon)`.
+        let bytes = unsafe { std::slice::from_raw_parts(p.cast::<u8>(), n) };
+        Ok(String::from_utf8(bytes.to_vec()).expect("UTF-8"))
+    } else {
+        Err("invalid".to_owned())
+    };
+    wurl_free(canon);
+    wurl_free(resolved);
+    wurl_free(base);
+    r
+}
+
+/// The Rust handle path with a charset label.
+fn rust_handle_label(case: &Case, label: &str) -> Outcome {
+    let base = parse(case.base.as_deref().unwrap_or(&case.input));
+    let c = canonicalize(&resolve(&base, &case.input), Some(label));
+    match c.invalid_reason() {
+        Some(r) => Err(r.as_str().to_owned()),
+        None => Ok(c.serialize().expect("valid")),
+    }
+}
+
+/// The stages' result for `case` with `opts` (the fast exits are not asked).
+fn stages(case: &Case, opts: &CanonOptions) -> Outcome {
+    let base = case.base.as_deref().map(parse);
+    let mut out = String::new();
+    canon_into_stages(base.as_ref(), &case.input, opts, &mut out)
+        .map(|()| out)
+        .map_err(|r| r.as_str().to_owned())
+}
+
+/// Checks `case` under `label` on every road against the stages: the Rust
+/// bulk call, the C bulk call and the Rust handle path (with the fast exits
+/// on and off). `full`: also the Rust bulk call with the label resolved
+/// first, the C bulk call with the strict flag and the C handle path. A label whose query encoding is
+/// UTF-8 gives what no label gives.
+fn check_label(case: &Case, label: &str, full: bool) -> Result<(), String> {
+    let opts = CanonOptions {
+        charset: Some(label),
+        network_strict: false,
+    };
+    let want = stages(case, &opts);
+    let differ = |road: &str, got: &Outcome, want: &Outcome| {
+        Err(format!(
+            "{case:?}, charset {label:?}: {road}: {got:?}, the stages {want:?}"
+        ))
+    };
+    if opts.resolve().query_encoding() == encoding_rs::UTF_8 {
+        let none = stages(case, &CanonOptions::default());
+        if none != want {
+            return differ("no label", &none, &want);
+        }
+    }
+    let base = case.base.as_deref().map(parse);
+    let mut out = String::new();
+    let got = canon_into(base.as_ref(), &case.input, &opts, &mut out)
+        .map(|()| out)
+        .map_err(|r| r.as_str().to_owned());
+    if got != want {
+        return differ("Rust bulk", &got, &want);
+    }
+    if full {
+        let mut out = String::new();
+        let got = canon_into_resolved(base.as_ref(), &case.input, &opts.resolve(), &mut out)
+            .map(|()| out)
+            .map_err(|r| r.as_str().to_owned());
+        if got != want {
+            return differ("Rust bulk, resolved", &got, &want);
+        }
+    }
+    let want_c = want.clone().map_err(|_| "invalid".to_owned());
+    let got = c_bulk_label(case, label, 0);
+    if got != want_c {
+        return differ("C bulk", &got, &want_c);
+    }
+    // The handle paths may give another reason (see `check`): the same road
+    // with the fast exits off is their reference, and the key is the bulk
+    // call's.
+    let prev = set_fast_exits(false);
+    let slow = rust_handle_label(case, label);
+    set_fast_exits(prev);
+    let fast = rust_handle_label(case, label);
+    if fast != slow || fast.as_ref().ok() != want.as_ref().ok() {
+        return differ("Rust handle", &fast, &slow);
+    }
+    if full {
+        let known = wurl::charset::resolve_label(label.as_bytes()).is_ok();
+        let got = c_bulk_label(case, label, WURL_FLAG_CHARSET_STRICT);
+        let strict_want = if known {
+            want_c.clone()
+        } else {
+            Err(format!("status {WURL_E_UNKNOWN_CHARSET}"))
+        };
+        if got != strict_want {
+            return differ("C bulk, strict", &got, &strict_want);
+        }
+        let got = c_handle_label(case, label);
+        if got.as_ref().ok() != want.as_ref().ok() {
+            return differ("C handle", &got, &want_c);
+        }
+    }
+    Ok(())
+}
+
+/// Runs [`check_label`] on `cases` under each of `labels`.
+fn run_labels(what: &str, cases: &[Case], labels: &[&str], full: bool) {
+    let mut failures = Vec::new();
+    for label in labels {
+        for case in cases {
+            if let Err(e) = check_label(case, label, full) {
+                failures.push(e);
+            }
+        }
+    }
+    println!(
+        "charset differential, {what}: {} cases under {} labels",
+        cases.len(),
+        labels.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{what}: {} differ; the first:\n{}",
+        failures.len(),
+        failures[..failures.len().min(20)].join("\n")
+    );
+}
+
+/// Every conformance input, with its base, under every label.
+#[test]
+fn charsets_fast_roads_equal_stages_on_conformance_input() {
+    let labels: Vec<&str> = all_labels().collect();
+    run_labels("conformance", &conformance_cases(), &labels, true);
+}
+
+/// Every line of the benchmark datasets under a label of each class.
+#[test]
+fn charsets_fast_roads_equal_stages_on_datasets() {
+    run_labels("datasets", &dataset_cases(), CLASS_LABELS, false);
+}
+
+/// Near-canonical cases (queries with non-ASCII, escapes and `%` among
+/// them) under a label of each class.
+#[test]
+fn charsets_fast_roads_equal_stages_on_near_canonical_input() {
+    let seeds = canonical_seeds();
+    let cases = near_canonical::cases(&seeds, 20_000, 0xC4A2_5E7);
+    run_labels("near-canonical", &cases, CLASS_LABELS, false);
+}
+
+/// Every spelling of a UTF-8 query encoding takes the fast exits, as no
+/// label does: a canonical URL, one the resume road finishes and a link
+/// the merge answers run no full canonicalization steps, on the Rust and C
+/// bulk calls and the handle path. Under ISO-2022-JP the same calls run
+/// them (so this test can tell), and under an ASCII-compatible label ASCII
+/// input still takes the fast exits while non-ASCII does not.
+#[test]
+fn utf8_labels_take_the_fast_exits() {
+    let page = "http://example.com/dir/page.html";
+    let ascii = [
+        Case {
+            input: "http://example.com/a/b?q=1#f".to_owned(),
+            base: None,
+        },
+        Case {
+            input: "HTTP://Example.COM:80/a/b?q=%7e".to_owned(),
+            base: None,
+        },
+        Case {
+            input: "../x/y?z=1".to_owned(),
+            base: Some(page.to_owned()),
+        },
+        Case {
+            input: "#top".to_owned(),
+            base: Some(page.to_owned()),
+        },
+    ];
+    let non_ascii = Case {
+        input: "http://example.com/a?q=\u{65E5}".to_owned(),
+        base: None,
+    };
+    // How many full canonicalizations the bulk calls and the handle path
+    // ran on `case` under `label` (`None`: no label).
+    let steps = |case: &Case, label: Option<&str>| -> [u64; 3] {
+        let base = case.base.as_deref().map(parse);
+        let opts = CanonOptions {
+            charset: label,
+            network_strict: false,
+        };
+        let n0 = full_steps_run();
+        let mut out = String::new();
+        let _ = canon_into(base.as_ref(), &case.input, &opts, &mut out);
+        let n1 = full_steps_run();
+        let c = match label {
+            Some(l) => c_bulk_label(case, l, WURL_FLAG_CHARSET_STRICT),
+            None => c_bulk(case),
+        };
+        assert!(c.is_ok(), "{case:?}: {c:?}");
+        let n2 = full_steps_run();
+        // The handle path: a canonical handle is known canonical.
+        let mut canon = String::new();
+        canon_into(
+            base.as_ref(),
+            &case.input,
+            &CanonOptions::default(),
+            &mut canon,
+        )
+        .unwrap();
+        let _ = canonicalize(&parse(&canon), label);
+        let n3 = full_steps_run();
+        [n1 - n0, n2 - n1, n3 - n2]
+    };
+    for case in &ascii {
+        assert_eq!(steps(case, None), [0; 3], "{case:?}: no label");
+        for label in [
+            "utf-8",
+            "UTF8",
+            " utf-8 ",
+            "Utf-8",
+            "utf8",
+            "unicode-1-1-utf-8",
+            "utf-16le",
+        ] {
+            assert_eq!(steps(case, Some(label)), [0; 3], "{case:?}: {label:?}");
+        }
+        for label in ["iso-8859-1", "windows-1252", "shift_jis", "gbk"] {
+            assert_eq!(steps(case, Some(label)), [0; 3], "{case:?}: {label:?}");
+        }
+        let s = steps(case, Some("iso-2022-jp"));
+        assert!(s.iter().all(|&n| n > 0), "{case:?}: iso-2022-jp: {s:?}");
+    }
+    // Non-ASCII: the resume road finishes it for a UTF-8 query; another
+    // encoding's query is the stages'.
+    assert_eq!(steps(&non_ascii, Some("utf-8"))[..2], [0, 0]);
+    let s = steps(&non_ascii, Some("shift_jis"));
+    assert!(s[0] > 0 && s[1] > 0, "{s:?}");
 }

@@ -321,7 +321,10 @@ pub fn classify(a: &str, b: &str, steps: &[Step], model: wurl::Model) -> (usize,
 pub struct AuditCtx {
     pub base: Option<String>,
     pub pairs: bool,
+    /// `--charset` as given (the URL Standard model reads the label itself).
     pub charset: Option<String>,
+    /// The 2012 model's options: `--charset` resolved once.
+    pub opts: wurl::ResolvedOptions,
     pub model: wurl::Model,
     pub spec: String,
     pub json: bool,
@@ -430,13 +433,7 @@ impl<'c> Audit<'c> {
             wurl::Model::UrlStandard => {
                 wurl::canon_standard_into(base, input, self.ctx.charset.as_deref(), out).is_ok()
             }
-            _ => {
-                let opts = wurl::CanonOptions {
-                    charset: self.ctx.charset.as_deref(),
-                    network_strict: false,
-                };
-                wurl::canon_into(base_2012, input, &opts, out).is_ok()
-            }
+            _ => wurl::canon_into_resolved(base_2012, input, &self.ctx.opts, out).is_ok(),
         }
     }
 

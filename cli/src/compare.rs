@@ -351,8 +351,10 @@ pub struct CompareCtx {
     pub base: Option<String>,
     /// `--pairs`.
     pub pairs: bool,
-    /// `--charset`.
+    /// `--charset` as given (the URL Standard model reads the label itself).
     pub charset: Option<String>,
+    /// The 2012 model's options: `--charset` resolved once.
+    pub opts: wurl::ResolvedOptions,
     /// `-f json`.
     pub json: bool,
     /// `-f html`.
@@ -445,11 +447,7 @@ impl CompareCtx {
         if big {
             *new = new[..shown_len(new.as_bytes())].to_owned();
         }
-        let opts = wurl::CanonOptions {
-            charset: self.charset.as_deref(),
-            network_strict: false,
-        };
-        let a = wurl::canon_into(base_2012, input, &opts, old).is_ok();
+        let a = wurl::canon_into_resolved(base_2012, input, &self.opts, old).is_ok();
         let class = match new_side {
             None => classify(base, input, a.then_some(old), b.then_some(new)),
             Some(n) => classify_sides(

@@ -565,17 +565,17 @@ pub enum InvalidPolicy {
     Fail,
 }
 
-/// `--charset`: false, after the library's one message for a label that
-/// names no encoding (the library would read it as UTF-8, so a misspelt
-/// label would silently mean UTF-8).
-fn charset_known(label: Option<&str>, diag: &Diag) -> bool {
-    match label.map(|l| wurl::charset::resolve_label(l.as_bytes())) {
-        Some(Err(e)) => {
+/// `--charset`, resolved once for the run: the encoding it names (`None`:
+/// no label, UTF-8), or `Err` after the library's one message for a label
+/// that names no encoding (the library would read it as UTF-8, so a
+/// misspelt label would silently mean UTF-8).
+fn resolve_charset(label: Option<&str>, diag: &Diag) -> Result<Option<wurl::Charset>, ()> {
+    label
+        .map(|l| wurl::charset::resolve_label(l.as_bytes()))
+        .transpose()
+        .map_err(|e| {
             diag.write(&format!("wurl: --charset: {e}\n"));
-            false
-        }
-        _ => true,
-    }
+        })
 }
 
 /// The encoding `--decode LABEL` names: `None` for UTF-8 (the default
@@ -781,9 +781,9 @@ fn run_checked(args: Vec<OsString>, streams: sys::Streams, diag: &Arc<Diag>) -> 
         diag.write(&e.render().to_string());
         return EXIT_ERROR;
     }
-    if !charset_known(charset.as_deref(), diag) {
+    let Ok(resolved) = resolve_charset(charset.as_deref(), diag) else {
         return EXIT_ERROR;
-    }
+    };
     let decode = match common.decode.as_deref().map(input_encoding).transpose() {
         Ok(d) => d.flatten(),
         Err(msg) => {
@@ -834,7 +834,7 @@ fn run_checked(args: Vec<OsString>, streams: sys::Streams, diag: &Arc<Diag>) -> 
         base_text,
         model,
         charset,
-        strict,
+        opts: wurl::ResolvedOptions::new(resolved, strict),
         rules,
         surt: (common.format == Format::Surt || get.is_some()).then_some(wurl::surt::SurtOptions {
             with_scheme: surt_scheme,
@@ -903,7 +903,7 @@ fn open_source(
 }
 
 fn run_explain(a: ExplainArgs, streams: sys::Streams, diag: &Arc<Diag>) -> u8 {
-    if !charset_known(a.charset.as_deref(), diag) {
+    if resolve_charset(a.charset.as_deref(), diag).is_err() {
         return EXIT_ERROR;
     }
     let rules = match a.rules.as_deref().map(wurl::Rules::parse).transpose() {
@@ -965,9 +965,9 @@ fn run_explain(a: ExplainArgs, streams: sys::Streams, diag: &Arc<Diag>) -> u8 {
 }
 
 fn run_audit(a: AuditArgs, streams: sys::Streams, diag: &Arc<Diag>) -> u8 {
-    if !charset_known(a.charset.as_deref(), diag) {
+    let Ok(resolved) = resolve_charset(a.charset.as_deref(), diag) else {
         return EXIT_ERROR;
-    }
+    };
     if streams.stdout_closed {
         diag.write("wurl: standard output is closed: nothing can be written\n");
         return EXIT_ERROR;
@@ -980,6 +980,7 @@ fn run_audit(a: AuditArgs, streams: sys::Streams, diag: &Arc<Diag>) -> u8 {
         base: a.base.as_ref().map(lossy),
         pairs: a.pairs,
         charset: a.charset,
+        opts: wurl::ResolvedOptions::new(resolved, false),
         model: a.model.model(),
         spec: a.rules,
         json: a.format == CompareFormat::Json,
@@ -992,9 +993,9 @@ fn run_audit(a: AuditArgs, streams: sys::Streams, diag: &Arc<Diag>) -> u8 {
 }
 
 fn run_compare(a: CompareArgs, streams: sys::Streams, diag: &Arc<Diag>) -> u8 {
-    if !charset_known(a.charset.as_deref(), diag) {
+    let Ok(resolved) = resolve_charset(a.charset.as_deref(), diag) else {
         return EXIT_ERROR;
-    }
+    };
     if streams.stdout_closed {
         diag.write("wurl: standard output is closed: nothing can be written\n");
         return EXIT_ERROR;
@@ -1013,6 +1014,7 @@ fn run_compare(a: CompareArgs, streams: sys::Streams, diag: &Arc<Diag>) -> u8 {
         base: a.base.as_ref().map(lossy),
         pairs: a.pairs,
         charset: a.charset,
+        opts: wurl::ResolvedOptions::new(resolved, false),
         json: a.format == CompareFormat::Json,
         html: a.format == CompareFormat::Html,
         show_all: a.show_all,

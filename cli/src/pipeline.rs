@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use encoding_rs::Encoding;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use wurl::{CanonOptions, InvalidReason, Url};
+use wurl::{InvalidReason, Url};
 
 use crate::format;
 use crate::get::{Template, Values};
@@ -59,8 +59,10 @@ pub struct Ctx {
     pub base_text: Option<String>,
     /// `--model`: which model canonicalizes (`canon` only).
     pub model: wurl::Model,
+    /// `--charset` as given (the URL Standard model reads the label itself).
     pub charset: Option<String>,
-    pub strict: bool,
+    /// The 2012 model's options: `--charset` resolved once, and `--strict`.
+    pub opts: wurl::ResolvedOptions,
     /// `--rules`, compiled.
     pub rules: Option<wurl::Rules>,
     /// `--format surt` (and `--surt-scheme`).
@@ -122,13 +124,6 @@ impl Ctx {
         }
     }
 
-    fn opts(&self) -> CanonOptions<'_> {
-        CanonOptions {
-            charset: self.charset.as_deref(),
-            network_strict: self.strict,
-        }
-    }
-
     /// The record of `input` for this mode, resolved against `base` (for
     /// `canon`, `None` means the input is its own base).
     fn record(&self, base: Option<&Url>, input: &str) -> Url {
@@ -143,7 +138,7 @@ impl Ctx {
                     Some(b) => wurl::resolve(b, input),
                     None => wurl::resolve(&wurl::parse(input), input),
                 };
-                let canon = wurl::canonicalize_with(&resolved, &self.opts());
+                let canon = wurl::canonicalize_resolved(&resolved, &self.opts);
                 // With --rules, the record of the ruled URL (which is
                 // canonical, so parsing finds its components).
                 match (&self.rules, canon.as_str()) {
@@ -280,7 +275,7 @@ impl Ctx {
         if matches!(self.format, Format::Text | Format::Surt) {
             if let Some(t) = &self.get {
                 let mut canon = String::new();
-                wurl::canon_into(base, input, &self.opts(), &mut canon).map_err(|why| {
+                wurl::canon_into_resolved(base, input, &self.opts, &mut canon).map_err(|why| {
                     self.noted(Cow::Borrowed(self.explain(base, input, why).as_str()), bom)
                 })?;
                 self.render_get(t, out, &canon);
@@ -290,7 +285,7 @@ impl Ctx {
                     rules: self.rules.as_ref(),
                     surt: self.surt,
                 };
-                wurl::key_into(base, input, &self.opts(), &key, out).map_err(|why| {
+                wurl::key_into_resolved(base, input, &self.opts, &key, out).map_err(|why| {
                     self.noted(Cow::Borrowed(self.explain(base, input, why).as_str()), bom)
                 })
             } else {

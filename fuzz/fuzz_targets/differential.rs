@@ -1,9 +1,13 @@
 //! `differential`: the fast exits for canonical input (`src/fast/`)
-//! against the stages. Each case (input, optional base; the charset is left
-//! at its default, the only setting the fast exits take) is canonicalized
+//! against the stages. Each case (input, optional base) is canonicalized
 //! with the fast exits on and off, through the Rust bulk call, the Rust
 //! handle path and the C ABI's bulk call on the raw bytes; the results
-//! (serialization, or validity and reason) must be the same.
+//! (serialization, or validity and reason) must be the same. Then under a
+//! charset label (the case's own, or one of each class picked by its
+//! control byte: the fast exits answer for UTF-8 labels and for ASCII
+//! input under other ASCII-compatible ones): the bulk calls must give what
+//! the stages (`canon_into_stages`) give with that label, and the handle
+//! path what it gives with the fast exits off.
 #![no_main]
 
 #[path = "../../tests/common/invariants.rs"]
@@ -20,9 +24,14 @@ type Outcome = Result<String, &'static str>;
 fn rust_bulk(input: &str, base: Option<&str>) -> Outcome {
     let base = base.map(wurl::parse);
     let mut out = String::new();
-    wurl::canon_into(base.as_ref(), input, &wurl::CanonOptions::default(), &mut out)
-        .map(|()| out)
-        .map_err(|r| r.as_str())
+    wurl::canon_into(
+        base.as_ref(),
+        input,
+        &wurl::CanonOptions::default(),
+        &mut out,
+    )
+    .map(|()| out)
+    .map_err(|r| r.as_str())
 }
 
 fn rust_handle(input: &str, base: Option<&str>) -> Outcome {
@@ -34,7 +43,67 @@ fn rust_handle(input: &str, base: Option<&str>) -> Outcome {
     }
 }
 
+/// A label of each charset class: UTF-8 (three spellings, and UTF-16,
+/// whose query is written in UTF-8), ASCII-compatible single-byte and
+/// multi-byte, and ISO-2022-JP, which only the stages write.
+const LABELS: [&[u8]; 6] = [
+    b"utf-8",
+    b" UTF8 ",
+    b"utf-16le",
+    b"iso-8859-1",
+    b"shift_jis",
+    b"iso-2022-jp",
+];
+
 fn c_bulk(input: &[u8], base: Option<&[u8]>) -> Outcome {
+    c_bulk_label(input, base, b"")
+}
+
+/// The charset checks of one case under `label`.
+fn check_label(input: &str, raw: &[u8], base: Option<&str>, base_raw: Option<&[u8]>, label: &[u8]) {
+    let label_str = String::from_utf8_lossy(label);
+    let opts = wurl::CanonOptions {
+        charset: Some(&label_str),
+        network_strict: false,
+    };
+    let b = base.map(wurl::parse);
+    let mut out = String::new();
+    let stages = wurl::canonicalize::canon_into_stages(b.as_ref(), input, &opts, &mut out)
+        .map(|()| out)
+        .map_err(|r| r.as_str());
+    let mut out = String::new();
+    let bulk = wurl::canon_into(b.as_ref(), input, &opts, &mut out)
+        .map(|()| out)
+        .map_err(|r| r.as_str());
+    assert_eq!(
+        bulk, stages,
+        "Rust bulk, charset {label_str:?}: {input:?} against {base:?}"
+    );
+    let c = c_bulk_label(raw, base_raw, label);
+    assert_eq!(
+        c,
+        stages.clone().map_err(|_| ""),
+        "C bulk, charset {label_str:?}: {input:?} against {base:?}"
+    );
+    let handle = |input: &str| {
+        let p = wurl::parse(base.unwrap_or(input));
+        let c = wurl::canonicalize(&wurl::resolve(&p, input), Some(&label_str));
+        match c.invalid_reason() {
+            Some(r) => Err(r.as_str()),
+            None => Ok(c.serialize().unwrap()),
+        }
+    };
+    set_fast_exits(false);
+    let slow = handle(input);
+    set_fast_exits(true);
+    assert_eq!(
+        handle(input),
+        slow,
+        "Rust handle, charset {label_str:?}: {input:?} against {base:?}"
+    );
+}
+
+fn c_bulk_label(input: &[u8], base: Option<&[u8]>, label: &[u8]) -> Outcome {
     let mut h = std::ptr::null_mut();
     let mut base_len = 0;
     if let Some(b) = base {
@@ -48,8 +117,8 @@ fn c_bulk(input: &[u8], base: Option<&[u8]>) -> Outcome {
         h,
         input.as_ptr().cast(),
         input.len(),
-        std::ptr::null(),
-        0,
+        label.as_ptr().cast(),
+        label.len(),
         0,
         buf.as_mut_ptr().cast(),
         buf.len(),
@@ -88,4 +157,10 @@ fuzz_target!(|data: &[u8]| {
         fast, slow,
         "fast exits and stages differ for {input:?} against {base_str:?}"
     );
+    let label = if case.charset.is_empty() {
+        LABELS[usize::from(case.control[0]) % LABELS.len()]
+    } else {
+        &case.charset
+    };
+    check_label(&input, &case.input, base_str.as_deref(), base_raw, label);
 });

@@ -33,7 +33,7 @@ use pyo3::types::{
     PyByteArray, PyBytes, PyCapsule, PyDict, PyList, PyMemoryView, PyString, PyTuple,
 };
 use wurl::host::HostKind;
-use wurl::{CanonOptions, KeyOptions, Rules, Url};
+use wurl::{CanonOptions, Charset, KeyOptions, ResolvedOptions, Rules, Url};
 
 /// Inputs longer than this many UTF-8 bytes are refused: the C ABI's limit,
 /// so that an input gives the same refusal in every binding.
@@ -107,13 +107,23 @@ fn opt_text<'a>(obj: Option<&'a Bound<'_, PyAny>>, what: &str) -> PyResult<Optio
 /// rule), so a misspelt one (`shiftjis`) would silently mean UTF-8: it
 /// raises `ValueError` instead, with the library's one message for it
 /// (`wurl::charset::resolve_label`), as every wurl front end shows it.
-fn opt_charset<'a>(obj: Option<&'a Bound<'_, PyAny>>) -> PyResult<Option<Cow<'a, str>>> {
-    let cs = opt_text(obj, "charset")?;
-    if let Some(label) = &cs {
-        wurl::charset::resolve_label(label.as_bytes())
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
-    }
-    Ok(cs)
+/// The label is resolved here, once per call (a batch's rows share it).
+fn opt_charset<'a>(obj: Option<&'a Bound<'_, PyAny>>) -> PyResult<CharsetArg<'a>> {
+    let label = opt_text(obj, "charset")?;
+    let charset = label
+        .as_deref()
+        .map(|l| wurl::charset::resolve_label(l.as_bytes()))
+        .transpose()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok(CharsetArg { label, charset })
+}
+
+/// A checked `charset` argument.
+struct CharsetArg<'a> {
+    /// The label as given (the URL Standard model reads it itself).
+    label: Option<Cow<'a, str>>,
+    /// The encoding it names (`None`: no label, UTF-8).
+    charset: Option<Charset>,
 }
 
 /// One string of a batch, held without the GIL.
@@ -182,7 +192,11 @@ fn legacy_state(obj: &Bound<'_, PyAny>, depth: u32) -> PyResult<Url> {
             let cs = t.get_item(2)?;
             let cs = opt_text(Some(&cs), "state")?;
             let strict = t.get_item(3)?.extract::<bool>().map_err(|_| bad())?;
-            wurl::canonicalize_with(&url, &options(cs.as_deref(), strict))
+            let opts = CanonOptions {
+                charset: cs.as_deref(),
+                network_strict: strict,
+            };
+            wurl::canonicalize_with(&url, &opts)
         }
         _ => return Err(bad()),
     })
@@ -277,11 +291,8 @@ fn standard_base<'a>(obj: &'a Bound<'_, PyAny>) -> PyResult<Option<Cow<'a, str>>
     text(s.as_any(), "base").map(Some)
 }
 
-fn options<'a>(charset: Option<&'a str>, strict: bool) -> CanonOptions<'a> {
-    CanonOptions {
-        charset,
-        network_strict: strict,
-    }
+fn options(charset: Option<Charset>, strict: bool) -> ResolvedOptions {
+    ResolvedOptions::new(charset, strict)
 }
 
 #[pymethods]
@@ -381,7 +392,7 @@ impl PyUrl {
     #[pyo3(signature = (charset=None, strict=false))]
     fn canonicalize(&self, charset: Option<&Bound<'_, PyAny>>, strict: bool) -> PyResult<PyUrl> {
         let cs = opt_charset(charset)?;
-        let inner = wurl::canonicalize_with(&self.inner, &options(cs.as_deref(), strict));
+        let inner = wurl::canonicalize_resolved(&self.inner, &options(cs.charset, strict));
         Ok(PyUrl { inner })
     }
     /// Resolve the reference ``ref`` against this URL (no canonicalization).
@@ -663,7 +674,7 @@ fn canonicalize<'py>(
 ) -> PyResult<Option<Bound<'py, PyString>>> {
     let model = model_arg(model, strict)?;
     let cs = opt_charset(charset)?;
-    let opts = options(cs.as_deref(), strict);
+    let opts = options(cs.charset, strict);
     let rules = RulesArg::from_py(rules)?;
     let key = key_options(rules.get(), surt, surt_scheme);
     if model == wurl::Model::UrlStandard {
@@ -681,11 +692,15 @@ fn canonicalize<'py>(
             _ => None,
         };
         let mut out = String::new();
-        return Ok(
-            wurl::key_standard_into(base.as_deref(), &input, cs.as_deref(), &key, &mut out)
-                .ok()
-                .map(|()| PyString::new(py, &out)),
-        );
+        return Ok(wurl::key_standard_into(
+            base.as_deref(),
+            &input,
+            cs.label.as_deref(),
+            &key,
+            &mut out,
+        )
+        .ok()
+        .map(|()| PyString::new(py, &out)));
     }
     if let Ok(u) = url.cast::<PyUrl>() {
         if base.is_some_and(|b| !b.is_none()) {
@@ -693,7 +708,7 @@ fn canonicalize<'py>(
                 "base= applies to a str url; a URL object is canonicalized as it is (use resolve() first)",
             ));
         }
-        let c = wurl::canonicalize_with(&u.get().inner, &opts);
+        let c = wurl::canonicalize_resolved(&u.get().inner, &opts);
         return Ok(c.as_str().map(|s| {
             let mut k = String::new();
             wurl::key_of_into(s, &key, &mut k);
@@ -713,7 +728,7 @@ fn canonicalize<'py>(
             Err(_) => &mut fresh,
         };
         out.clear();
-        let r = match wurl::key_into(base.as_deref(), &input, &opts, &key, out) {
+        let r = match wurl::key_into_resolved(base.as_deref(), &input, &opts, &key, out) {
             Ok(()) => Some(PyString::new(py, out)),
             Err(_) => None,
         };
@@ -762,7 +777,7 @@ fn canonical_url(
     strict: bool,
 ) -> PyResult<PyUrl> {
     let cs = opt_charset(charset)?;
-    let opts = options(cs.as_deref(), strict);
+    let opts = options(cs.charset, strict);
     let input = text(url, "url")?;
     let base = match base {
         Some(b) if !b.is_none() => base_url(b)?,
@@ -776,7 +791,7 @@ fn canonical_url(
         }
     };
     let resolved = wurl::resolve(&base, &input);
-    let inner = wurl::canonicalize_with(&resolved, &opts);
+    let inner = wurl::canonicalize_resolved(&resolved, &opts);
     Ok(PyUrl { inner })
 }
 
@@ -806,7 +821,7 @@ struct Batch {
 enum Op<'o> {
     /// Resolve, canonicalize and serialize, then the key's rules and SURT
     /// (`wurl::key_into`: `canon_into` itself without them).
-    Canon(&'o CanonOptions<'o>, &'o KeyOptions<'o>),
+    Canon(&'o ResolvedOptions, &'o KeyOptions<'o>),
     /// Resolve and serialize, without canonicalization.
     Resolve,
     /// The URL Standard model (its charset), then the key's rules and
@@ -850,7 +865,9 @@ fn run_batch<'a>(
                 };
                 let start = b.out.len();
                 let ok = match op {
-                    Op::Canon(opts, key) => wurl::key_into(base, &u, opts, key, &mut b.out).is_ok(),
+                    Op::Canon(opts, key) => {
+                        wurl::key_into_resolved(base, &u, opts, key, &mut b.out).is_ok()
+                    }
                     // Taken by `run_batch_standard` above.
                     Op::Standard(..) => false,
                     Op::Resolve => {
@@ -986,7 +1003,8 @@ fn canonicalize_many<'py>(
             "urls must be an iterable of str, not a str (use canonicalize())",
         ));
     }
-    let cs: Option<String> = opt_charset(charset)?.map(Cow::into_owned);
+    let cs = opt_charset(charset)?;
+    let (label, charset): (Option<String>, _) = (cs.label.map(Cow::into_owned), cs.charset);
     let mut items = Vec::new();
     for obj in urls.try_iter()? {
         items.push(Item::from_py(&obj?, "each url")?);
@@ -1013,7 +1031,7 @@ fn canonicalize_many<'py>(
         }
     }
     let batch = py.detach(|| {
-        let opts = options(cs.as_deref(), strict);
+        let opts = options(charset, strict);
         let url_at = |i: usize| items[i].get().map(Cow::Borrowed);
         let row_base = |i: usize| per_row.as_ref().and_then(|v| v[i].get()).map(Cow::Borrowed);
         let bases = match (&one, &per_row) {
@@ -1033,7 +1051,7 @@ fn canonicalize_many<'py>(
         };
         let key = key_options(rules.as_ref(), surt, surt_scheme);
         let op = match model {
-            wurl::Model::UrlStandard => Op::Standard(cs.as_deref(), &key),
+            wurl::Model::UrlStandard => Op::Standard(label.as_deref(), &key),
             _ => Op::Canon(&opts, &key),
         };
         run_batch(items.len(), &url_at2, &bases, op)
@@ -1240,7 +1258,7 @@ fn build_arrow(batch: Batch, large: bool) -> PyResult<ArrayData> {
 /// What an Arrow batch does (an owned [`Op`], to take into `py.detach`).
 enum ArrowOp {
     Canon {
-        charset: Option<String>,
+        charset: Option<Charset>,
         strict: bool,
         rules: Option<Rules>,
         surt: bool,
@@ -1285,7 +1303,7 @@ fn arrow_batch(
                 surt,
                 surt_scheme,
             } => {
-                opts = options(charset.as_deref(), *strict);
+                opts = options(*charset, *strict);
                 key = key_options(rules.as_ref(), *surt, *surt_scheme);
                 Op::Canon(&opts, &key)
             }
@@ -1331,7 +1349,7 @@ fn canonicalize_arrow<'py>(
     surt: bool,
     surt_scheme: bool,
 ) -> PyResult<ArrowOut> {
-    let cs: Option<String> = opt_charset(charset)?.map(Cow::into_owned);
+    let cs = opt_charset(charset)?.charset;
     let rules = RulesArg::from_py(rules)?.get().cloned();
     arrow_batch(
         py,
@@ -1584,7 +1602,10 @@ fn explain<'py>(
     }
     let opts = wurl::ExplainOptions {
         base: base.as_deref(),
-        canon: options(cs.as_deref(), strict),
+        canon: CanonOptions {
+            charset: cs.label.as_deref(),
+            network_strict: strict,
+        },
         model,
         rules: rules.get(),
     };

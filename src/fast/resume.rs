@@ -4,7 +4,8 @@
 //! delimiter where `serialize::walk_after_host` lays it out.
 
 use crate::canonicalize::{
-    CanonOptions, PathStop, canon_staged, hierarchical_path_into, path_pass_from, write_after_host,
+    PathStop, ResolvedOptions, canon_staged, hierarchical_path_into, path_pass_from,
+    write_after_host,
 };
 use crate::hint::Stop;
 use crate::record::{InvalidReason, Parts, Span};
@@ -16,7 +17,7 @@ use crate::scratch::{Scratch, Work};
 pub(crate) fn canon_from(
     stop: Option<&Stop>,
     input: &str,
-    opts: &CanonOptions,
+    opts: &ResolvedOptions,
     out: &mut String,
     sc: &mut Scratch,
     staged: &mut bool,
