@@ -22,7 +22,87 @@ pub(crate) trait Lanes: Copy {
     fn xor(self, o: Self) -> Self;
     /// `STRIDE` bits set for each lane that is all ones, lane 0 lowest; none for a zero lane.
     fn mask(self) -> u64;
+    /// Whether [`Lanes::outside`] looks sets up in [`Nibbles`] tables (else the classes are
+    /// written with the comparisons above).
+    const LOOKUP: bool = false;
+    /// All ones in each lane whose octet is not in `set` (only where [`Lanes::LOOKUP`]).
+    fn outside(self, set: &Nibbles) -> Self {
+        let _ = set;
+        unreachable!("no table lookup in these lanes")
+    }
 }
+
+/// A set of ASCII octets as two 16-octet tables for a byte shuffle: `c` is in it when
+/// `lo[c & 15] & hi[c >> 4] != 0`. `hi[h]` is bit `h` for the eight ASCII rows and 0 above (no
+/// octet from 0x80 is in a set); `lo[l]` has bit `h` when `16 h + l` is in the set, so the test is
+/// exact for every octet.
+#[derive(Clone, Copy)]
+pub(crate) struct Nibbles {
+    lo: [u8; 16],
+    hi: [u8; 16],
+}
+
+impl Nibbles {
+    /// The octets `c` with `table[c] & class != 0`, and `extra` (0: none).
+    pub(crate) const fn of(table: &[u8; 256], class: u8, extra: u8) -> Nibbles {
+        let mut lo = [0u8; 16];
+        let mut hi = [0u8; 16];
+        let mut h = 0;
+        while h < 8 {
+            hi[h] = 1 << h;
+            h += 1;
+        }
+        let mut c = 1;
+        while c < 256 {
+            if table[c] & class != 0 || (extra != 0 && c == extra as usize) {
+                assert!(c < 0x80, "a set of ASCII octets");
+                lo[c & 15] |= 1 << (c >> 4);
+            }
+            c += 1;
+        }
+        assert!(table[0] & class == 0, "NUL is in no set");
+        Nibbles { lo, hi }
+    }
+}
+
+/// Whether the CPU has SSSE3 (for [`Ssse3`]): detected once, then read from the standard
+/// library's cache.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn has_ssse3() -> bool {
+    std::arch::is_x86_feature_detected!("ssse3")
+}
+
+/// Defines `fn $name($args) -> $out` running `$body` with the runs type `$R` of the machine: in a
+/// copy compiled with SSSE3 ([`Ssse3`] lanes) when the CPU has it, otherwise `Fast` (SSE2,
+/// NEON, or the octet loops). Expanded in `recognize`, whose `Blocks` and `Fast` it names.
+macro_rules! entry {
+    ($(#[$m:meta])* $vis:vis fn $name:ident($($a:ident: $t:ty),* $(,)?) -> $out:ty {
+        $R:ident => $body:expr
+    }) => {
+        $(#[$m])*
+        $vis fn $name($($a: $t),*) -> $out {
+            #[cfg(target_arch = "x86_64")]
+            {
+                #[target_feature(enable = "ssse3")]
+                fn ssse3($($a: $t),*) -> $out {
+                    type $R = Blocks<super::block::Ssse3>;
+                    $body
+                }
+                if super::block::has_ssse3() {
+                    // SAFETY: the CPU has SSSE3 (detected just above), the only feature `ssse3`
+                    // is compiled with, and `Ssse3` lanes need.
+                    return unsafe { ssse3($($a),*) };
+                }
+            }
+            {
+                type $R = Fast;
+                $body
+            }
+        }
+    };
+}
+pub(crate) use entry;
 
 /// The lanes of the machine: SSE2 on x86-64, NEON on aarch64.
 #[cfg(target_arch = "x86_64")]
@@ -31,11 +111,17 @@ pub(crate) type Native = x86::Sse2;
 pub(crate) type Native = arm::Neon;
 
 #[cfg(target_arch = "x86_64")]
+pub(crate) use x86::Ssse3;
+
+#[cfg(target_arch = "x86_64")]
 mod x86 {
     use std::arch::x86_64::{
-        __m128i, _mm_add_epi8, _mm_cmpeq_epi8, _mm_cmpgt_epi8, _mm_loadu_si128, _mm_movemask_epi8,
-        _mm_or_si128, _mm_set1_epi8, _mm_xor_si128,
+        __m128i, _mm_add_epi8, _mm_and_si128, _mm_cmpeq_epi8, _mm_cmpgt_epi8, _mm_loadu_si128,
+        _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_setzero_si128, _mm_shuffle_epi8,
+        _mm_srli_epi16, _mm_xor_si128,
     };
+
+    use super::{Lanes, Nibbles};
 
     // SSE2 is part of every x86-64 CPU and enabled on every x86-64 target: the intrinsics need no
     // detection, and a target without it fails to build here.
@@ -45,7 +131,7 @@ mod x86 {
     #[derive(Clone, Copy)]
     pub(crate) struct Sse2(__m128i);
 
-    impl super::Lanes for Sse2 {
+    impl Lanes for Sse2 {
         const STRIDE: u32 = 1;
 
         #[inline(always)]
@@ -89,6 +175,69 @@ mod x86 {
         fn mask(self) -> u64 {
             // SAFETY: SSE2 is enabled (asserted above).
             unsafe { u64::from(_mm_movemask_epi8(self.0) as u16) }
+        }
+    }
+
+    /// SSE2 lanes whose sets are looked up with SSSE3's byte shuffle (`pshufb`). A value of this
+    /// type is made only where the CPU has SSSE3: by `entry!` after `has_ssse3`, and by tests
+    /// after the same check.
+    #[derive(Clone, Copy)]
+    pub(crate) struct Ssse3(Sse2);
+
+    impl Lanes for Ssse3 {
+        const STRIDE: u32 = 1;
+        const LOOKUP: bool = true;
+
+        #[inline(always)]
+        fn load(b: &[u8; 16]) -> Self {
+            Ssse3(Sse2::load(b))
+        }
+
+        #[inline(always)]
+        fn eq(self, c: u8) -> Self {
+            Ssse3(self.0.eq(c))
+        }
+
+        #[inline(always)]
+        fn range(self, lo: u8, hi: u8) -> Self {
+            Ssse3(self.0.range(lo, hi))
+        }
+
+        #[inline(always)]
+        fn or(self, o: Self) -> Self {
+            Ssse3(self.0.or(o.0))
+        }
+
+        #[inline(always)]
+        fn xor(self, o: Self) -> Self {
+            Ssse3(self.0.xor(o.0))
+        }
+
+        #[inline(always)]
+        fn mask(self) -> u64 {
+            self.0.mask()
+        }
+
+        #[inline(always)]
+        fn outside(self, set: &Nibbles) -> Self {
+            let v = (self.0).0;
+            // SAFETY: the CPU has SSSE3 wherever an `Ssse3` value exists (see the type); the
+            // tables are sixteen readable octets each, loaded unaligned.
+            unsafe {
+                let nibble = _mm_set1_epi8(0x0F);
+                let lo = _mm_shuffle_epi8(
+                    _mm_loadu_si128(set.lo.as_ptr().cast()),
+                    _mm_and_si128(v, nibble),
+                );
+                let hi = _mm_shuffle_epi8(
+                    _mm_loadu_si128(set.hi.as_ptr().cast()),
+                    _mm_and_si128(_mm_srli_epi16::<4>(v), nibble),
+                );
+                Ssse3(Sse2(_mm_cmpeq_epi8(
+                    _mm_and_si128(lo, hi),
+                    _mm_setzero_si128(),
+                )))
+            }
         }
     }
 }

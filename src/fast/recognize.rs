@@ -29,7 +29,10 @@ const HOST_BOTH: u8 = HOST_OK | HOST_UPPER;
 
 /// The classes of each octet: only printable ASCII has any, and space only in a fragment
 /// (preprocessing removes the controls and strips the ends' spaces, the sets encode the rest).
-static CLASS: [u8; 256] = {
+static CLASS: [u8; 256] = CLASS_TABLE;
+
+/// [`CLASS`] for constants.
+const CLASS_TABLE: [u8; 256] = {
     let mut t = [0u8; 256];
     // From the space: the sets give it the fragment class alone (a fragment keeps its spaces;
     // preprocessing strips them only at the ends, see `query_fragment`).
@@ -112,6 +115,9 @@ impl<L: Lanes> Blocks<L> {
     /// the [`CLASS`] table as ranges and single octets, checked octet by octet in the tests.
     #[inline(always)]
     fn stops(v: L, class: u8) -> u64 {
+        if L::LOOKUP {
+            return v.outside(&NIBBLES[usize::from(class)]).mask();
+        }
         let ok = match class {
             // `+ - . 0-9 _ a-z ~`, and `A-Z` with `HOST_UPPER`: `-` to `9` holds `/` too.
             HOST_OK | HOST_BOTH => {
@@ -175,7 +181,12 @@ impl<L: Lanes> Runs for Blocks<L> {
         if s.len() < 16 {
             return Scalar::run(s, from, class);
         }
-        Self::first(s, from, |v, _, _| Self::stops(v, class))
+        Self::first(
+            s,
+            from,
+            #[inline(always)]
+            |v, _, _| Self::stops(v, class),
+        )
     }
 
     #[inline(always)]
@@ -185,16 +196,32 @@ impl<L: Lanes> Runs for Blocks<L> {
         }
         // A `.` stops the run where the octet before it is `/`: in the block, or before the block's
         // lane of `at` (`first` counts as after `/`).
-        Self::first(s, i, |v, lane, at| {
-            let slash_before = at == first || s[at - 1] == b'/';
-            let before = u64::from(slash_before) << (lane as u32 * L::STRIDE);
-            let dot_starts = v.eq(b'.').mask() & (v.eq(b'/').mask() << L::STRIDE | before);
-            Self::stops(v, PATH_OK) | dot_starts
-        })
+        Self::first(
+            s,
+            i,
+            #[inline(always)]
+            |v, lane, at| {
+                let slash_before = at == first || s[at - 1] == b'/';
+                let before = u64::from(slash_before) << (lane as u32 * L::STRIDE);
+                let dot_starts = v.eq(b'.').mask() & (v.eq(b'/').mask() << L::STRIDE | before);
+                Self::stops(v, PATH_OK) | dot_starts
+            },
+        )
     }
 }
 
-/// The recognizer's runs on this machine: [`Blocks`] where [`block`] has lanes, else [`Scalar`].
+/// The classes [`Runs::run`] takes (and the path's, with `.`) as byte-shuffle tables, by class.
+static NIBBLES: [block::Nibbles; 64] = {
+    let mut t = [block::Nibbles::of(&CLASS_TABLE, 0, 0); 64];
+    t[HOST_OK as usize] = block::Nibbles::of(&CLASS_TABLE, HOST_OK, 0);
+    t[HOST_BOTH as usize] = block::Nibbles::of(&CLASS_TABLE, HOST_BOTH, 0);
+    t[QUERY_OK as usize] = block::Nibbles::of(&CLASS_TABLE, QUERY_OK, 0);
+    t[FRAGMENT_OK as usize] = block::Nibbles::of(&CLASS_TABLE, FRAGMENT_OK, 0);
+    t[PATH_OK as usize] = block::Nibbles::of(&CLASS_TABLE, PATH_OK, b'.');
+    t
+};
+
+/// The recognizer's runs on this machine without SSSE3 (`block::entry!` picks it): [`Blocks`] where [`block`] has lanes, else [`Scalar`].
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 type Fast = Blocks<block::Native>;
 #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
@@ -207,25 +234,30 @@ pub fn is_canonical(s: &[u8]) -> bool {
     crate::scan::is_ascii(s) && is_canonical_ascii(s)
 }
 
-/// [`is_canonical`] of ASCII `s`: [`layout_or_stop`] without the places (bulk calls need none).
-#[inline(never)]
-pub(crate) fn is_canonical_ascii(s: &[u8]) -> bool {
-    layout_in::<CHECK, Fast>(s).is_ok()
+block::entry! {
+    /// [`is_canonical`] of ASCII `s`: [`layout_or_stop`] without the places (bulk calls need none).
+    #[inline(never)]
+    pub(crate) fn is_canonical_ascii(s: &[u8]) -> bool {
+        R => layout_in::<CHECK, R>(s).is_ok()
+    }
 }
 
-/// [`is_canonical_ascii`], with how far the pass got on a rejected URL ([`Stop`]) for
-/// `fast::resume`. A non-ASCII octet is in no [`CLASS`], so `Ok` says `s` is ASCII too.
-#[inline(never)]
-pub(crate) fn scan_ascii(s: &[u8]) -> Result<(), Stop> {
-    layout_in::<CHECK, Fast>(s).map(|_| ())
+block::entry! {
+    /// [`is_canonical_ascii`], with how far the pass got on a rejected URL ([`Stop`]) for
+    /// `fast::resume`. A non-ASCII octet is in no [`CLASS`], so `Ok` says `s` is ASCII too.
+    #[inline(never)]
+    pub(crate) fn scan_ascii(s: &[u8]) -> Result<(), Stop> {
+        R => layout_in::<CHECK, R>(s).map(|_| ())
+    }
 }
 
-/// [`scan_ascii`] from the host on in `EDIT` mode, for `s` whose scheme `s[..n]` (hierarchical, not
-/// `file:`, any case) is followed by `://`; `host_end` (0: none) as in [`authority_on`].
-#[inline(never)]
-pub(crate) fn scan_authority(s: &[u8], n: usize, host_end: usize) -> Result<(), Stop> {
-    let mut at = [Span::NONE; 8];
-    authority_on::<EDIT, Fast>(s, n + 3, host_end, &s[..n], false, &mut at)
+block::entry! {
+    /// [`scan_ascii`] from the host on in `EDIT` mode, for `s` whose scheme `s[..n]` (hierarchical, not
+    /// `file:`, any case) is followed by `://`; `host_end` (0: none) as in [`authority_on`].
+    #[inline(never)]
+    pub(crate) fn scan_authority(s: &[u8], n: usize, host_end: usize) -> Result<(), Stop> {
+        R => authority_on::<EDIT, R>(s, n + 3, host_end, &s[..n], false, &mut [Span::NONE; 8])
+    }
 }
 
 /// The end of `s`'s scheme if `://` follows and, in any case, it is hierarchical, not `file:`.
@@ -235,11 +267,19 @@ pub(crate) fn any_case_scheme_end(s: &[u8]) -> Option<usize> {
     (s[n..].starts_with(b"://") && Scheme::of(&s[..n]).kind == SchemeKind::Other).then_some(n)
 }
 
-/// For parsing: the [`Stop`] of `s`, whose [`layout`] pass stopped before the path, with the
-/// authority read in `AUTHORITY` mode (any case); `s[..host_end]`, lowercased, starts the canonical
-/// form. `None` when the pass cannot tell.
-#[inline(never)]
-pub(crate) fn authority_stop(s: &[u8], stop: &Stop) -> Option<Stop> {
+block::entry! {
+    /// For parsing: the [`Stop`] of `s`, whose [`layout`] pass stopped before the path, with the
+    /// authority read in `AUTHORITY` mode (any case); `s[..host_end]`, lowercased, starts the canonical
+    /// form. `None` when the pass cannot tell.
+    #[inline(never)]
+    pub(crate) fn authority_stop(s: &[u8], stop: &Stop) -> Option<Stop> {
+        R => authority_stop_in::<R>(s, stop)
+    }
+}
+
+/// [`authority_stop`] with the runs `R`.
+#[inline(always)]
+fn authority_stop_in<R: Runs>(s: &[u8], stop: &Stop) -> Option<Stop> {
     // Read again when it stopped in the scheme, or at an uppercase host octet, a port or an empty
     // path (`host_end` 0: at the host's first octet).
     let at_octet = if stop.host_end != 0 {
@@ -260,16 +300,18 @@ pub(crate) fn authority_stop(s: &[u8], stop: &Stop) -> Option<Stop> {
         n => n,
     };
     let mut at = [Span::NONE; 8];
-    match authority_on::<AUTHORITY, Fast>(s, n + 3, stop.host_end, &s[..n], false, &mut at) {
+    match authority_on::<AUTHORITY, R>(s, n + 3, stop.host_end, &s[..n], false, &mut at) {
         Err(st) if st.path_start != 0 => Some(st),
         _ => None,
     }
 }
 
-/// [`is_canonical`], with the component places in `wurl_component` order (no user or password).
 #[cfg(test)]
-pub(crate) fn layout(s: &[u8]) -> Option<([Span; 8], Scheme)> {
-    layout_by::<Fast>(s)
+block::entry! {
+    /// [`is_canonical`], with the component places in `wurl_component` order (no user or password).
+    pub(crate) fn layout(s: &[u8]) -> Option<([Span; 8], Scheme)> {
+        R => layout_by::<R>(s)
+    }
 }
 
 /// [`layout`] with the runs `R`.
@@ -282,10 +324,12 @@ fn layout_by<R: Runs>(s: &[u8]) -> Option<([Span; 8], Scheme)> {
     layout_in::<CHECK, R>(s).ok()
 }
 
-/// [`layout`] of ASCII `s`, or how far the pass got ([`Stop`], no edits) for `api::parse_text`.
-#[inline(never)]
-pub(crate) fn layout_or_stop(s: &[u8]) -> Result<([Span; 8], Scheme), Stop> {
-    layout_in::<CHECK, Fast>(s)
+block::entry! {
+    /// [`layout`] of ASCII `s`, or how far the pass got ([`Stop`], no edits) for `api::parse_text`.
+    #[inline(never)]
+    pub(crate) fn layout_or_stop(s: &[u8]) -> Result<([Span; 8], Scheme), Stop> {
+        R => layout_in::<CHECK, R>(s)
+    }
 }
 
 /// The pass of [`layout`] and [`is_canonical`] over ASCII `s`, in `MODE` ([`authority_on`]).
@@ -550,8 +594,12 @@ impl Merge {
 /// rules leave as they are. `bat`: the base's spans. Relative steps as chosen by [`ref_kind`] (RFC
 /// 3986 5.2); a merged path's leading dot segments are removed as "remove dot-segments" does, a
 /// later segment starting with `.` goes to the stages. `None`: the stages decide.
+///
+/// With the octet loops: a page's links are short, mostly under two blocks, where the blocks' setup
+/// costs what they save (measured on links_synth).
+#[inline]
 pub(crate) fn merge(base: &str, bat: &[Span; 8], class: Scheme, r: &[u8]) -> Option<Merge> {
-    merge_in::<Fast>(base, bat, class, r)
+    merge_in::<Scalar>(base, bat, class, r)
 }
 
 /// [`merge`] with the runs `R`.
@@ -668,6 +716,10 @@ pub fn runs_agree(s: &[u8]) -> Result<(), String> {
     ]
     .map(crate::api::parse);
     runs_agree_with::<Fast>("machine", s, &bases)?;
+    #[cfg(target_arch = "x86_64")]
+    if block::has_ssse3() {
+        runs_agree_with::<Blocks<block::Ssse3>>("ssse3", s, &bases)?;
+    }
     runs_agree_with::<Blocks<block::Portable<1>>>("portable/1", s, &bases)?;
     runs_agree_with::<Blocks<block::Portable<4>>>("portable/4", s, &bases)
 }
@@ -1032,6 +1084,10 @@ mod tests {
         block_classes_are_exact::<block::Portable<4>>();
         #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         block_classes_are_exact::<block::Native>();
+        #[cfg(target_arch = "x86_64")]
+        if block::has_ssse3() {
+            block_classes_are_exact::<block::Ssse3>();
+        }
     }
 
     /// The block runs end where the octet loops do: every length to 36 (under, at and past a
@@ -1088,6 +1144,10 @@ mod tests {
         each::<Blocks<block::Portable<1>>>();
         each::<Blocks<block::Portable<4>>>();
         each::<Fast>();
+        #[cfg(target_arch = "x86_64")]
+        if block::has_ssse3() {
+            each::<Blocks<block::Ssse3>>();
+        }
     }
 
     /// A small generator (xorshift): the same mutations on every run.
