@@ -12,7 +12,7 @@
 #    `cargo test --test invariants corpus_replay`, on the stable toolchain.
 # 2. Installs cargo-fuzz when it is missing.
 # 3. Fuzzes each target (parse, resolve, canonicalize, c_abi, differential,
-#    rules) for
+#    rules, recognize) for
 #    FUZZ_SECONDS, two at a time (one per core): with AddressSanitizer when a
 #    nightly toolchain is installed, otherwise on stable without a sanitizer
 #    (`cargo fuzz run -s none` builds on stable). `-len_control=0` lets
@@ -20,7 +20,10 @@
 #    stayed near 300 bytes in a 90 s run), up to `-max_len` (16 KiB); the
 #    input format (tests/common/invariants.rs, `FuzzCase`) lets every byte
 #    value appear in the input, the base and the charset; `rules` reads a
-#    rules specification, a newline and a URL (fuzz/fuzz_targets/rules.rs).
+#    rules specification, a newline and a URL (fuzz/fuzz_targets/rules.rs);
+#    `recognize` reads a URL's octets as they are and compares the
+#    recognizer's block runs with its octet loops, seeded also from
+#    fuzz/seeds-recognize (dataset lines, runs ending at block edges).
 #
 # Exits non-zero when the replay fails or any target finds a crash, a leak,
 # a timeout or an invariant violation; the failing input is printed (and left
@@ -30,7 +33,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 FUZZ_SECONDS="${FUZZ_SECONDS:-90}"
-TARGETS=(parse resolve canonicalize c_abi differential rules)
+TARGETS=(parse resolve canonicalize c_abi differential rules recognize)
 
 LOGS=fuzz/artifacts/logs
 mkdir -p "$LOGS" fuzz/seeds fuzz/regressions
@@ -71,8 +74,10 @@ cargo "${TOOLCHAIN[@]}" fuzz build "${FLAGS[@]}"
 run_target() {
     local t=$1
     mkdir -p "fuzz/corpus/$t"
+    local extra=()
+    [ -d "fuzz/seeds-$t" ] && extra=("fuzz/seeds-$t")
     cargo "${TOOLCHAIN[@]}" fuzz run "${FLAGS[@]}" "$t" \
-        "fuzz/corpus/$t" fuzz/seeds fuzz/regressions -- \
+        "fuzz/corpus/$t" fuzz/seeds fuzz/regressions "${extra[@]}" -- \
         -max_total_time="$FUZZ_SECONDS" \
         -dict=fuzz/url.dict \
         -max_len=16384 \

@@ -51,6 +51,10 @@ pub use state::StateError;
 pub mod canonical_form {
     #[cfg(feature = "differential")]
     pub use crate::api::set_fast_exits;
+    /// The recognizer's block runs against its octet loops (the `recognize` fuzz target).
+    #[cfg(feature = "differential")]
+    #[doc(hidden)]
+    pub use crate::fast::runs_agree;
     /// Whether the stages (default options) give `s` back unchanged; `false` may mean "can't tell".
     pub fn is_canonical(s: &[u8]) -> bool {
         crate::api::is_canonical(s)

@@ -2,11 +2,14 @@
 //! [`resume`]. Each declines what it cannot decide; accepting must mean the stages give the same
 //! result (`tests/fast_exit_differential.rs`, exits [`on`] and off). Only `api` calls them.
 
+mod block;
 mod own;
 mod recognize;
 mod resume;
 
 pub(crate) use own::resolve;
+#[cfg(feature = "differential")]
+pub use recognize::runs_agree;
 pub(crate) use recognize::{authority_stop, is_canonical, layout_or_stop, merge_with, scan_ascii};
 pub(crate) use resume::canon_from;
 

@@ -7,6 +7,7 @@
 //! Rejecting is always safe; accepting is checked against the stages (the tests below, the
 //! fast-exit differential, I18, I19).
 
+use super::block::{self, Lanes};
 use crate::hint::Stop;
 use crate::path::{PATH_COPY, has_authority, leading_dot_segments, ref_kind};
 use crate::percent::{FRAGMENT, QUERY, escape_at, is_unreserved};
@@ -23,10 +24,15 @@ const FRAGMENT_OK: u8 = 4;
 const SCHEME_OK: u8 = 8;
 const HOST_OK: u8 = 16;
 const HOST_UPPER: u8 = 32;
+/// A host octet the fast path copies or lowercases.
+const HOST_BOTH: u8 = HOST_OK | HOST_UPPER;
 
 /// The classes of each octet: only printable ASCII has any, and space only in a fragment
 /// (preprocessing removes the controls and strips the ends' spaces, the sets encode the rest).
-static CLASS: [u8; 256] = {
+static CLASS: [u8; 256] = CLASS_TABLE;
+
+/// [`CLASS`] for constants.
+const CLASS_TABLE: [u8; 256] = {
     let mut t = [0u8; 256];
     // From the space: the sets give it the fragment class alone (a fragment keeps its spaces;
     // preprocessing strips them only at the ends, see `query_fragment`).
@@ -57,11 +63,169 @@ static CLASS: [u8; 256] = {
     t
 };
 
-/// The end of the run of octets of `class` in `s` from `from` (`scan::run_while`).
+/// The end of the run of octets of `class` in `s` from `from`, an octet at a time
+/// (`scan::run_while`).
 #[inline]
 fn run(s: &[u8], from: usize, class: u8) -> usize {
     crate::scan::run_while(s, from, |c| CLASS[usize::from(c)] & class != 0)
 }
+
+/// How the pass finds where a run of a class ends: an octet at a time ([`Scalar`]) or sixteen at a
+/// step ([`Blocks`]). Both give the same end for every input (the tests below, the `recognize`
+/// fuzz target); everything else of the pass is the same code.
+trait Runs {
+    /// The end of the run of octets of `class` in `s` from `from`: one of the classes the pass
+    /// runs on (`HOST_OK`, with `HOST_UPPER` too, `QUERY_OK`, `FRAGMENT_OK`).
+    fn run(s: &[u8], from: usize, class: u8) -> usize;
+    /// The end of the run of [`PATH_OK`] octets in `s` from `i`, dots included but one that starts
+    /// a segment (after `/`, or at the path's first segment start `first`).
+    fn path_run(s: &[u8], i: usize, first: usize) -> usize;
+}
+
+/// The octet loops of [`run`]: the definition [`Blocks`] is checked against, and the pass where the
+/// machine has no lanes of [`block`].
+struct Scalar;
+
+impl Runs for Scalar {
+    #[inline(always)]
+    fn run(s: &[u8], from: usize, class: u8) -> usize {
+        run(s, from, class)
+    }
+
+    #[inline(always)]
+    fn path_run(s: &[u8], mut i: usize, first: usize) -> usize {
+        loop {
+            i = run(s, i, PATH_OK);
+            match s.get(i) {
+                Some(b'.') if i != first && s[i - 1] != b'/' => i += 1,
+                _ => return i,
+            }
+        }
+    }
+}
+
+/// Sixteen octets at a step with the lanes `L`: each class is a few comparisons of a whole block
+/// ([`Blocks::stops`]), the first octet outside it the lowest bit of the block's mask. A block
+/// starts at the run's start, or is the last sixteen octets when fewer remain (the bits of the
+/// octets before the start shifted out); under sixteen octets in all, an octet at a time.
+struct Blocks<L>(core::marker::PhantomData<L>);
+
+impl<L: Lanes> Blocks<L> {
+    /// The octets of `v` outside `class` (a class [`Runs::run`] takes; path octets with `.`):
+    /// the [`CLASS`] table as ranges and single octets, checked octet by octet in the tests.
+    #[inline(always)]
+    fn stops(v: L, class: u8) -> u64 {
+        if L::LOOKUP {
+            return v.outside(&NIBBLES[usize::from(class)]).mask();
+        }
+        let ok = match class {
+            // `+ - . 0-9 _ a-z ~`, and `A-Z` with `HOST_UPPER`: `-` to `9` holds `/` too.
+            HOST_OK | HOST_BOTH => {
+                let mut ok = v
+                    .range(b'a', b'z')
+                    .or(v.range(b'-', b'9').xor(v.eq(b'/')))
+                    .or(v.eq(b'+'))
+                    .or(v.eq(b'_'))
+                    .or(v.eq(b'~'));
+                if class == HOST_BOTH {
+                    ok = ok.or(v.range(b'A', b'Z'));
+                }
+                ok
+            }
+            // Printable ASCII but `" # < >` (all inside the range, so `xor` takes them out).
+            QUERY_OK => v
+                .range(0x21, 0x7E)
+                .xor(v.eq(b'"').or(v.eq(b'#')).or(v.eq(b'<')).or(v.eq(b'>'))),
+            FRAGMENT_OK => v.range(0x20, 0x7E),
+            // `PATH_OK` and `.`: `& ' ( ) * + , - . / 0-9 : ;`, `@ A-Z [`, `a-z`, `! $ = ] _ ~`.
+            PATH_OK => v
+                .range(b'&', b';')
+                .or(v.range(b'@', b'['))
+                .or(v.range(b'a', b'z'))
+                .or(v.eq(b'!'))
+                .or(v.eq(b'$'))
+                .or(v.eq(b'='))
+                .or(v.eq(b']'))
+                .or(v.eq(b'_'))
+                .or(v.eq(b'~')),
+            _ => unreachable!("a class the pass does not run on"),
+        };
+        // Lanes past the block are no stops.
+        !ok.mask() & u64::MAX >> (64 - 16 * L::STRIDE)
+    }
+
+    /// The first `at >= i` in `s` (at least sixteen octets) where `stops(block, lane, i)` sets its
+    /// lane, `lane` being the lane of `i` in the block; or `s.len()`.
+    #[inline(always)]
+    fn first(s: &[u8], mut i: usize, stops: impl Fn(L, usize, usize) -> u64) -> usize {
+        let n = s.len();
+        while i < n {
+            let start = i.min(n - 16);
+            let lane = i - start;
+            let Some(b) = s[start..].first_chunk::<16>() else {
+                break;
+            };
+            let m = stops(L::load(b), lane, i) >> (lane as u32 * L::STRIDE);
+            if m != 0 {
+                return i + (m.trailing_zeros() / L::STRIDE) as usize;
+            }
+            i = start + 16;
+        }
+        n
+    }
+}
+
+impl<L: Lanes> Runs for Blocks<L> {
+    #[inline(always)]
+    fn run(s: &[u8], from: usize, class: u8) -> usize {
+        if s.len() < 16 {
+            return Scalar::run(s, from, class);
+        }
+        Self::first(
+            s,
+            from,
+            #[inline(always)]
+            |v, _, _| Self::stops(v, class),
+        )
+    }
+
+    #[inline(always)]
+    fn path_run(s: &[u8], i: usize, first: usize) -> usize {
+        if s.len() < 16 {
+            return Scalar::path_run(s, i, first);
+        }
+        // A `.` stops the run where the octet before it is `/`: in the block, or before the block's
+        // lane of `at` (`first` counts as after `/`).
+        Self::first(
+            s,
+            i,
+            #[inline(always)]
+            |v, lane, at| {
+                let slash_before = at == first || s[at - 1] == b'/';
+                let before = u64::from(slash_before) << (lane as u32 * L::STRIDE);
+                let dot_starts = v.eq(b'.').mask() & (v.eq(b'/').mask() << L::STRIDE | before);
+                Self::stops(v, PATH_OK) | dot_starts
+            },
+        )
+    }
+}
+
+/// The classes [`Runs::run`] takes (and the path's, with `.`) as byte-shuffle tables, by class.
+static NIBBLES: [block::Nibbles; 64] = {
+    let mut t = [block::Nibbles::of(&CLASS_TABLE, 0, 0); 64];
+    t[HOST_OK as usize] = block::Nibbles::of(&CLASS_TABLE, HOST_OK, 0);
+    t[HOST_BOTH as usize] = block::Nibbles::of(&CLASS_TABLE, HOST_BOTH, 0);
+    t[QUERY_OK as usize] = block::Nibbles::of(&CLASS_TABLE, QUERY_OK, 0);
+    t[FRAGMENT_OK as usize] = block::Nibbles::of(&CLASS_TABLE, FRAGMENT_OK, 0);
+    t[PATH_OK as usize] = block::Nibbles::of(&CLASS_TABLE, PATH_OK, b'.');
+    t
+};
+
+/// The recognizer's runs on this machine without SSSE3 (`block::entry!` picks it): [`Blocks`] where [`block`] has lanes, else [`Scalar`].
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+type Fast = Blocks<block::Native>;
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+type Fast = Scalar;
 
 /// Whether the stages (default options) give `s` back unchanged: preprocessing, parsing, resolution
 /// against its own parse and canonicalization. `false`: this pass could not tell.
@@ -70,25 +234,30 @@ pub fn is_canonical(s: &[u8]) -> bool {
     crate::scan::is_ascii(s) && is_canonical_ascii(s)
 }
 
-/// [`is_canonical`] of ASCII `s`: [`layout_of_ascii`] without the places (bulk calls need none).
-#[inline(never)]
-pub(crate) fn is_canonical_ascii(s: &[u8]) -> bool {
-    layout_in::<CHECK>(s).is_ok()
+block::entry! {
+    /// [`is_canonical`] of ASCII `s`: [`layout_or_stop`] without the places (bulk calls need none).
+    #[inline(never)]
+    pub(crate) fn is_canonical_ascii(s: &[u8]) -> bool {
+        R => layout_in::<CHECK, R>(s).is_ok()
+    }
 }
 
-/// [`is_canonical_ascii`], with how far the pass got on a rejected URL ([`Stop`]) for
-/// `fast::resume`. A non-ASCII octet is in no [`CLASS`], so `Ok` says `s` is ASCII too.
-#[inline(never)]
-pub(crate) fn scan_ascii(s: &[u8]) -> Result<(), Stop> {
-    layout_in::<CHECK>(s).map(|_| ())
+block::entry! {
+    /// [`is_canonical_ascii`], with how far the pass got on a rejected URL ([`Stop`]) for
+    /// `fast::resume`. A non-ASCII octet is in no [`CLASS`], so `Ok` says `s` is ASCII too.
+    #[inline(never)]
+    pub(crate) fn scan_ascii(s: &[u8]) -> Result<(), Stop> {
+        R => layout_in::<CHECK, R>(s).map(|_| ())
+    }
 }
 
-/// [`scan_ascii`] from the host on in `EDIT` mode, for `s` whose scheme `s[..n]` (hierarchical, not
-/// `file:`, any case) is followed by `://`; `host_end` (0: none) as in [`authority_on`].
-#[inline(never)]
-pub(crate) fn scan_authority(s: &[u8], n: usize, host_end: usize) -> Result<(), Stop> {
-    let mut at = [Span::NONE; 8];
-    authority_on::<EDIT>(s, n + 3, host_end, &s[..n], false, &mut at)
+block::entry! {
+    /// [`scan_ascii`] from the host on in `EDIT` mode, for `s` whose scheme `s[..n]` (hierarchical, not
+    /// `file:`, any case) is followed by `://`; `host_end` (0: none) as in [`authority_on`].
+    #[inline(never)]
+    pub(crate) fn scan_authority(s: &[u8], n: usize, host_end: usize) -> Result<(), Stop> {
+        R => authority_on::<EDIT, R>(s, n + 3, host_end, &s[..n], false, &mut [Span::NONE; 8])
+    }
 }
 
 /// The end of `s`'s scheme if `://` follows and, in any case, it is hierarchical, not `file:`.
@@ -98,11 +267,19 @@ pub(crate) fn any_case_scheme_end(s: &[u8]) -> Option<usize> {
     (s[n..].starts_with(b"://") && Scheme::of(&s[..n]).kind == SchemeKind::Other).then_some(n)
 }
 
-/// For parsing: the [`Stop`] of `s`, whose [`layout`] pass stopped before the path, with the
-/// authority read in `AUTHORITY` mode (any case); `s[..host_end]`, lowercased, starts the canonical
-/// form. `None` when the pass cannot tell.
-#[inline(never)]
-pub(crate) fn authority_stop(s: &[u8], stop: &Stop) -> Option<Stop> {
+block::entry! {
+    /// For parsing: the [`Stop`] of `s`, whose [`layout`] pass stopped before the path, with the
+    /// authority read in `AUTHORITY` mode (any case); `s[..host_end]`, lowercased, starts the canonical
+    /// form. `None` when the pass cannot tell.
+    #[inline(never)]
+    pub(crate) fn authority_stop(s: &[u8], stop: &Stop) -> Option<Stop> {
+        R => authority_stop_in::<R>(s, stop)
+    }
+}
+
+/// [`authority_stop`] with the runs `R`.
+#[inline(always)]
+fn authority_stop_in<R: Runs>(s: &[u8], stop: &Stop) -> Option<Stop> {
     // Read again when it stopped in the scheme, or at an uppercase host octet, a port or an empty
     // path (`host_end` 0: at the host's first octet).
     let at_octet = if stop.host_end != 0 {
@@ -123,36 +300,41 @@ pub(crate) fn authority_stop(s: &[u8], stop: &Stop) -> Option<Stop> {
         n => n,
     };
     let mut at = [Span::NONE; 8];
-    match authority_on::<AUTHORITY>(s, n + 3, stop.host_end, &s[..n], false, &mut at) {
+    match authority_on::<AUTHORITY, R>(s, n + 3, stop.host_end, &s[..n], false, &mut at) {
         Err(st) if st.path_start != 0 => Some(st),
         _ => None,
     }
 }
 
-/// [`is_canonical`], with the component places in `wurl_component` order (no user or password).
-pub(crate) fn layout(s: &[u8]) -> Option<([Span; 8], Scheme)> {
+#[cfg(test)]
+block::entry! {
+    /// [`is_canonical`], with the component places in `wurl_component` order (no user or password).
+    pub(crate) fn layout(s: &[u8]) -> Option<([Span; 8], Scheme)> {
+        R => layout_by::<R>(s)
+    }
+}
+
+/// [`layout`] with the runs `R`.
+#[inline(never)]
+fn layout_by<R: Runs>(s: &[u8]) -> Option<([Span; 8], Scheme)> {
     // Non-ASCII (IDN hosts among it) is rejected a word at a time before the octet pass.
     if !crate::scan::is_ascii(s) {
         return None;
     }
-    layout_of_ascii(s)
+    layout_in::<CHECK, R>(s).ok()
 }
 
-/// [`layout`] of `s` known to be ASCII.
-#[inline(never)]
-pub(crate) fn layout_of_ascii(s: &[u8]) -> Option<([Span; 8], Scheme)> {
-    layout_in::<CHECK>(s).ok()
-}
-
-/// [`layout_of_ascii`], or how far the pass got ([`Stop`], no edits) for `api::parse_text`.
-#[inline(never)]
-pub(crate) fn layout_or_stop(s: &[u8]) -> Result<([Span; 8], Scheme), Stop> {
-    layout_in::<CHECK>(s)
+block::entry! {
+    /// [`layout`] of ASCII `s`, or how far the pass got ([`Stop`], no edits) for `api::parse_text`.
+    #[inline(never)]
+    pub(crate) fn layout_or_stop(s: &[u8]) -> Result<([Span; 8], Scheme), Stop> {
+        R => layout_in::<CHECK, R>(s)
+    }
 }
 
 /// The pass of [`layout`] and [`is_canonical`] over ASCII `s`, in `MODE` ([`authority_on`]).
 #[inline(always)]
-fn layout_in<const MODE: u8>(s: &[u8]) -> Result<([Span; 8], Scheme), Stop> {
+fn layout_in<const MODE: u8, R: Runs>(s: &[u8]) -> Result<([Span; 8], Scheme), Stop> {
     let no = Stop::default();
     let mut at = [Span::NONE; 8];
     // Scheme: lowercase, then `://` (parse's `find_scheme`); `http`, `https` and `file` from the
@@ -182,7 +364,7 @@ fn layout_in<const MODE: u8>(s: &[u8]) -> Result<([Span; 8], Scheme), Stop> {
         }
     };
     at[Component::Scheme] = Span::new(0, n);
-    authority_on::<MODE>(s, n + 3, 0, &s[..n], class.is_file(), &mut at)?;
+    authority_on::<MODE, R>(s, n + 3, 0, &s[..n], class.is_file(), &mut at)?;
     Ok((at, class))
 }
 
@@ -198,7 +380,7 @@ const AUTHORITY: u8 = 2;
 /// `at[3..]`. `scheme` (lowercase) gives the default port; `known_host_end` (not `CHECK`; 0: none):
 /// where a host found canonical ends. `Err` unless all of `s` is canonical.
 #[inline(always)]
-fn authority_on<const MODE: u8>(
+fn authority_on<const MODE: u8, R: Runs>(
     s: &[u8],
     h: usize,
     known_host_end: usize,
@@ -233,9 +415,9 @@ fn authority_on<const MODE: u8>(
         ) {
         known_host_end
     } else {
-        let mut h_end = run(s, h, HOST_OK);
+        let mut h_end = R::run(s, h, HOST_OK);
         if MODE != CHECK && !file && s.get(h_end).is_some_and(u8::is_ascii_uppercase) {
-            h_end = run(s, h_end, HOST_OK | HOST_UPPER);
+            h_end = R::run(s, h_end, HOST_BOTH);
             upper = true;
         }
         // Step 27 rewrites a host of `inet_addr()` octets unless it is a
@@ -294,11 +476,11 @@ fn authority_on<const MODE: u8>(
         return Err(stop(0, 0, 0, false, false));
     }
     if slash {
-        i = path_upto(s, i + 1, file).map_err(|f| stop(h_end, p, f, upper, dropped))?;
+        i = path_upto::<R>(s, i + 1, file).map_err(|f| stop(h_end, p, f, upper, dropped))?;
     }
     at[Component::Path] = Span::new(p, i);
     let path_end = i;
-    i = query_fragment(s, i, 0, 0, at);
+    i = query_fragment::<R>(s, i, 0, 0, at);
     if i != s.len() {
         Err(stop(h_end, p, path_end, upper, dropped))
     } else if upper || dropped || !slash {
@@ -313,19 +495,19 @@ fn authority_on<const MODE: u8>(
 /// each octet but a `.` starting a segment, an escape of an unreserved octet (in `file:` of `/` or
 /// `\` too), `\` and the path percent-encode set. `None` on one of those.
 #[inline]
-fn path_rest(s: &[u8], i: usize, file: bool) -> Option<usize> {
-    path_upto(s, i, file).ok()
+fn path_rest<R: Runs>(s: &[u8], i: usize, file: bool) -> Option<usize> {
+    path_upto::<R>(s, i, file).ok()
 }
 
 /// [`path_rest`], or (`Err`) where it found the first octet it rejects.
 #[inline(always)]
-fn path_upto(s: &[u8], mut i: usize, file: bool) -> Result<usize, usize> {
+fn path_upto<R: Runs>(s: &[u8], mut i: usize, file: bool) -> Result<usize, usize> {
     let first = i;
     loop {
-        i = run(s, i, PATH_OK);
+        // Past the octets copied and the dots inside a segment.
+        i = R::path_run(s, i, first);
         let Some(&c) = s.get(i) else { break };
         match c {
-            b'.' if i != first && s[i - 1] != b'/' => {}
             b'%' => match escape_at(s, i) {
                 Some(v) if is_unreserved(v) || (file && matches!(v, b'/' | b'\\')) => {
                     return Err(i);
@@ -343,16 +525,22 @@ fn path_upto(s: &[u8], mut i: usize, file: bool) -> Result<usize, usize> {
 /// The query and fragment of `s` from `i` into `at`, `s[skip..]` placed at `to`. Returns where the
 /// octets both sets leave as they are end (`s.len()`: canonical).
 #[inline(always)]
-fn query_fragment(s: &[u8], mut i: usize, skip: usize, to: usize, at: &mut [Span; 8]) -> usize {
+fn query_fragment<R: Runs>(
+    s: &[u8],
+    mut i: usize,
+    skip: usize,
+    to: usize,
+    at: &mut [Span; 8],
+) -> usize {
     let place = |i: usize| to + (i - skip);
     if s.get(i) == Some(&b'?') {
         let q = i + 1;
-        i = run(s, q, QUERY_OK);
+        i = R::run(s, q, QUERY_OK);
         at[Component::Query] = Span::new(place(q), place(i));
     }
     if s.get(i) == Some(&b'#') {
         let f = i + 1;
-        i = run(s, f, FRAGMENT_OK);
+        i = R::run(s, f, FRAGMENT_OK);
         // A space is a fragment octet, but preprocessing strips the input's
         // trailing ones: the fragment's canonical part ends before them.
         if i == s.len() {
@@ -406,7 +594,17 @@ impl Merge {
 /// rules leave as they are. `bat`: the base's spans. Relative steps as chosen by [`ref_kind`] (RFC
 /// 3986 5.2); a merged path's leading dot segments are removed as "remove dot-segments" does, a
 /// later segment starting with `.` goes to the stages. `None`: the stages decide.
+///
+/// With the octet loops: a page's links are short, mostly under two blocks, where the blocks' setup
+/// costs what they save (measured on links_synth).
+#[inline]
 pub(crate) fn merge(base: &str, bat: &[Span; 8], class: Scheme, r: &[u8]) -> Option<Merge> {
+    merge_in::<Scalar>(base, bat, class, r)
+}
+
+/// [`merge`] with the runs `R`.
+#[inline(always)]
+fn merge_in<R: Runs>(base: &str, bat: &[Span; 8], class: Scheme, r: &[u8]) -> Option<Merge> {
     let b = base.as_bytes();
     let path = bat[Component::Path].range()?;
     let no_fragment = bat[Component::Fragment]
@@ -425,7 +623,7 @@ pub(crate) fn merge(base: &str, bat: &[Span; 8], class: Scheme, r: &[u8]) -> Opt
     };
     // A scheme (parse's; never after a relative delimiter): its own result if canonical.
     if !matches!(first, b'/' | b'\\' | b'?' | b'#') && scheme_len(r).is_some() {
-        let (at, class) = layout(r)?;
+        let (at, class) = layout_by::<R>(r)?;
         return Some(Merge {
             keep: 0,
             skip: 0,
@@ -460,7 +658,7 @@ pub(crate) fn merge(base: &str, bat: &[Span; 8], class: Scheme, r: &[u8]) -> Opt
             let keep = bat[Component::Scheme].range()?.end + 1;
             let mut at = [Span::NONE; 8];
             at[Component::Scheme] = bat[Component::Scheme];
-            authority_on::<CHECK>(r, 2, 0, &b[..keep - 1], false, &mut at).ok()?;
+            authority_on::<CHECK, R>(r, 2, 0, &b[..keep - 1], false, &mut at).ok()?;
             for span in &mut at[3..] {
                 if let Some(x) = span.range() {
                     *span = Span::new(keep + x.start, keep + x.end);
@@ -475,7 +673,7 @@ pub(crate) fn merge(base: &str, bat: &[Span; 8], class: Scheme, r: &[u8]) -> Opt
         }
         // A leading `\` is left to the stages, which write `/` for it.
         Kept::Authority if first != b'/' => return None,
-        Kept::Authority => (path.start, 0, Some(path_rest(r, 1, false)?)),
+        Kept::Authority => (path.start, 0, Some(path_rest::<R>(r, 1, false)?)),
         // A canonical path is never empty.
         Kept::Merged { slash: true, .. } => return None,
         Kept::Merged { prefix, .. } => {
@@ -483,7 +681,7 @@ pub(crate) fn merge(base: &str, bat: &[Span; 8], class: Scheme, r: &[u8]) -> Opt
             // the kept segment, never the root).
             let root = path.start;
             let (keep, skip) = leading_dot_segments(b, root, root + prefix, r);
-            (keep, skip, Some(path_rest(r, skip, false)?))
+            (keep, skip, Some(path_rest::<R>(r, skip, false)?))
         }
     };
     // `r[skip..]` goes at `keep` (`skip` may exceed `keep`: many `../` on a short path).
@@ -494,13 +692,113 @@ pub(crate) fn merge(base: &str, bat: &[Span; 8], class: Scheme, r: &[u8]) -> Opt
         at[Component::Fragment] = Span::NONE;
         i = end;
     }
-    let i = query_fragment(r, i, skip, keep, &mut at);
+    let i = query_fragment::<R>(r, i, skip, keep, &mut at);
     (i == r.len()).then_some(Merge {
         keep,
         skip,
         at,
         class,
     })
+}
+
+/// Compares, on any octets `s`, the pass with the runs of this machine ([`Fast`]) and with the
+/// portable lanes at both strides against the octet loops ([`Scalar`]): the whole result of each
+/// mode (places and [`Stop`]), the authority read again from each stop, and the merge of `s` as a
+/// reference against bases of each shape. `Err` says where they first differ. For the tests and the
+/// `recognize` fuzz target.
+#[cfg(any(test, feature = "differential"))]
+pub fn runs_agree(s: &[u8]) -> Result<(), String> {
+    let bases = [
+        "http://h/",
+        "http://example.com/a/b/c?q#f",
+        "https://h:8080/a/b/",
+        "foo://h/a",
+    ]
+    .map(crate::api::parse);
+    runs_agree_with::<Fast>("machine", s, &bases)?;
+    #[cfg(target_arch = "x86_64")]
+    if block::has_ssse3() {
+        runs_agree_with::<Blocks<block::Ssse3>>("ssse3", s, &bases)?;
+    }
+    runs_agree_with::<Blocks<block::Portable<1>>>("portable/1", s, &bases)?;
+    runs_agree_with::<Blocks<block::Portable<4>>>("portable/4", s, &bases)
+}
+
+/// [`runs_agree`] for the runs `R`, named `name`.
+#[cfg(any(test, feature = "differential"))]
+fn runs_agree_with<R: Runs>(
+    name: &str,
+    s: &[u8],
+    bases: &[crate::record::Url],
+) -> Result<(), String> {
+    let differ = |what: &str, want: String, got: String| {
+        if want == got {
+            Ok(())
+        } else {
+            Err(format!(
+                "{name} runs differ from the octet loops in {what} on {:?}: {got} against {want}",
+                String::from_utf8_lossy(s)
+            ))
+        }
+    };
+    let check = layout_in::<CHECK, Scalar>(s);
+    differ(
+        "CHECK",
+        format!("{check:?}"),
+        format!("{:?}", layout_in::<CHECK, R>(s)),
+    )?;
+    differ(
+        "layout",
+        format!("{:?}", layout_by::<Scalar>(s)),
+        format!("{:?}", layout_by::<R>(s)),
+    )?;
+    // The authority in `EDIT` and `AUTHORITY` modes, as the resume road and the parse read it
+    // again: from the host, and from the host the `CHECK` pass found canonical.
+    if let Some(n) = any_case_scheme_end(s) {
+        let mut host_ends = vec![0];
+        if let Err(stop) = &check {
+            host_ends.push(stop.host_end);
+        }
+        for host_end in host_ends {
+            let modes = |r: &dyn Fn(&mut [Span; 8]) -> Result<(), Stop>| {
+                let mut at = [Span::NONE; 8];
+                let res = r(&mut at);
+                format!("{res:?} {at:?}")
+            };
+            differ(
+                "EDIT",
+                modes(&|at| authority_on::<EDIT, Scalar>(s, n + 3, host_end, &s[..n], false, at)),
+                modes(&|at| authority_on::<EDIT, R>(s, n + 3, host_end, &s[..n], false, at)),
+            )?;
+            differ(
+                "AUTHORITY",
+                modes(&|at| {
+                    authority_on::<AUTHORITY, Scalar>(s, n + 3, host_end, &s[..n], false, at)
+                }),
+                modes(&|at| authority_on::<AUTHORITY, R>(s, n + 3, host_end, &s[..n], false, at)),
+            )?;
+        }
+    }
+    for base in bases {
+        let Some((ser, at)) = merge_base(base) else {
+            return Err(format!("{:?} is not a canonical base", base.as_str()));
+        };
+        let Ok(r) = std::str::from_utf8(s) else {
+            break;
+        };
+        let merged = |m: Option<Merge>| format!("{:?}", m.map(|m| (m.keep, m.skip, m.at, m.class)));
+        differ(
+            &format!("the merge against {ser:?}"),
+            merged(merge_in::<Scalar>(
+                ser,
+                at,
+                base.scheme_class(),
+                r.as_bytes(),
+            )),
+            merged(merge_in::<R>(ser, at, base.scheme_class(), r.as_bytes())),
+        )?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -748,6 +1046,186 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Each class the block runs read, as the lanes compute it, holds exactly the octets of
+    /// [`CLASS`] (the path's with `.`): every octet value in every lane, beside each other value.
+    fn block_classes_are_exact<L: Lanes>() {
+        for class in [HOST_OK, HOST_BOTH, PATH_OK, QUERY_OK, FRAGMENT_OK] {
+            for c in 0..=255u8 {
+                let inside = CLASS[usize::from(c)] & class != 0 || (class == PATH_OK && c == b'.');
+                for other in [0u8, b'a', b'.', b'%', b'A', 0x80, 0xFF] {
+                    for k in 0..16 {
+                        let mut b = [other; 16];
+                        b[k] = c;
+                        let stops = Blocks::<L>::stops(L::load(&b), class);
+                        let lane = (stops >> (k as u32 * L::STRIDE)) & 1 == 1;
+                        assert_eq!(lane, !inside, "class {class} octet {c:#x} lane {k}");
+                        // The other lanes: as `other` is.
+                        let other_in = CLASS[usize::from(other)] & class != 0
+                            || (class == PATH_OK && other == b'.');
+                        let mut want = 0u64;
+                        for j in (0..16).filter(|&j| j != k) {
+                            if !other_in {
+                                want |= ((1u64 << L::STRIDE) - 1) << (j as u32 * L::STRIDE);
+                            }
+                        }
+                        let lane_bits = ((1u64 << L::STRIDE) - 1) << (k as u32 * L::STRIDE);
+                        assert_eq!(stops & !lane_bits, want, "class {class} {c:#x} {other:#x}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn block_classes_are_exact_on_every_lane_kind() {
+        block_classes_are_exact::<block::Portable<1>>();
+        block_classes_are_exact::<block::Portable<4>>();
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+        block_classes_are_exact::<block::Native>();
+        #[cfg(target_arch = "x86_64")]
+        if block::has_ssse3() {
+            block_classes_are_exact::<block::Ssse3>();
+        }
+    }
+
+    /// The block runs end where the octet loops do: every length to 36 (under, at and past a
+    /// block and two), every start, the first octet outside the class at every place, for every
+    /// class; for the path, a `.` and a `/` before it at every place too.
+    #[test]
+    fn block_runs_end_where_octet_loops_do() {
+        fn each<R: Runs>() {
+            for class in [HOST_OK, HOST_BOTH, QUERY_OK, FRAGMENT_OK] {
+                let inside = (0..=255u8)
+                    .find(|&c| CLASS[usize::from(c)] & class != 0)
+                    .unwrap();
+                for len in 0..37 {
+                    for stop in 0..=len {
+                        for outside in [b'#', 0x80] {
+                            let mut s = vec![inside; len];
+                            if stop < len {
+                                s[stop] = outside;
+                            }
+                            for from in 0..=len {
+                                assert_eq!(
+                                    R::run(&s, from, class),
+                                    Scalar::run(&s, from, class),
+                                    "{class} {s:?} {from}"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+            for len in 0..37 {
+                for dot in 0..len {
+                    let dot: usize = dot;
+                    for slash in [None, Some(dot.wrapping_sub(1)), Some(15)] {
+                        let mut s = vec![b'a'; len];
+                        if let Some(k) = slash.filter(|&k| k < len) {
+                            s[k] = b'/';
+                        }
+                        s[dot] = b'.';
+                        for from in 0..=len {
+                            for first in [0, from] {
+                                assert_eq!(
+                                    R::path_run(&s, from, first),
+                                    Scalar::path_run(&s, from, first),
+                                    "{:?} from {from} first {first}",
+                                    String::from_utf8_lossy(&s)
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        each::<Blocks<block::Portable<1>>>();
+        each::<Blocks<block::Portable<4>>>();
+        each::<Fast>();
+        #[cfg(target_arch = "x86_64")]
+        if block::has_ssse3() {
+            each::<Blocks<block::Ssse3>>();
+        }
+    }
+
+    /// A small generator (xorshift): the same mutations on every run.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n as u64) as usize
+        }
+    }
+
+    /// `s` with a few octets replaced, inserted or removed, drawn from the octets the classes and
+    /// the path's dot rule turn on.
+    fn mutate(s: &[u8], rng: &mut Rng) -> Vec<u8> {
+        const POOL: &[u8] = b"./%?#:@AZaz09-_~+ \\x00\x7f\x80\xc3\xff\"<>^`{|}![]=$";
+        let mut v = s.to_vec();
+        for _ in 0..1 + rng.next(3) {
+            let c = POOL[rng.next(POOL.len())];
+            let at = rng.next(v.len() + 1);
+            match rng.next(3) {
+                0 if at < v.len() => v[at] = c,
+                1 if at < v.len() => {
+                    v.remove(at);
+                }
+                _ => v.insert(at, c),
+            }
+        }
+        v
+    }
+
+    /// The block runs and the octet loops agree on every entry ([`runs_agree`]): on every
+    /// conformance input and its canonical form, every line of the benchmark datasets (the links'
+    /// pages and links), and mutations of each.
+    #[test]
+    fn block_runs_agree_on_conformance_data_and_mutations() {
+        let mut inputs: Vec<Vec<u8>> = Vec::new();
+        for s in &conformance_inputs() {
+            inputs.push(s.as_bytes().to_vec());
+            let mut y = String::new();
+            if canon_into_stages(None, s, &CanonOptions::default(), &mut y).is_ok() {
+                inputs.push(y.into_bytes());
+            }
+        }
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/bench/data");
+        let mut lines = 0;
+        for name in [
+            "kasztp.txt",
+            "node_files.txt",
+            "idn_synth.txt",
+            "pagewritten.txt",
+            "pagehard.txt",
+            "links_synth.tsv",
+        ] {
+            let text = std::fs::read(format!("{dir}/{name}")).unwrap();
+            // About 600 lines of each, spread over the file (the fast-exit differential reads
+            // every line with the machine's runs; the fuzz target any octets).
+            let step = text.split(|&c| c == b'\n').count() / 600 + 1;
+            for line in text.split(|&c| c == b'\n').step_by(step) {
+                for field in line.split(|&c| c == b'\t') {
+                    inputs.push(field.to_vec());
+                    lines += 1;
+                }
+            }
+        }
+        assert!(lines > 3_000, "{lines}");
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let mut checked = 0;
+        for s in &inputs {
+            runs_agree(s).unwrap();
+            for _ in 0..2 {
+                runs_agree(&mutate(s, &mut rng)).unwrap();
+            }
+            checked += 3;
+        }
+        assert!(checked > 10_000, "{checked}");
     }
 
     /// A URL with an octet outside ASCII is never canonical to the pass,
