@@ -36,6 +36,8 @@ pub(crate) trait Lanes: Copy {
 /// `lo[c & 15] & hi[c >> 4] != 0`. `hi[h]` is bit `h` for the eight ASCII rows and 0 above (no
 /// octet from 0x80 is in a set); `lo[l]` has bit `h` when `16 h + l` is in the set, so the test is
 /// exact for every octet.
+/// Read by the SSSE3 lanes (and the portable ones in tests): elsewhere only built.
+#[cfg_attr(not(any(target_arch = "x86_64", test)), allow(dead_code))]
 #[derive(Clone, Copy)]
 pub(crate) struct Nibbles {
     lo: [u8; 16],
