@@ -561,7 +561,7 @@ fn charsets_fast_roads_equal_stages_on_datasets() {
 #[test]
 fn charsets_fast_roads_equal_stages_on_near_canonical_input() {
     let seeds = canonical_seeds();
-    let cases = near_canonical::cases(&seeds, 20_000, 0xC4A2_5E7);
+    let cases = near_canonical::cases(&seeds, 20_000, 0x0C4A_25E7);
     run_labels("near-canonical", &cases, CLASS_LABELS, false);
 }
 

@@ -9,7 +9,7 @@ mod resume;
 
 pub(crate) use own::resolve;
 #[cfg(feature = "differential")]
-pub use recognize::runs_agree;
+pub use recognize::{AGREE_BASES, runs_agree};
 pub(crate) use recognize::{authority_stop, is_canonical, layout_or_stop, merge_with, scan_ascii};
 pub(crate) use resume::canon_from;
 
