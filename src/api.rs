@@ -6,8 +6,7 @@
 use std::borrow::Cow;
 
 use crate::canonicalize::{CanonOptions, canon_staged};
-use crate::fast;
-use crate::hint::Stop;
+use crate::fast::{self, Stop, Verified};
 use crate::record::{InvalidReason, Url};
 use crate::scratch::{self, Scratch, Used};
 
@@ -267,11 +266,22 @@ pub fn resolve(base: &Url, input: &str) -> Url {
 
 /// Canonicalizes `url`, query encoded in `charset` (`None`: UTF-8) ("steps to canonicalize a URL").
 pub fn canonicalize(url: &Url, charset: Option<&str>) -> Url {
-    crate::canonicalize::canonicalize(url, charset)
+    let opts = CanonOptions {
+        charset,
+        network_strict: false,
+    };
+    canonicalize_with(url, &opts)
 }
 
-/// Canonicalizes `url` with `opts`; an invalid result keeps the components of its input.
+/// Canonicalizes `url` with `opts`; an invalid result keeps the components of its input. With the
+/// default options a record the fast exits noted takes their road (`fast::canonicalize`).
 pub fn canonicalize_with(url: &Url, opts: &CanonOptions) -> Url {
+    if opts.is_default()
+        && fast::on()
+        && let Some(u) = fast::canonicalize(url)
+    {
+        return u;
+    }
     crate::canonicalize::canonicalize_with(url, opts)
 }
 
@@ -290,7 +300,7 @@ pub(crate) fn parse_text(input: &str) -> Url {
         return crate::parse::parse_stages(input);
     }
     match fast::layout_or_stop(input.as_bytes()) {
-        Ok((at, class)) => Url::build_canonical(input, "", &at, class),
+        Ok((at, class)) => Url::build_canonical(input, "", &at, class, Verified::CANONICAL.note()),
         Err(stop) => {
             if let Some(Some(s)) = crate::preprocess::trim_ends(input) {
                 return parse_trimmed(s);
@@ -309,16 +319,16 @@ fn parse_after_stop(input: &str, stop: &Stop) -> Url {
     {
         // The prefix is lowercased when the scheme (the first pass stopped in it) or host is not.
         let lower = stop.scheme_end == 0 || st.host_upper;
-        return crate::parse::parse_resumed_at(input, &st, lower);
+        return fast::parse_resumed_at(input, &st, lower);
     }
-    crate::parse::parse_stages_from(input, stop)
+    fast::parse_from(input, stop)
 }
 
 /// [`parse_text`] of a URL that preprocessing only trims: `s` trimmed, for the recognizer to read.
 #[inline(never)]
 fn parse_trimmed(s: &str) -> Url {
     match fast::layout_or_stop(s.as_bytes()) {
-        Ok((at, class)) => Url::build_canonical(s, "", &at, class),
+        Ok((at, class)) => Url::build_canonical(s, "", &at, class, Verified::CANONICAL.note()),
         Err(stop) => parse_after_stop(s, &stop),
     }
 }

@@ -496,7 +496,7 @@ pub extern "C" fn wurl_canonicalize(
         try_flags!(flags, CANON_FLAGS);
         try_ok!(check_charset(charset, label.as_deref(), flags));
         let opts = canon_options(label.as_deref(), flags);
-        emit(out, canonicalize::canonicalize_with(&url, &opts))
+        emit(out, api::canonicalize_with(&url, &opts))
     })
 }
 

@@ -3,7 +3,6 @@
 //! ([`Url`]). It also keeps the flags /invalid/ (with the failed rule) and /hierarchical/, and the
 //! raw |authority|, which resolution needs (a `file:` URL's host is its whole authority).
 
-use crate::hint::Verified;
 pub use crate::invalid::InvalidReason;
 use crate::scheme::Scheme;
 use std::cell::RefCell;
@@ -65,6 +64,23 @@ impl Span {
     }
 }
 
+/// A note the fast exits (src/fast/) keep on a record: two places in its serialization and some
+/// flags. The record stores it, checks that its places lie in the serialization and that an
+/// invalid record has none, and hands it back ([`Url::note`]); what it says is the fast exits'
+/// alone. Not part of the URL's value.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Note {
+    pub(crate) places: [usize; 2],
+    pub(crate) flags: u8,
+}
+
+impl Note {
+    pub(crate) const NONE: Note = Note {
+        places: [0, 0],
+        flags: 0,
+    };
+}
+
 /// Indexes in [`Url`]'s spans after the eight components (`wurl_component` order): the raw
 /// |authority|, the serialization, the canonical host known from a base ([`Parts::known`]).
 const AUTHORITY: usize = 8;
@@ -101,8 +117,8 @@ pub(crate) struct Record {
     /// Parsing the serialization gives exactly this record ([`Url::parse_source`]). Not in the
     /// value.
     parse_of_serialization: bool,
-    /// What the recognizer verified of the serialization (`hint::Verified`).
-    verified: Verified,
+    /// The fast exits' note ([`Note`]).
+    note: Note,
 }
 
 /// A record's flags and notes, as [`Url::build_with`] takes them.
@@ -112,7 +128,7 @@ struct Flags {
     class: Scheme,
     known_host_err: Option<InvalidReason>,
     parse_of_serialization: bool,
-    verified: Verified,
+    note: Note,
 }
 
 impl Flags {
@@ -120,7 +136,7 @@ impl Flags {
         class: Scheme,
         hierarchical: bool,
         parse_of_serialization: bool,
-        verified: Verified,
+        note: Note,
     ) -> Flags {
         Flags {
             invalid: None,
@@ -128,7 +144,7 @@ impl Flags {
             class,
             known_host_err: None,
             parse_of_serialization,
-            verified,
+            note,
         }
     }
 }
@@ -413,7 +429,7 @@ impl Url {
             r.class = f.class;
             r.known_host_err = f.known_host_err;
             r.parse_of_serialization = f.parse_of_serialization;
-            r.verified = f.verified;
+            r.note = f.note;
             let url = Url(a);
             debug_assert_eq!(url.validate(), Ok(()));
             return url;
@@ -431,7 +447,7 @@ impl Url {
             host_cache: OnceLock::new(),
             c_views: OnceLock::new(),
             parse_of_serialization: f.parse_of_serialization,
-            verified: f.verified,
+            note: f.note,
         }));
         debug_assert_eq!(url.validate(), Ok(()));
         url
@@ -461,7 +477,7 @@ impl Url {
             ));
         }
         if r.invalid.is_some() {
-            if r.parse_of_serialization || r.verified != Verified::NONE {
+            if r.parse_of_serialization || r.note != Note::NONE {
                 return Err("notes on an invalid record".into());
             }
             return Ok(());
@@ -494,9 +510,9 @@ impl Url {
                 return Err(format!("{c:?} at {range:?} without its delimiter"));
             }
         }
-        let v = r.verified;
-        if v.prefix > ser.end || v.path_ok > ser.end {
-            return Err(format!("{v:?} beyond the serialization {ser:?}"));
+        let n = r.note;
+        if n.places.iter().any(|&p| p > ser.end) {
+            return Err(format!("{n:?} beyond the serialization {ser:?}"));
         }
         Ok(())
     }
@@ -555,8 +571,14 @@ impl Url {
     }
 
     /// The record of `prefix` + `rest`, a URL the recognizer found canonical with its components
-    /// at `at`: its serialization is that string, and so is its parse and canonical form.
-    pub(crate) fn build_canonical(prefix: &str, rest: &str, at: &[Span; 8], class: Scheme) -> Url {
+    /// at `at`: its serialization is that string, and so is its parse; `note` the fast exits'.
+    pub(crate) fn build_canonical(
+        prefix: &str,
+        rest: &str,
+        at: &[Span; 8],
+        class: Scheme,
+        note: Note,
+    ) -> Url {
         // The layout `finish` gives, written directly; the raw authority is the host's span unless
         // there is a port (then a NUL-terminated copy of host and port).
         let len = prefix.len() + rest.len();
@@ -564,7 +586,7 @@ impl Url {
         let authority =
             (port != Span::NONE).then(|| Span::new(at[Component::Host].start, port.end));
         let extra = authority.map_or(0, |a| a.end - a.start + 1);
-        let flags = Flags::valid(class, true, true, Verified::CANONICAL);
+        let flags = Flags::valid(class, true, true, note);
         Url::build_with(Err(len + 1 + extra), flags, |buf, spans| {
             buf.push_str(prefix);
             if !rest.is_empty() {
@@ -591,8 +613,9 @@ impl Url {
     }
 
     /// This valid record with its non-empty path replaced by `path`, the rest copied and the later
-    /// spans moved: the value its own resolution gives. `None` when it knows its canonical host.
-    pub(crate) fn with_path(&self, path: &str) -> Option<Url> {
+    /// spans moved: the value its own resolution gives, with the fast exits' `note`. `None` when
+    /// it knows its canonical host.
+    pub(crate) fn with_path(&self, path: &str, note: Note) -> Option<Url> {
         let r = &*self.0;
         let old = r.spans[Component::Path];
         if r.invalid.is_some()
@@ -605,12 +628,7 @@ impl Url {
         }
         let (ps, pe) = (old.start, old.end);
         let (before, after) = (r.buf.get(..ps)?, r.buf.get(pe..)?);
-        let verified = Verified {
-            prefix: r.verified.prefix,
-            lower: r.verified.lower,
-            ..Verified::NONE
-        };
-        let flags = Flags::valid(r.class, r.hierarchical, false, verified);
+        let flags = Flags::valid(r.class, r.hierarchical, false, note);
         let len = before.len() + path.len() + after.len();
         Some(Url::build_with(Err(len), flags, |buf, spans| {
             buf.push_str(before);
@@ -635,54 +653,23 @@ impl Url {
         }))
     }
 
-    /// The serialization and spans of a record known canonical, for the fast merge.
-    pub(crate) fn canonical_base(&self) -> Option<(&str, &[Span; 8])> {
-        let r = &*self.0;
-        if !r.verified.canonical {
-            return None;
-        }
-        let ser = self.as_str()?;
-        r.spans.first_chunk::<8>().map(|at| (ser, at))
+    /// The fast exits' note ([`Note`]).
+    #[inline]
+    pub(crate) fn note(&self) -> Note {
+        self.0.note
     }
 
-    /// When known ([`Verified`]): the serialization's prefix `scheme://host` that canonicalization
-    /// copies (ASCII-lowercased when the `bool` says so), the spans, and how many path octets the
-    /// path rules copy.
-    pub(crate) fn canonical_prefix(&self) -> Option<(&str, &[Span; 8], bool, usize)> {
-        let r = &*self.0;
-        let v = r.verified;
-        if v.prefix == 0 {
-            return None;
-        }
-        let at = r.spans.first_chunk::<8>()?;
-        let path_ok = v.path_ok.saturating_sub(at[Component::Path].start);
-        Some((r.buf.get(..v.prefix)?, at, v.lower, path_ok))
-    }
-
-    /// The parts canonicalization reads after [`Url::canonical_prefix`]; the prefix's are absent.
-    pub(crate) fn parts_after_prefix(&self) -> Parts<'_> {
-        let r = &*self.0;
-        let g = |i: usize| r.spans[i].get(&r.buf);
-        Parts {
-            port: g(Component::Port as usize),
-            path: g(Component::Path as usize),
-            query: g(Component::Query as usize),
-            fragment: g(Component::Fragment as usize),
-            authority: g(AUTHORITY),
-            class: r.class,
-            hierarchical: r.hierarchical,
-            ..Parts::default()
-        }
+    /// The components' spans, `wurl_component` order.
+    #[inline]
+    pub(crate) fn spans(&self) -> &[Span; 8] {
+        let at = self.0.spans.first_chunk::<8>();
+        // Eleven spans: the first eight always exist.
+        at.unwrap_or(&[Span::NONE; 8])
     }
 
     /// The scheme's class, classified when the record was built.
     pub(crate) fn scheme_class(&self) -> Scheme {
         self.0.class
-    }
-
-    /// Whether this record is known to be its own canonical form (default options).
-    pub(crate) fn is_known_canonical(&self) -> bool {
-        self.0.verified.canonical
     }
 
     /// The serialization, when this record is its parse ([`Url::parts`], no host known yet).
@@ -710,7 +697,7 @@ impl Url {
                 at[Component::Port] == Span::NONE && at[Component::Host].get(ser).is_some(),
             Authority::Raw(_) => true,
         });
-        let flags = Flags::valid(class, hierarchical, false, Verified::NONE);
+        let flags = Flags::valid(class, hierarchical, false, Note::NONE);
         let extra = authority.copied_len() + 1;
         if ser.capacity() > crate::scratch::KEEP {
             // Shrink first: growing may move the buffer, the old block counted at full capacity.
@@ -813,14 +800,9 @@ impl Url {
         })
     }
 
-    /// The record of a parse whose serialization is its `source` ([`Url::parse_source`]), with what
-    /// the recognizer verified ([`Url::canonical_prefix`]).
-    pub(crate) fn finish_parsed(
-        p: &Parts,
-        source: &str,
-        at: &[Span; 8],
-        verified: Verified,
-    ) -> Url {
+    /// The record of a parse whose serialization is its `source` ([`Url::parse_source`]), with the
+    /// fast exits' `note`.
+    pub(crate) fn finish_parsed(p: &Parts, source: &str, at: &[Span; 8], note: Note) -> Url {
         // What `finish` gives (a parse knows nothing of its host), written directly.
         debug_assert!(p.invalid.is_none() && p.known.host.is_none() && p.known.err.is_none());
         let authority = if authority_is_host(p) {
@@ -828,7 +810,7 @@ impl Url {
         } else {
             Authority::Raw(p.authority)
         };
-        Url::finish_source(source, at, authority, p.class, p.hierarchical, verified)
+        Url::finish_source(source, at, authority, p.class, p.hierarchical, note)
     }
 
     /// [`Url::finish_parsed`] given the spans `at`, the raw `authority` and the flag.
@@ -838,10 +820,10 @@ impl Url {
         authority: Authority,
         class: Scheme,
         hierarchical: bool,
-        verified: Verified,
+        note: Note,
     ) -> Url {
         let len = source.len() + 1 + authority.copied_len();
-        let f = Flags::valid(class, hierarchical, true, verified);
+        let f = Flags::valid(class, hierarchical, true, note);
         Url::build_with(Err(len), f, |buf, spans| {
             buf.push_str(source);
             Url::fill_serialized(buf, spans, at, authority);
@@ -855,7 +837,7 @@ impl Url {
             class: p.class,
             known_host_err: p.known.err,
             parse_of_serialization: false,
-            verified: Verified::NONE,
+            note: Note::NONE,
         }
     }
 
@@ -1159,9 +1141,9 @@ mod tests {
             class: Scheme::NONE,
             known_host_err: None,
             parse_of_serialization: false,
-            verified: Verified {
-                canonical,
-                ..Verified::NONE
+            note: Note {
+                flags: u8::from(canonical),
+                ..Note::NONE
             },
         };
         // (A scheme of class `Scheme::NONE`: `f` gives that class.)
@@ -1239,7 +1221,7 @@ mod tests {
                 host_cache: OnceLock::new(),
                 c_views: OnceLock::new(),
                 parse_of_serialization: again.0.parse_of_serialization,
-                verified: again.0.verified,
+                note: again.0.note,
             }));
             assert_eq!(again, fresh, "{input:?}");
             assert!(again.0.host_cache.get().is_none() && again.0.c_views.get().is_none());

@@ -1,8 +1,7 @@
 //! "Steps to serialize a parsed URL" (spec section "Serialization"). A record keeps its
 //! serialization in its buffer ([`Url`]), written once when it is built (`serialize_parts`).
 
-use crate::hint::Verified;
-use crate::record::{Component, Parts, Span, Url};
+use crate::record::{Note, Parts, Span, Url};
 
 /// One piece at a time of the serialization [`walk`] lays out: a delimiter the steps write, or
 /// component `i` (in `wurl_component` order). `None` stops the walk.
@@ -103,30 +102,12 @@ pub(crate) fn build(p: &Parts) -> Url {
 }
 
 /// [`build`] for the parse of `source` (the preprocessed input), noting whether its serialization
-/// is `source`. `host_end` (0: none): the recognizer found `source[..host_end]` canonical up to the
-/// host; if that is the parse's host (no user information), the record notes that its serialization
-/// starts its canonical form (`Url::canonical_prefix`).
-pub(crate) fn build_parsed(p: &Parts, source: &str, host_end: usize) -> Url {
+/// is `source`.
+pub(crate) fn build_parsed(p: &Parts, source: &str) -> Url {
     let mut at = [Span::NONE; 8];
     if layout_in(p, source, &mut at) {
         // The serialization is `source`, copied whole.
-        let prefix = if host_end != 0
-            && at[Component::User] == Span::NONE
-            && at[Component::Password] == Span::NONE
-            && at[Component::Host]
-                == Span::new(
-                    at[Component::Scheme].range().map_or(0, |r| r.end) + 3,
-                    host_end,
-                ) {
-            host_end
-        } else {
-            0
-        };
-        let verified = Verified {
-            prefix,
-            ..Verified::NONE
-        };
-        return Url::finish_parsed(p, source, &at, verified);
+        return Url::finish_parsed(p, source, &at, Note::NONE);
     }
     let mut url = build(p);
     if url.as_str() == Some(source) {

@@ -1,5 +1,6 @@
 //! Fast exits of resolution (ARCHITECTURE.md, speed mechanisms, rows 2 and 4).
 
+use super::hint::Verified;
 use crate::path::{file_path_changes, may_change, remove_dot_segments_into};
 use crate::record::Url;
 
@@ -12,7 +13,7 @@ pub(crate) fn resolve(base: &Url, input: &str) -> Option<Url> {
         .parse_source()
         .is_some_and(|src| std::ptr::eq(src, input) || src == input || trims_to(input, src));
     if is_source {
-        if base.is_known_canonical() {
+        if super::hint::is_known_canonical(base) {
             return Some(base.clone());
         }
         if let Some(u) = own_resolution(base) {
@@ -21,7 +22,13 @@ pub(crate) fn resolve(base: &Url, input: &str) -> Option<Url> {
     }
     let (ser, m) = super::recognize::merge_with(base, input.as_bytes())?;
     let (a, b) = m.pieces_str(ser, input);
-    Some(Url::build_canonical(a, b, &m.at, m.class))
+    Some(Url::build_canonical(
+        a,
+        b,
+        &m.at,
+        m.class,
+        Verified::CANONICAL.note(),
+    ))
 }
 
 /// Whether preprocessing `input` (resolution step 1) gives `src` by trimming its ends alone.
@@ -54,7 +61,14 @@ fn own_resolution(u: &Url) -> Option<Url> {
         if *q == p {
             Some(u.clone())
         } else {
-            u.with_path(q)
+            // The canonical prefix stays (the path after it is another).
+            let v = Verified::of(u);
+            let note = Verified {
+                prefix: v.prefix,
+                lower: v.lower,
+                ..Verified::NONE
+            };
+            u.with_path(q, note.note())
         }
     })
 }

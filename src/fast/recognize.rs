@@ -7,7 +7,7 @@
 //! Rejecting is always safe; accepting is checked against the stages (the tests below, the
 //! fast-exit differential, I18, I19).
 
-use crate::hint::Stop;
+use super::hint::Stop;
 use crate::path::{PATH_COPY, has_authority, leading_dot_segments, ref_kind};
 use crate::percent::{FRAGMENT, QUERY, escape_at, is_unreserved};
 use crate::record::{Component, Span};
@@ -385,7 +385,7 @@ pub(crate) fn merge_with<'b>(base: &'b crate::record::Url, r: &[u8]) -> Option<(
 /// The serialization and spans of `base` if known canonical and not `file:` (HOSTPATH steps).
 #[inline]
 fn merge_base(base: &crate::record::Url) -> Option<(&str, &[Span; 8])> {
-    let (ser, at) = base.canonical_base()?;
+    let (ser, at) = super::hint::canonical_base(base)?;
     (!base.scheme_class().is_file()).then_some((ser, at))
 }
 
@@ -526,7 +526,7 @@ mod tests {
             "{s:?}: the stages give {r:?} {out:?}"
         );
         let slow = parse_stages(s);
-        let fast = Url::build_canonical(s, "", &at, class);
+        let fast = Url::build_canonical(s, "", &at, class, crate::fast::Verified::CANONICAL.note());
         assert_eq!(fast, slow, "{s:?}");
         assert_eq!(parse(s), slow, "{s:?}");
         // `resolve` takes a record known to be canonical for its own
