@@ -6,7 +6,7 @@
 use std::borrow::Cow;
 
 use crate::canonicalize::{CanonOptions, canon_staged};
-use crate::fast::{self, Stop, Verified};
+use crate::fast::{self, Stop};
 use crate::record::{InvalidReason, Url};
 use crate::scratch::{self, Scratch, Used};
 
@@ -300,7 +300,7 @@ pub(crate) fn parse_text(input: &str) -> Url {
         return crate::parse::parse_stages(input);
     }
     match fast::layout_or_stop(input.as_bytes()) {
-        Ok((at, class)) => Url::build_canonical(input, "", &at, class, Verified::CANONICAL.note()),
+        Ok((at, class)) => fast::canonical_url(input, "", &at, class),
         Err(stop) => {
             if let Some(Some(s)) = crate::preprocess::trim_ends(input) {
                 return parse_trimmed(s);
@@ -328,7 +328,7 @@ fn parse_after_stop(input: &str, stop: &Stop) -> Url {
 #[inline(never)]
 fn parse_trimmed(s: &str) -> Url {
     match fast::layout_or_stop(s.as_bytes()) {
-        Ok((at, class)) => Url::build_canonical(s, "", &at, class, Verified::CANONICAL.note()),
+        Ok((at, class)) => fast::canonical_url(s, "", &at, class),
         Err(stop) => parse_after_stop(s, &stop),
     }
 }

@@ -15,7 +15,9 @@ use crate::percent::{
     self, FRAGMENT, OPAQUE_PATH, PATH, QUERY, USERINFO, decode_unreserved_into, encode_utf8_into,
     escape_at, is_unreserved,
 };
-use crate::record::{Authority, Component, InvalidReason, Known, Parts, Span, Url};
+use crate::record::{
+    Authority, Component, Flags, InvalidReason, Known, Note, Parts, Serialization, Span, Url,
+};
 use crate::scheme::{Scheme, canonical_port};
 use crate::scratch::{Scratch, Work};
 use crate::serialize::Layout;
@@ -75,7 +77,7 @@ pub fn canonicalize_with(url: &Url, opts: &CanonOptions) -> Url {
         if url.same_serialized(&at, canon) {
             return url.clone();
         }
-        Url::build_serialized(
+        canonical_record(
             canon,
             &at,
             Authority::Raw(p.authority),
@@ -132,7 +134,7 @@ pub fn canonicalize_as(
         if q.hierarchical == p.hierarchical && url.same_serialized(&at, canon) {
             return url.clone();
         }
-        Url::build_serialized(
+        canonical_record(
             canon,
             &at,
             Authority::Raw(p.authority),
@@ -140,6 +142,23 @@ pub fn canonicalize_as(
             q.hierarchical,
         )
     })
+}
+
+/// The record of a valid URL canonicalization wrote into `canon` (components at `at`), with the
+/// raw authority and flag given (`serialize::build` of those parts, written directly).
+pub(crate) fn canonical_record(
+    canon: &mut String,
+    at: &[Span; 8],
+    authority: Authority,
+    class: Scheme,
+    hierarchical: bool,
+) -> Url {
+    Url::from_serialization(
+        Serialization::Written(canon),
+        at,
+        authority,
+        Flags::valid(class, hierarchical, false, Note::NONE),
+    )
 }
 
 /// The decimal digits of the port `v`, appended to `out`.
@@ -183,17 +202,17 @@ pub(crate) fn canonicalize_into(
 /// The canonical parts [`canonicalize_into`] wrote for `u` into `out` at `at`; the raw authority
 /// and the flag are `u`'s.
 fn canonical_parts<'o>(u: &Parts<'o>, out: &'o str, at: &[Span; 8]) -> Parts<'o> {
-    let g = |i: usize| at[i].get(out);
+    let g = |c: Component| at[c].get(out);
     Parts {
-        scheme: g(0),
+        scheme: g(Component::Scheme),
         class: u.class,
-        user: g(1),
-        password: g(2),
-        host: g(3),
-        port: g(4),
-        path: g(5),
-        query: g(6),
-        fragment: g(7),
+        user: g(Component::User),
+        password: g(Component::Password),
+        host: g(Component::Host),
+        port: g(Component::Port),
+        path: g(Component::Path),
+        query: g(Component::Query),
+        fragment: g(Component::Fragment),
         authority: u.authority,
         invalid: None,
         hierarchical: u.hierarchical,
@@ -328,10 +347,10 @@ impl Layout for CanonWrite<'_, '_> {
     }
 
     #[inline(always)]
-    fn comp(&mut self, i: usize, c: &str) -> Option<()> {
+    fn comp(&mut self, which: Component, c: &str) -> Option<()> {
         let start = self.out.len();
-        let done = match i {
-            0 => {
+        let done = match which {
+            Component::Scheme => {
                 // Scheme: lowercase.
                 self.out.push_str(c);
                 if c.bytes().any(|c| c.is_ascii_uppercase()) {
@@ -339,21 +358,21 @@ impl Layout for CanonWrite<'_, '_> {
                 }
                 Ok(())
             }
-            1 | 2 => {
+            Component::User | Component::Password => {
                 encode_utf8_into(c, &USERINFO, self.out);
                 Ok(())
             }
-            3 => self.host(c),
-            4 => self.port.map(|p| {
+            Component::Host => self.host(c),
+            Component::Port => self.port.map(|p| {
                 if let Some(p) = p {
                     push_port(self.out, p);
                 }
             }),
-            5 => {
+            Component::Path => {
                 self.path(c, start);
                 Ok(())
             }
-            6 => {
+            Component::Query => {
                 let enc = if self.u.hierarchical {
                     query_encoding(self.opts.charset)
                 } else {
@@ -362,7 +381,7 @@ impl Layout for CanonWrite<'_, '_> {
                 encode_query_into(c, enc, &QUERY, self.out);
                 Ok(())
             }
-            _ => {
+            Component::Fragment => {
                 fragment_into(c, self.out);
                 Ok(())
             }
@@ -371,7 +390,7 @@ impl Layout for CanonWrite<'_, '_> {
             self.err = Some(e);
             return None;
         }
-        self.at[i] = Span::new(start, self.out.len());
+        self.at[which] = Span::new(start, self.out.len());
         Some(())
     }
 }

@@ -121,8 +121,8 @@ pub(crate) struct Record {
     note: Note,
 }
 
-/// A record's flags and notes, as [`Url::build_with`] takes them.
-struct Flags {
+/// A record's flags and notes, as its constructors take them.
+pub(crate) struct Flags {
     invalid: Option<InvalidReason>,
     hierarchical: bool,
     class: Scheme,
@@ -132,7 +132,9 @@ struct Flags {
 }
 
 impl Flags {
-    const fn valid(
+    /// A valid record's: its scheme's class, /hierarchical/, whether parsing its serialization
+    /// gives it ([`Url::parse_source`]), and the fast exits' note.
+    pub(crate) const fn valid(
         class: Scheme,
         hierarchical: bool,
         parse_of_serialization: bool,
@@ -149,20 +151,42 @@ impl Flags {
     }
 }
 
-/// The raw authority of a record built from its serialization ([`Url::build_serialized`]).
+/// A valid record's serialization, as [`Url::from_serialization`] takes it.
+pub(crate) enum Serialization<'a> {
+    /// The concatenation of these pieces, copied.
+    Pieces([&'a str; 3]),
+    /// Written into this buffer (canonicalization's): copied, or taken when large (the caller
+    /// would not keep it, see `scratch`).
+    Written(&'a mut String),
+}
+
+/// The raw authority of a record built from its serialization ([`Url::from_serialization`]).
 #[derive(Clone, Copy)]
 pub(crate) enum Authority<'a> {
     /// The host itself (no user information, no port): the host's span.
     Host,
     /// Absent, or these octets, copied after the serialization.
     Raw(Option<&'a str>),
+    /// These octets of the serialization (host, `:` and port), copied after it.
+    At(Span),
 }
 
-impl Authority<'_> {
+impl<'a> Authority<'a> {
     fn copied_len(self) -> usize {
         match self {
             Authority::Raw(Some(a)) => a.len() + 1,
+            Authority::At(a) => a.len() + 1,
             _ => 0,
+        }
+    }
+
+    /// The raw authority of the parts `p`: their host's span when it is the host, the very slice
+    /// (what parsing gives for an authority of a host alone), else a copy.
+    pub(crate) fn of(p: &Parts<'a>) -> Authority<'a> {
+        if authority_is_host(p) {
+            Authority::Host
+        } else {
+            Authority::Raw(p.authority)
         }
     }
 }
@@ -308,7 +332,7 @@ impl fmt::Debug for Url {
 impl Default for Url {
     /// The record of no components: a valid URL serialized as `:`.
     fn default() -> Url {
-        Url::finish(String::from(":"), true, &[Span::NONE; 8], &Parts::default())
+        Url::from_parts(&Parts::default(), 1, |buf, _| buf.push(':'))
     }
 }
 
@@ -570,89 +594,6 @@ impl Url {
         }
     }
 
-    /// The record of `prefix` + `rest`, a URL the recognizer found canonical with its components
-    /// at `at`: its serialization is that string, and so is its parse; `note` the fast exits'.
-    pub(crate) fn build_canonical(
-        prefix: &str,
-        rest: &str,
-        at: &[Span; 8],
-        class: Scheme,
-        note: Note,
-    ) -> Url {
-        // The layout `finish` gives, written directly; the raw authority is the host's span unless
-        // there is a port (then a NUL-terminated copy of host and port).
-        let len = prefix.len() + rest.len();
-        let port = at[Component::Port];
-        let authority =
-            (port != Span::NONE).then(|| Span::new(at[Component::Host].start, port.end));
-        let extra = authority.map_or(0, |a| a.end - a.start + 1);
-        let flags = Flags::valid(class, true, true, note);
-        Url::build_with(Err(len + 1 + extra), flags, |buf, spans| {
-            buf.push_str(prefix);
-            if !rest.is_empty() {
-                buf.push_str(rest);
-            }
-            buf.push('\0');
-            *spans = [Span::NONE; 11];
-            spans[..8].copy_from_slice(at);
-            spans[SERIAL] = Span::new(0, len);
-            spans[AUTHORITY] = match authority {
-                None => at[Component::Host],
-                Some(a) => {
-                    // From whichever piece holds them; pieces end between components, so each
-                    // slice is on a character boundary.
-                    let start = buf.len();
-                    let n = prefix.len();
-                    buf.push_str(&prefix[a.start.min(n)..a.end.min(n)]);
-                    buf.push_str(&rest[a.start.max(n) - n..a.end.max(n) - n]);
-                    buf.push('\0');
-                    Span::new(start, start + (a.end - a.start))
-                }
-            };
-        })
-    }
-
-    /// This valid record with its non-empty path replaced by `path`, the rest copied and the later
-    /// spans moved: the value its own resolution gives, with the fast exits' `note`. `None` when
-    /// it knows its canonical host.
-    pub(crate) fn with_path(&self, path: &str, note: Note) -> Option<Url> {
-        let r = &*self.0;
-        let old = r.spans[Component::Path];
-        if r.invalid.is_some()
-            || old.start == ABSENT
-            || old.start == old.end
-            || r.spans[KNOWN_HOST] != Span::NONE
-            || r.known_host_err.is_some()
-        {
-            return None;
-        }
-        let (ps, pe) = (old.start, old.end);
-        let (before, after) = (r.buf.get(..ps)?, r.buf.get(pe..)?);
-        let flags = Flags::valid(r.class, r.hierarchical, false, note);
-        let len = before.len() + path.len() + after.len();
-        Some(Url::build_with(Err(len), flags, |buf, spans| {
-            buf.push_str(before);
-            buf.push_str(path);
-            buf.push_str(after);
-            // Spans before the path stay; the path is not empty, so whatever starts or ends at or
-            // past its end lies after it and moves by the path's change in length.
-            let old = &r.spans;
-            spans[..5].copy_from_slice(&old[..5]);
-            spans[Component::Path] = Span::new(ps, ps + path.len());
-            let delta = (ps + path.len()).wrapping_sub(pe);
-            let moved = |x: usize| {
-                let d = if x >= pe && x != ABSENT { delta } else { 0 };
-                x.wrapping_add(d)
-            };
-            for i in Component::Query as usize..spans.len() {
-                spans[i] = Span {
-                    start: moved(old[i].start),
-                    end: moved(old[i].end),
-                };
-            }
-        }))
-    }
-
     /// The fast exits' note ([`Note`]).
     #[inline]
     pub(crate) fn note(&self) -> Note {
@@ -681,46 +622,56 @@ impl Url {
         }
     }
 
-    /// [`serialize::build`](crate::serialize::build) of a valid record canonicalization wrote into
-    /// `ser` (components at `at`), with the raw authority and flag given. A large `ser` is taken,
-    /// not copied (the caller would not keep it, see `scratch`).
-    pub(crate) fn build_serialized(
-        ser: &mut String,
+    /// The record of a valid URL from its serialization `ser`, its components at `at` (spans of the
+    /// serialization), with the raw `authority`, no canonical host known, and the flags `f`
+    /// ([`Flags::valid`]). One of the record's two constructors, with [`Url::from_parts`].
+    pub(crate) fn from_serialization(
+        ser: Serialization,
         at: &[Span; 8],
         authority: Authority,
-        class: Scheme,
-        hierarchical: bool,
+        f: Flags,
     ) -> Url {
-        // What `finish` gives for these parts (no host in them, so none known), written directly.
+        debug_assert!(f.invalid.is_none() && f.known_host_err.is_none());
         debug_assert!(match authority {
-            Authority::Host =>
-                at[Component::Port] == Span::NONE && at[Component::Host].get(ser).is_some(),
-            Authority::Raw(_) => true,
+            Authority::Host => at[Component::Port] == Span::NONE,
+            _ => true,
         });
-        let flags = Flags::valid(class, hierarchical, false, Note::NONE);
         let extra = authority.copied_len() + 1;
-        if ser.capacity() > crate::scratch::KEEP {
-            // Shrink first: growing may move the buffer, the old block counted at full capacity.
-            let mut b = std::mem::take(ser);
-            b.shrink_to_fit();
-            b.reserve_exact(extra);
-            return Url::build_with(Ok(b), flags, |buf, spans| {
-                Url::fill_serialized(buf, spans, at, authority);
-            });
+        match ser {
+            Serialization::Written(s) if s.capacity() > crate::scratch::KEEP => {
+                // Shrink first: growing may move the buffer, the old block counted at full capacity.
+                let mut b = std::mem::take(s);
+                b.shrink_to_fit();
+                b.reserve_exact(extra);
+                Url::build_with(Ok(b), f, |buf, spans| {
+                    Url::fill_serialized(buf, spans, at, authority, &[]);
+                })
+            }
+            Serialization::Written(s) => Url::build_with(Err(s.len() + extra), f, |buf, spans| {
+                buf.push_str(s);
+                Url::fill_serialized(buf, spans, at, authority, &[s]);
+            }),
+            Serialization::Pieces(pieces) => {
+                let len: usize = pieces.iter().map(|p| p.len()).sum();
+                Url::build_with(Err(len + extra), f, |buf, spans| {
+                    for p in pieces {
+                        buf.push_str(p);
+                    }
+                    Url::fill_serialized(buf, spans, at, authority, &pieces);
+                })
+            }
         }
-        Url::build_with(Err(ser.len() + extra), flags, |buf, spans| {
-            buf.push_str(ser);
-            Url::fill_serialized(buf, spans, at, authority);
-        })
     }
 
-    /// [`Url::fill_rest`] for a valid record serialized in `buf`, with no host in its parts.
+    /// Completes a valid record serialized in `buf` (the concatenation of `pieces`, when given),
+    /// with no host known: its NUL, its spans, its raw authority.
     #[inline]
     fn fill_serialized(
         buf: &mut String,
         spans: &mut [Span; 11],
         at: &[Span; 8],
         authority: Authority,
+        pieces: &[&str],
     ) {
         spans[..8].copy_from_slice(at);
         spans[SERIAL] = Span::new(0, buf.len());
@@ -734,12 +685,33 @@ impl Url {
             }
             Authority::Raw(None) => Span::NONE,
             Authority::Host => at[Component::Host],
+            Authority::At(a) => {
+                let start = buf.len();
+                if pieces.is_empty() {
+                    let copy = buf[a.start..a.end].to_owned();
+                    buf.push_str(&copy);
+                } else {
+                    // From whichever pieces hold it; pieces end between components, so each slice
+                    // is on a character boundary.
+                    let mut off = 0;
+                    for p in pieces {
+                        let (lo, hi) = (
+                            a.start.clamp(off, off + p.len()),
+                            a.end.clamp(off, off + p.len()),
+                        );
+                        buf.push_str(&p[lo - off..hi - off]);
+                        off += p.len();
+                    }
+                }
+                buf.push('\0');
+                Span::new(start, start + a.len())
+            }
         };
         spans[KNOWN_HOST] = Span::NONE;
     }
 
-    /// The length of what [`Url::finish`] appends after the serialization and its NUL.
-    pub(crate) fn extra_len(p: &Parts, valid: bool) -> usize {
+    /// The length of what [`Url::fill_rest`] appends after the serialization and its NUL.
+    fn extra_len(p: &Parts, valid: bool) -> usize {
         let mut n = 0;
         if !valid {
             let comps = [
@@ -760,73 +732,23 @@ impl Url {
         n + authority + known
     }
 
-    /// Completes a record from `buf`, a valid record's serialization (components at `at`) or
-    /// empty: appends what [`Url::fill_rest`] says.
-    pub(crate) fn finish(buf: String, valid: bool, at: &[Span; 8], p: &Parts) -> Url {
-        Url::build_with(Ok(buf), Url::flags_of(p), |buf, spans| {
-            *spans = [Span::NONE; 11];
-            if valid {
-                spans[..8].copy_from_slice(at);
-            }
-            Url::fill_rest(buf, spans, valid, p);
-        })
-    }
-
-    /// [`Url::finish`] for a record of `len` octets: `write` appends a valid record's serialization
-    /// and spans (or nothing) into the record's own buffer.
-    pub(crate) fn finish_sized(
-        len: usize,
-        valid: bool,
+    /// The record of the parts `p`, valid or not, with their flags and known host: for a valid
+    /// one `write` appends its serialization of `ser_len` octets and notes where each component
+    /// went; an invalid one holds a copy of each component. One of the record's two constructors,
+    /// with [`Url::from_serialization`].
+    pub(crate) fn from_parts(
         p: &Parts,
+        ser_len: usize,
         write: impl FnOnce(&mut String, &mut [Span; 8]),
     ) -> Url {
-        Url::finish_sized_as(len, valid, p, Url::flags_of(p), write)
-    }
-
-    /// [`Url::finish_sized`] with the flags `f`.
-    fn finish_sized_as(
-        len: usize,
-        valid: bool,
-        p: &Parts,
-        f: Flags,
-        write: impl FnOnce(&mut String, &mut [Span; 8]),
-    ) -> Url {
-        Url::build_with(Err(len), f, |buf, spans| {
+        let valid = p.invalid.is_none();
+        let len = if valid { ser_len } else { 0 } + 1 + Url::extra_len(p, valid);
+        Url::build_with(Err(len), Url::flags_of(p), |buf, spans| {
             *spans = [Span::NONE; 11];
-            if let Some(at) = spans.first_chunk_mut::<8>() {
+            if valid && let Some(at) = spans.first_chunk_mut::<8>() {
                 write(buf, at);
             }
             Url::fill_rest(buf, spans, valid, p);
-        })
-    }
-
-    /// The record of a parse whose serialization is its `source` ([`Url::parse_source`]), with the
-    /// fast exits' `note`.
-    pub(crate) fn finish_parsed(p: &Parts, source: &str, at: &[Span; 8], note: Note) -> Url {
-        // What `finish` gives (a parse knows nothing of its host), written directly.
-        debug_assert!(p.invalid.is_none() && p.known.host.is_none() && p.known.err.is_none());
-        let authority = if authority_is_host(p) {
-            Authority::Host
-        } else {
-            Authority::Raw(p.authority)
-        };
-        Url::finish_source(source, at, authority, p.class, p.hierarchical, note)
-    }
-
-    /// [`Url::finish_parsed`] given the spans `at`, the raw `authority` and the flag.
-    pub(crate) fn finish_source(
-        source: &str,
-        at: &[Span; 8],
-        authority: Authority,
-        class: Scheme,
-        hierarchical: bool,
-        note: Note,
-    ) -> Url {
-        let len = source.len() + 1 + authority.copied_len();
-        let f = Flags::valid(class, hierarchical, true, note);
-        Url::build_with(Err(len), f, |buf, spans| {
-            buf.push_str(source);
-            Url::fill_serialized(buf, spans, at, authority);
         })
     }
 
@@ -1292,7 +1214,7 @@ mod tests {
     }
 
     /// Canonicalization keeps its input's raw authority and flag, and its
-    /// record (written directly by `Url::build_serialized`) is the one
+    /// record (written directly by `Url::from_serialization`) is the one
     /// `serialize::build` makes of those and the canonical components:
     /// the same value, serialization and C views.
     #[test]

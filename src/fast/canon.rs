@@ -5,7 +5,7 @@
 //! (`canonicalize::write_after_host`).
 
 use super::hint::{canonical_prefix, is_known_canonical};
-use crate::canonicalize::{kept_parts, write_after_host};
+use crate::canonicalize::{canonical_record, kept_parts, write_after_host};
 use crate::record::{Authority, Component, Parts, Span, Url};
 use crate::scheme::canonical_port;
 use crate::scratch::{Scratch, Used, Work};
@@ -36,7 +36,7 @@ pub(crate) fn canonicalize(url: &Url) -> Option<Url> {
         } else {
             Authority::Raw(p.authority)
         };
-        Some(Url::build_serialized(
+        Some(canonical_record(
             canon,
             &at,
             authority,

@@ -3,7 +3,8 @@
 //! a record's serialization, kept in the record's one opaque note (`record::Note`) for the
 //! handle path's later steps (ARCHITECTURE.md, speed mechanisms, rows 1 and 3).
 
-use crate::record::{Component, Note, Span, Url};
+use crate::record::{Authority, Component, Flags, Note, Serialization, Span, Url};
+use crate::scheme::Scheme;
 
 /// Where the recognizer (`layout`, src/fast/recognize.rs) stopped on a URL it rejected; each field
 /// 0 when not reached. `s[..scheme_end]`: a lowercase hierarchical scheme other than `file:`, then
@@ -116,4 +117,24 @@ pub(crate) fn canonical_prefix(u: &Url) -> Option<(&str, &[Span; 8], bool, usize
         .range()
         .map_or(0, |r| v.path_ok.saturating_sub(r.start));
     Some((u.as_str()?.get(..v.prefix)?, at, v.lower, path_ok))
+}
+
+/// The record of `prefix` + `rest`, a URL the recognizer found canonical with its components at
+/// `at`: its serialization is that string, and so is its parse and canonical form (noted). The raw
+/// authority is the host's span unless there is a port (then host and port, copied).
+pub(crate) fn canonical_url(prefix: &str, rest: &str, at: &[Span; 8], class: Scheme) -> Url {
+    let port = at[Component::Port];
+    let authority = match port.range() {
+        None => Authority::Host,
+        Some(p) => {
+            let h = at[Component::Host].range().map_or(p.start, |h| h.start);
+            Authority::At(Span::new(h, p.end))
+        }
+    };
+    Url::from_serialization(
+        Serialization::Pieces([prefix, rest, ""]),
+        at,
+        authority,
+        Flags::valid(class, true, true, Verified::CANONICAL.note()),
+    )
 }

@@ -14,7 +14,7 @@ mod resume;
 pub(crate) use canon::canonicalize;
 #[cfg(test)]
 pub(crate) use hint::canonical_prefix;
-pub(crate) use hint::{Stop, Verified};
+pub(crate) use hint::{Stop, canonical_url};
 pub(crate) use own::resolve;
 pub(crate) use parse::{parse_from, parse_resumed_at};
 pub(crate) use recognize::{authority_stop, is_canonical, layout_or_stop, merge_with, scan_ascii};

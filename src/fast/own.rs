@@ -2,7 +2,7 @@
 
 use super::hint::Verified;
 use crate::path::{file_path_changes, may_change, remove_dot_segments_into};
-use crate::record::Url;
+use crate::record::{Authority, Component, Flags, Serialization, Span, Url};
 
 /// [`resolve`](crate::resolve::resolve) of `input` against `base` when a fast exit answers (`base`
 /// parsed from `input`, or the merge). `None`: the stage decides.
@@ -22,13 +22,7 @@ pub(crate) fn resolve(base: &Url, input: &str) -> Option<Url> {
     }
     let (ser, m) = super::recognize::merge_with(base, input.as_bytes())?;
     let (a, b) = m.pieces_str(ser, input);
-    Some(Url::build_canonical(
-        a,
-        b,
-        &m.at,
-        m.class,
-        Verified::CANONICAL.note(),
-    ))
+    Some(super::hint::canonical_url(a, b, &m.at, m.class))
 }
 
 /// Whether preprocessing `input` (resolution step 1) gives `src` by trimming its ends alone.
@@ -68,7 +62,37 @@ fn own_resolution(u: &Url) -> Option<Url> {
                 lower: v.lower,
                 ..Verified::NONE
             };
-            u.with_path(q, note.note())
+            with_path(u, q, note.note())
         }
     })
+}
+
+/// The valid record `u` with its non-empty path replaced by `path`, the rest copied and the
+/// components after it moved: the value its own resolution gives, with the fast exits' `note`.
+/// `None` when it knows its canonical host.
+fn with_path(u: &Url, path: &str, note: crate::record::Note) -> Option<Url> {
+    let p = u.parts();
+    let old = u.spans()[Component::Path].range()?;
+    if p.invalid.is_some() || old.is_empty() || p.known.host.is_some() || p.known.err.is_some() {
+        return None;
+    }
+    let ser = u.as_str()?;
+    let (before, after) = (ser.get(..old.start)?, ser.get(old.end..)?);
+    // Components before the path stay; the query and fragment move by the path's change in length.
+    let mut at = *u.spans();
+    at[Component::Path] = Span::new(old.start, old.start + path.len());
+    for c in [Component::Query, Component::Fragment] {
+        if let Some(r) = at[c].range() {
+            at[c] = Span::new(
+                r.start - old.end + old.start + path.len(),
+                r.end - old.end + old.start + path.len(),
+            );
+        }
+    }
+    Some(Url::from_serialization(
+        Serialization::Pieces([before, path, after]),
+        &at,
+        Authority::of(&p),
+        Flags::valid(p.class, p.hierarchical, false, note),
+    ))
 }

@@ -6,9 +6,9 @@
 use super::hint::{Stop, Verified};
 use crate::parse::{parse_after_scheme, parse_parts_into, path_ends};
 use crate::preprocess::{as_is, preprocess_into};
-use crate::record::{Authority, Component, Parts, Span, Url};
+use crate::record::{Authority, Component, Flags, Parts, Serialization, Span, Url};
 use crate::scheme::Scheme;
-use crate::serialize::layout_in;
+use crate::serialize::{layout_in, parsed_record};
 
 /// The stages on `input`, whose scheme and authority the recognizer read in any case up to the path
 /// (`st`): built from its places ([`resumed_layout`]), scheme and host lowercased if `lower`.
@@ -62,7 +62,7 @@ fn build_parsed(p: &Parts, source: &str, host_end: usize) -> Url {
             prefix: host_end,
             ..Verified::NONE
         };
-        return Url::finish_parsed(p, source, &at, verified.note());
+        return parsed_record(p, source, &at, verified.note());
     }
     crate::serialize::build_parsed(p, source)
 }
@@ -104,7 +104,12 @@ fn parse_resumed(s: &str, input: &str, stop: &Stop, lower: bool) -> Url {
         path_ok,
     };
     let class = Scheme::of(&s.as_bytes()[..stop.scheme_end]);
-    let url = Url::finish_source(s, &at, authority, class, true, verified.note());
+    let url = Url::from_serialization(
+        Serialization::Pieces([s, "", ""]),
+        &at,
+        authority,
+        Flags::valid(class, true, true, verified.note()),
+    );
     #[cfg(debug_assertions)]
     crate::parse::debug_assert_is_the_steps(s, &url.parts());
     url
