@@ -175,6 +175,37 @@ pub fn fast_exit_taken(base: Option<&Url>, input: &str) -> bool {
     }
 }
 
+/// Which of the handle path's fast exits answer `resolve(parse(base), input)` and its
+/// canonicalization (`base`: `input` when `None`), default options (for the differential's report
+/// that its cases put each of them to work).
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HandleExits {
+    /// The parse was the recognizer's: a record noted canonical, or one resumed where the
+    /// recognizer stopped, its canonical prefix noted.
+    pub parse: bool,
+    /// Resolution was a fast exit's: the URL's own resolution, or the merge.
+    pub resolve: bool,
+    /// Canonicalization was a fast exit's: a record noted canonical, or the prefix road.
+    pub canonicalize: bool,
+}
+
+/// [`HandleExits`] of `input` against `base`.
+#[doc(hidden)]
+pub fn handle_exits_taken(base: Option<&str>, input: &str) -> HandleExits {
+    let b = parse_text(base.unwrap_or(input));
+    let fast_resolved = fast::resolve(&b, input);
+    let resolved = match &fast_resolved {
+        Some(u) => u.clone(),
+        None => crate::resolve::resolve(&b, input),
+    };
+    HandleExits {
+        parse: fast::noted(&b),
+        resolve: fast_resolved.is_some(),
+        canonicalize: fast::canonicalize(&resolved).is_some(),
+    }
+}
+
 /// Whether the recognizer accepts `s` (`canonical_form::is_canonical`).
 #[doc(hidden)]
 pub fn is_canonical(s: &[u8]) -> bool {

@@ -95,6 +95,11 @@ pub(crate) fn is_known_canonical(u: &Url) -> bool {
     u.note().flags & CANONICAL != 0
 }
 
+/// Whether the fast exits noted anything of `u` (canonical, or a canonical prefix).
+pub(crate) fn noted(u: &Url) -> bool {
+    u.note() != Note::NONE
+}
+
 /// The serialization and spans of a record known canonical, for the merge.
 #[inline]
 pub(crate) fn canonical_base(u: &Url) -> Option<(&str, &[Span; 8])> {

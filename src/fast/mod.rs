@@ -14,6 +14,7 @@ mod resume;
 pub(crate) use canon::canonicalize;
 #[cfg(test)]
 pub(crate) use hint::canonical_prefix;
+pub(crate) use hint::noted;
 pub(crate) use hint::{Stop, canonical_url};
 pub(crate) use own::resolve;
 pub(crate) use parse::{parse_from, parse_resumed_at};
