@@ -146,6 +146,7 @@ pub fn canonicalize_as(
 
 /// The record of a valid URL canonicalization wrote into `canon` (components at `at`), with the
 /// raw authority and flag given (`serialize::build` of those parts, written directly).
+#[inline]
 pub(crate) fn canonical_record(
     canon: &mut String,
     at: &[Span; 8],

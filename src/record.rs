@@ -600,6 +600,24 @@ impl Url {
         self.0.note
     }
 
+    /// The raw authority as [`Url::from_serialization`] takes it: the host's span when it is the
+    /// host, else a copy.
+    #[inline]
+    pub(crate) fn raw_authority(&self) -> Authority<'_> {
+        let r = &*self.0;
+        if r.spans[AUTHORITY] != Span::NONE && r.spans[AUTHORITY] == r.spans[Component::Host] {
+            Authority::Host
+        } else {
+            Authority::Raw(self.authority())
+        }
+    }
+
+    /// Whether CanonicalizeHost of the record's host is known from a base ([`Parts::known`]).
+    #[inline]
+    pub(crate) fn knows_host(&self) -> bool {
+        self.0.spans[KNOWN_HOST] != Span::NONE || self.0.known_host_err.is_some()
+    }
+
     /// The components' spans, `wurl_component` order.
     #[inline]
     pub(crate) fn spans(&self) -> &[Span; 8] {
@@ -624,7 +642,9 @@ impl Url {
 
     /// The record of a valid URL from its serialization `ser`, its components at `at` (spans of the
     /// serialization), with the raw `authority`, no canonical host known, and the flags `f`
-    /// ([`Flags::valid`]). One of the record's two constructors, with [`Url::from_parts`].
+    /// ([`Flags::valid`]). One of the record's two constructors, with [`Url::from_parts`]; inlined,
+    /// so that each caller's kind of serialization and authority is known where it is built.
+    #[inline(always)]
     pub(crate) fn from_serialization(
         ser: Serialization,
         at: &[Span; 8],
@@ -654,7 +674,7 @@ impl Url {
             Serialization::Pieces(pieces) => {
                 let len: usize = pieces.iter().map(|p| p.len()).sum();
                 Url::build_with(Err(len + extra), f, |buf, spans| {
-                    for p in pieces {
+                    for p in pieces.iter().filter(|p| !p.is_empty()) {
                         buf.push_str(p);
                     }
                     Url::fill_serialized(buf, spans, at, authority, &pieces);
@@ -665,7 +685,7 @@ impl Url {
 
     /// Completes a valid record serialized in `buf` (the concatenation of `pieces`, when given),
     /// with no host known: its NUL, its spans, its raw authority.
-    #[inline]
+    #[inline(always)]
     fn fill_serialized(
         buf: &mut String,
         spans: &mut [Span; 11],

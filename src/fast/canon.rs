@@ -47,16 +47,16 @@ pub(crate) fn canonicalize(url: &Url) -> Option<Url> {
 }
 
 /// The parts canonicalization reads after [`canonical_prefix`]: the prefix's are absent.
+#[inline]
 fn parts_after_prefix(url: &Url) -> Parts<'_> {
-    let p = url.parts();
     Parts {
-        port: p.port,
-        path: p.path,
-        query: p.query,
-        fragment: p.fragment,
-        authority: p.authority,
-        class: p.class,
-        hierarchical: p.hierarchical,
+        port: url.port(),
+        path: url.path(),
+        query: url.query(),
+        fragment: url.fragment(),
+        authority: url.authority(),
+        class: url.scheme_class(),
+        hierarchical: url.is_hierarchical(),
         ..Parts::default()
     }
 }

@@ -2,7 +2,7 @@
 
 use super::hint::Verified;
 use crate::path::{file_path_changes, may_change, remove_dot_segments_into};
-use crate::record::{Authority, Component, Flags, Serialization, Span, Url};
+use crate::record::{Component, Flags, Serialization, Span, Url};
 
 /// [`resolve`](crate::resolve::resolve) of `input` against `base` when a fast exit answers (`base`
 /// parsed from `input`, or the merge). `None`: the stage decides.
@@ -105,9 +105,8 @@ fn own_resolution(u: &Url) -> Option<Url> {
 /// components after it moved: the value its own resolution gives, with the fast exits' `note`.
 /// `None` when it knows its canonical host.
 fn with_path(u: &Url, path: &str, note: crate::record::Note) -> Option<Url> {
-    let p = u.parts();
     let old = u.spans()[Component::Path].range()?;
-    if p.invalid.is_some() || old.is_empty() || p.known.host.is_some() || p.known.err.is_some() {
+    if u.is_invalid() || old.is_empty() || u.knows_host() {
         return None;
     }
     let ser = u.as_str()?;
@@ -126,8 +125,8 @@ fn with_path(u: &Url, path: &str, note: crate::record::Note) -> Option<Url> {
     Some(Url::from_serialization(
         Serialization::Pieces([before, path, after]),
         &at,
-        Authority::of(&p),
-        Flags::valid(p.class, p.hierarchical, false, note),
+        u.raw_authority(),
+        Flags::valid(u.scheme_class(), u.is_hierarchical(), false, note),
     ))
 }
 
