@@ -21,6 +21,7 @@ use crate::record::{
 use crate::scheme::{Scheme, canonical_port};
 use crate::scratch::{Scratch, Work};
 use crate::serialize::Layout;
+use crate::trace::{Observe, Stage};
 
 /// Options of canonicalization.
 #[derive(Clone, Copy, Debug, Default)]
@@ -188,9 +189,22 @@ pub(crate) fn canonicalize_into(
     at: &mut [Span; 8],
     work: &mut Work,
 ) -> Result<(), InvalidReason> {
+    canonicalize_into_with(u, opts, out, at, work, &mut ())
+}
+
+/// [`canonicalize_into`], each step reported to `obs`.
+#[inline(always)]
+fn canonicalize_into_with<O: Observe>(
+    u: &Parts,
+    opts: &CanonOptions,
+    out: &mut String,
+    at: &mut [Span; 8],
+    work: &mut Work,
+    obs: &mut O,
+) -> Result<(), InvalidReason> {
     out.clear();
     *at = [Span::NONE; 8];
-    write_canonical(u, opts, out, at, work)?;
+    write_canonical(u, opts, out, at, work, obs)?;
     if opts.network_strict
         && let Some(why) =
             crate::strict::check(&crate::serialize::build(&canonical_parts(u, out, at)))
@@ -249,6 +263,7 @@ pub(crate) fn write_after_host(
         a: &mut work.a,
         b: &mut work.b,
         err: None,
+        obs: &mut (),
     };
     crate::serialize::walk_after_host(kept, &mut w);
 }
@@ -256,22 +271,37 @@ pub(crate) fn write_after_host(
 /// "Steps to canonicalize a URL" on `u`, appended to `out` with where each component went in
 /// `at`: the parts it keeps ([`kept_parts`]), each written by its rule ([`CanonWrite`]). The first
 /// step that fails gives the reason: `file:`'s HOSTPATH, then CanonicalizeHost, then the port.
-fn write_canonical(
+/// `obs` sees each step that changes a component.
+fn write_canonical<O: Observe>(
     u: &Parts,
     opts: &CanonOptions,
     out: &mut String,
     at: &mut [Span; 8],
     work: &mut Work,
+    obs: &mut O,
 ) -> Result<(), InvalidReason> {
     let info = u.class;
     let port = canonical_port(u.port, info.default_port);
     // `file:`'s HOSTPATH runs first (into `work`): it may move a host into the path and back.
     let file = info.is_file();
     if file {
-        file_hostpath(u.host, u.path, work)?;
+        let rounds = file_hostpath(u.host, u.path, work)?;
+        if O::ON {
+            let what =
+                format!("file: HOSTPATH ({rounds} round(s), CanonicalizeHost and the path rules)");
+            if u.host != Some(work.host.as_str()) {
+                obs.step(Stage::Host, &what, u.host, Some(&work.host));
+            }
+            if u.path != Some(work.path.as_str()) {
+                obs.step(Stage::Path, &what, u.path, Some(&work.path));
+            }
+        }
     }
     let Work { host, path, a, b } = work;
     let kept = kept_parts(u, &port, file.then_some((host.as_str(), path.as_str())));
+    if O::ON {
+        observe_kept(u, &kept, &port, obs);
+    }
     let mut w = CanonWrite {
         u,
         info,
@@ -284,6 +314,7 @@ fn write_canonical(
         a,
         b,
         err: None,
+        obs,
     };
     crate::serialize::walk(&kept, &mut w);
     w.err.map_or(Ok(()), Err)
@@ -318,9 +349,51 @@ pub(crate) fn kept_parts<'a>(
     }
 }
 
+/// Reports what [`kept_parts`] removed of `u`: the port the port rules drop, an empty password,
+/// an empty user.
+fn observe_kept<O: Observe>(
+    u: &Parts,
+    kept: &Parts,
+    port: &Result<Option<u32>, InvalidReason>,
+    obs: &mut O,
+) {
+    if u.password.is_some() && kept.password.is_none() {
+        obs.step(Stage::Password, "empty password removed", u.password, None);
+    }
+    if u.user.is_some() && kept.user.is_none() {
+        obs.step(
+            Stage::User,
+            "empty user removed (no password)",
+            u.user,
+            None,
+        );
+    }
+    if let Some(p) = u.port
+        && kept.port.is_none()
+    {
+        let what = if p.is_empty() {
+            "empty port removed".to_owned()
+        } else {
+            match (port, u.class.default_port) {
+                (Ok(None), Some(d)) => format!("default port {d} dropped"),
+                _ => "port removed".to_owned(),
+            }
+        };
+        obs.step(Stage::Port, &what, Some(p), None);
+    }
+    if u.path.is_none() && kept.path == Some("") {
+        obs.step(
+            Stage::Path,
+            "a hierarchical URL without a path gets one",
+            None,
+            Some(""),
+        );
+    }
+}
+
 /// Each component given by [`kept_parts`] written into `out` by its rule, its place noted in `at`.
-/// A step that fails stops the walk, its reason kept in `err`.
-struct CanonWrite<'w, 'u> {
+/// A step that fails stops the walk, its reason kept in `err`. `obs` sees each component's change.
+struct CanonWrite<'w, 'u, O: Observe = ()> {
     /// The record canonicalized: its flag and known host.
     u: &'w Parts<'u>,
     /// The canonical scheme's kind and default port.
@@ -338,9 +411,10 @@ struct CanonWrite<'w, 'u> {
     a: &'w mut String,
     b: &'w mut String,
     err: Option<InvalidReason>,
+    obs: &'w mut O,
 }
 
-impl Layout for CanonWrite<'_, '_> {
+impl<O: Observe> Layout for CanonWrite<'_, '_, O> {
     #[inline]
     fn lit(&mut self, l: &'static str) -> Option<()> {
         self.out.push_str(l);
@@ -388,15 +462,71 @@ impl Layout for CanonWrite<'_, '_> {
             }
         };
         if let Err(e) = done {
+            if O::ON {
+                self.obs
+                    .step(STAGES[which as usize], e.as_str(), Some(c), None);
+            }
             self.err = Some(e);
             return None;
         }
         self.at[which] = Span::new(start, self.out.len());
+        if O::ON {
+            self.observe(which as usize, c, start);
+        }
         Some(())
     }
 }
 
-impl CanonWrite<'_, '_> {
+/// The stage of each component, in `wurl_component` order.
+const STAGES: [Stage; 8] = [
+    Stage::Scheme,
+    Stage::User,
+    Stage::Password,
+    Stage::Host,
+    Stage::Port,
+    Stage::Path,
+    Stage::Query,
+    Stage::Fragment,
+];
+
+impl<O: Observe> CanonWrite<'_, '_, O> {
+    /// Reports component `i`, `c` before its rule, when its rule changed it (written from `start`).
+    /// The host and the hierarchical path report their own steps as they take them.
+    #[inline(never)]
+    fn observe(&mut self, i: usize, c: &str, start: usize) {
+        let after = &self.out[start..];
+        if after == c {
+            return;
+        }
+        let what = match i {
+            0 => "lower case".to_owned(),
+            1 | 2 => "percent-encoded (the user-info set)".to_owned(),
+            3 if self.file => return,
+            3 if self.u.known.host.is_some() => {
+                "the base's canonical host (CanonicalizeHost, known)".to_owned()
+            }
+            3 => return,
+            4 => "leading zeros removed".to_owned(),
+            5 if self.file || self.u.hierarchical => return,
+            5 if self.info.is_mailto() => {
+                "mailto: escapes of unreserved characters decoded, then percent-encoded (the path set)"
+                    .to_owned()
+            }
+            5 => "percent-encoded (the opaque path set)".to_owned(),
+            6 => {
+                let enc = if self.u.hierarchical {
+                    query_encoding(self.opts.charset)
+                } else {
+                    encoding_rs::UTF_8
+                };
+                format!("encoded as {}, then percent-encoded (the query set)", enc.name())
+            }
+            _ => "C0 and C1 controls, SPACE, DEL and non-ASCII percent-encoded (the fragment set)"
+                .to_owned(),
+        };
+        self.obs.step(STAGES[i], &what, Some(c), Some(after));
+    }
+
     /// The host `h`: CanonicalizeHost (or `file:`'s canonical host).
     #[inline]
     fn host(&mut self, h: &str) -> Result<(), InvalidReason> {
@@ -408,7 +538,7 @@ impl CanonWrite<'_, '_> {
         match (self.u.known.host, self.u.known.err) {
             (Some(k), _) => self.out.push_str(k),
             (None, Some(e)) => return Err(e),
-            (None, None) => crate::host::host_into(h, false, self.out)?,
+            (None, None) => crate::host::host_into_with(h, false, self.out, self.obs)?,
         }
         Ok(())
     }
@@ -421,7 +551,11 @@ impl CanonWrite<'_, '_> {
         if self.file {
             out.push_str(p);
         } else if self.u.hierarchical {
-            hierarchical_path_from(p, self.path_ok, false, out, self.a, self.b);
+            if O::ON {
+                hierarchical_path_observed(p, out, self.a, self.b, self.obs);
+            } else {
+                hierarchical_path_from(p, self.path_ok, false, out, self.a, self.b);
+            }
         } else if self.info.is_mailto() {
             // Not hierarchical: only the escape decoding (to a fixed point) and encoding.
             self.a.clear();
@@ -447,6 +581,14 @@ impl CanonWrite<'_, '_> {
             && out.as_bytes()[start..].starts_with(b"//")
         {
             out.insert_str(start, "/.");
+            if O::ON {
+                self.obs.step(
+                    Stage::Path,
+                    "\"/.\" prefixed (without an authority, \"//\" would read as one)",
+                    Some(&out[start + 2..]),
+                    Some(&out[start..]),
+                );
+            }
         }
     }
 }
@@ -635,6 +777,38 @@ fn hierarchical_path_from(
 #[derive(Debug)]
 pub(crate) struct NeedsSteps;
 
+/// [`hierarchical_path_from`] (not `file:`, nothing copied) for an observer: the full steps
+/// ([`hierarchical_path`]), whose each step `obs` sees, rather than the one pass, which gives the
+/// same path (`one_pass_path_matches_full_steps_exhaustively`) but takes all steps at once.
+#[inline(never)]
+fn hierarchical_path_observed<O: Observe>(
+    p: &str,
+    out: &mut String,
+    a: &mut String,
+    b: &mut String,
+    obs: &mut O,
+) {
+    a.clear();
+    if !p.starts_with('/') {
+        a.push('/');
+    }
+    a.push_str(p);
+    if a.len() != p.len() {
+        obs.step(Stage::Path, "leading \"/\" added", Some(p), Some(a));
+    }
+    hierarchical_path_with(a, b, false, obs);
+    let start = out.len();
+    encode_utf8_into(a, &PATH, out);
+    if out[start..] != **a {
+        obs.step(
+            Stage::Path,
+            "percent-encoded (the path set)",
+            Some(a),
+            Some(&out[start..]),
+        );
+    }
+}
+
 /// The one pass's writer for "remove dot-segments" ([`remove_dots`]): between dot segments it
 /// decodes escapes of unreserved characters and escapes the path set ([`path_octet`]), and stops
 /// where it cannot decide alone. Only `/` separates segments (`%2F` stays escaped, `\` is escaped or
@@ -772,6 +946,12 @@ const MAX_PATH_ROUNDS: usize = 4;
 /// the output would not be a fixed point (docs/DIFFERENCES.md, its table). On
 /// `a` in place, `b` working space: the slow path of [`hierarchical_path_into`].
 fn hierarchical_path(a: &mut String, b: &mut String, file: bool) {
+    hierarchical_path_with(a, b, file, &mut ());
+}
+
+/// [`hierarchical_path`], each step that changes the path reported to `obs`.
+#[inline(always)]
+fn hierarchical_path_with<O: Observe>(a: &mut String, b: &mut String, file: bool, obs: &mut O) {
     // Outside `file:`, a `\` here was copied from a base's path without resolution's steps: its
     // `%5C` is no separator to resolution (only `file:` decodes it), so it is escaped first.
     if !file && a.contains('\\') {
@@ -783,23 +963,40 @@ fn hierarchical_path(a: &mut String, b: &mut String, file: bool) {
             b.push_str(piece);
         }
         std::mem::swap(a, b);
+        if O::ON {
+            obs.step(Stage::Path, "backslashes escaped as %5C", Some(b), Some(a));
+        }
     }
     for _ in 0..MAX_PATH_ROUNDS {
         if file && has_slash_escape(a.as_bytes()) {
             b.clear();
             decode_file_slashes_into(a, b);
             std::mem::swap(a, b);
+            if O::ON {
+                obs.step(Stage::Path, "file: %2F and %5C decoded", Some(b), Some(a));
+            }
         }
         if needs_dot_removal(a.as_bytes()) {
             b.clear();
             remove_dot_segments_into(a, b);
             std::mem::swap(a, b);
+            if O::ON && a != b {
+                obs.step(Stage::Path, "remove dot-segments", Some(b), Some(a));
+            }
         }
         b.clear();
         if !decode_unreserved_into(a, b) {
             break;
         }
         std::mem::swap(a, b);
+        if O::ON {
+            obs.step(
+                Stage::Path,
+                "escapes of unreserved characters decoded",
+                Some(b),
+                Some(a),
+            );
+        }
     }
 }
 
@@ -812,6 +1009,19 @@ pub(crate) fn canon_staged(
     opts: &CanonOptions,
     out: &mut String,
     sc: &mut Scratch,
+) -> Result<(), InvalidReason> {
+    canon_staged_with(base, input, opts, out, sc, &mut ())
+}
+
+/// [`canon_staged`], each step that changes the URL reported to `obs` by the stage that makes it.
+#[inline(always)]
+pub(crate) fn canon_staged_with<O: Observe>(
+    base: Option<&Url>,
+    input: &str,
+    opts: &CanonOptions,
+    out: &mut String,
+    sc: &mut Scratch,
+    obs: &mut O,
 ) -> Result<(), InvalidReason> {
     let Scratch {
         pre,
@@ -830,20 +1040,29 @@ pub(crate) fn canon_staged(
             b = base.parts();
             // No `parse_source`: a page's links are rarely the page itself.
             let bufs = (path, path2);
-            crate::resolve::resolve_str_into(&b, None, input, pre, side, bufs, true, &mut r);
+            crate::resolve::resolve_str_into_with(
+                &b, None, input, pre, side, bufs, true, &mut r, obs,
+            );
         }
         None => {
-            let s = crate::preprocess::preprocess_into(input, pre);
+            let s = crate::preprocess::preprocess_into_with(input, pre, obs);
             crate::parse::parse_parts_into(s, side, &mut r);
+            if O::ON {
+                crate::resolve::observe_parse(&r, obs);
+            }
             // An invalid parse gives its own reason (the rule of `api::own_base`).
             if let Some(why) = r.invalid {
                 return Err(why);
             }
+            let parsed = r;
             // Resolving against its own parse parses it again into the same parts: reuse them.
             if s.is_empty() {
                 r.fragment = None;
             } else {
                 crate::resolve::resolve_own(&mut r, (path, path2));
+            }
+            if O::ON {
+                crate::resolve::observe_resolution(&parsed, &r, obs);
             }
         }
     }
@@ -852,13 +1071,13 @@ pub(crate) fn canon_staged(
     }
     if opts.network_strict {
         let mut at = [Span::NONE; 8];
-        canonicalize_into(&r, opts, canon, &mut at, work)?;
+        canonicalize_into_with(&r, opts, canon, &mut at, work, obs)?;
         out.push_str(canon);
         return Ok(());
     }
     let start = out.len();
     let mut at = [Span::NONE; 8];
-    let res = write_canonical(&r, opts, out, &mut at, work);
+    let res = write_canonical(&r, opts, out, &mut at, work, obs);
     if res.is_err() {
         out.truncate(start);
     }

@@ -8,6 +8,7 @@ use crate::percent::{self, HOST, HOST_FILE, escape_at};
 use crate::punycode;
 use crate::record::{InvalidReason, Url};
 use crate::scratch::{HostBufs, free_if_large};
+use crate::trace::{Observe, Stage};
 
 /// What kind of host a URL has (`wurl_host_kind`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,6 +45,9 @@ pub fn host_kind(u: &Url) -> HostKind {
 
 /// Step 6: percent-decodes each run of `%XX` escapes as UTF-8 (U+FFFD for invalid sequences, as
 /// `String::from_utf8_lossy`), appending to `out`; other `%` stay. `run` is scratch.
+/// Always inlined: the observed instantiation of its caller (`crate::trace`) adds a call site,
+/// which must not change how the normal one is compiled.
+#[inline(always)]
 fn decode_percent_utf8_into(s: &str, out: &mut String, run: &mut Vec<u8>) {
     let b = s.as_bytes();
     let mut i = 0;
@@ -77,6 +81,9 @@ fn is_label_separator(c: char) -> bool {
 
 /// Whether the UTF-8 `s` holds a label separator other than `.`: U+3002 is `E3 80 82`, U+FF0E
 /// `EF BC 8E`, U+FF61 `EF BD A1` (lead octets are never continuation octets).
+/// Always inlined: the observed instantiation of its caller (`crate::trace`) adds a call site,
+/// which must not change how the normal one is compiled.
+#[inline(always)]
 fn has_ideographic_separator(s: &[u8]) -> bool {
     let mut from = 0;
     while let Some(k) = crate::scan::find2(&s[from..], 0xE3, 0xEF) {
@@ -173,8 +180,19 @@ pub fn canonicalize_host(host: &str, scheme: &str) -> Result<String, InvalidReas
 
 /// [`canonicalize_host_into`], with nothing appended to `out` on failure.
 pub(crate) fn host_into(h: &str, is_file: bool, out: &mut String) -> Result<(), InvalidReason> {
+    host_into_with(h, is_file, out, &mut ())
+}
+
+/// [`host_into`], each step of CanonicalizeHost that changes the host reported to `obs`.
+#[inline(always)]
+pub(crate) fn host_into_with<O: Observe>(
+    h: &str,
+    is_file: bool,
+    out: &mut String,
+    obs: &mut O,
+) -> Result<(), InvalidReason> {
     let start = out.len();
-    let r = canonicalize_host_into(h, is_file, out);
+    let r = canonicalize_host_into_with(h, is_file, out, obs);
     if r.is_err() {
         out.truncate(start);
     }
@@ -190,18 +208,42 @@ pub fn canonicalize_host_into(
     is_file: bool,
     out: &mut String,
 ) -> Result<(), InvalidReason> {
+    canonicalize_host_into_with(host, is_file, out, &mut ())
+}
+
+/// [`canonicalize_host_into`], reporting each step that changes the host to `obs`.
+#[inline(always)]
+fn canonicalize_host_into_with<O: Observe>(
+    host: &str,
+    is_file: bool,
+    out: &mut String,
+    obs: &mut O,
+) -> Result<(), InvalidReason> {
     // Fast path (ARCHITECTURE.md, speed mechanisms, row 6): for a non-empty host of
     // `A-Z a-z 0-9 - . _ ~ +` only, Nameprep (step 11) is ASCII lowercasing and no other step but
     // 27 changes it; 27 can only when every octet can occur in an `inet_addr()` number, and then
     // writes the address (its parse reads either case) or leaves the host as it is.
     let (all, any) = classes(host.as_bytes());
     if all & PLAIN != 0 && !host.is_empty() {
+        let start = out.len();
         if all & INET == 0 || !canonicalize_ipv4_into(host, out) {
             push_plain(host, any & UPPER != 0, out);
+            if O::ON && any & UPPER != 0 {
+                obs.step(
+                    Stage::Host,
+                    "lower case (Nameprep)",
+                    Some(host),
+                    Some(&out[start..]),
+                );
+            }
+        } else if O::ON {
+            observe_ipv4(host, &out[start..], obs);
         }
         return Ok(());
     }
-    crate::scratch::with_host(|scratch| canonicalize_host_slow(host, any, is_file, out, scratch))
+    crate::scratch::with_host(|scratch| {
+        canonicalize_host_slow(host, any, is_file, out, scratch, obs)
+    })
 }
 
 /// The fast path's classes of `host`: those every octet has (`all`, with
@@ -253,12 +295,13 @@ fn classes_of(s: &str, table: &[u8; 256]) -> u8 {
 
 /// The whole algorithm, with `scratch` for every intermediate string. `any`: the
 /// [`OCTET_CLASS`] classes some octet of `host` has.
-fn canonicalize_host_slow(
+fn canonicalize_host_slow<O: Observe>(
     host: &str,
     any: u8,
     is_file: bool,
     out: &mut String,
     scratch: &mut HostBufs,
+    obs: &mut O,
 ) -> Result<(), InvalidReason> {
     let HostBufs {
         no_ctl,
@@ -274,6 +317,9 @@ fn canonicalize_host_slow(
     if any & CTL != 0 {
         no_ctl.clear();
         no_ctl.extend(s.chars().filter(|c| !matches!(c, '\t' | '\n' | '\r')));
+        if O::ON && s != no_ctl.as_str() {
+            obs.step(Stage::Host, "TAB, LF and CR removed", Some(s), Some(no_ctl));
+        }
         s = no_ctl;
     }
     // Step 5.
@@ -287,6 +333,14 @@ fn canonicalize_host_slow(
     if any & PCT != 0 {
         decoded.clear();
         decode_percent_utf8_into(s, decoded, run);
+        if O::ON && s != decoded.as_str() {
+            obs.step(
+                Stage::Host,
+                "percent-decoded (UTF-8)",
+                Some(s),
+                Some(decoded),
+            );
+        }
         s = decoded;
     }
     // Step 9.
@@ -295,6 +349,14 @@ fn canonicalize_host_slow(
     prepped.clear();
     let rtl = nameprep_rtl_into(s, prepped, nameprep_scratch)
         .map_err(|_| InvalidReason::HostProhibitedCharacter)?;
+    if O::ON && s != prepped.as_str() {
+        let what = if s.to_lowercase() == *prepped {
+            "lower case (Nameprep)"
+        } else {
+            "Nameprep (mapping, case folding, NFKC)"
+        };
+        obs.step(Stage::Host, what, Some(s), Some(prepped));
+    }
     // The earlier strings are no longer needed: free them if large (peak memory).
     free_if_large(no_ctl);
     free_if_large(decoded);
@@ -306,6 +368,14 @@ fn canonicalize_host_slow(
             s.chars()
                 .map(|c| if is_label_separator(c) { '.' } else { c }),
         );
+        if O::ON {
+            obs.step(
+                Stage::Host,
+                "label separators become \".\"",
+                Some(s),
+                Some(separated),
+            );
+        }
         s = separated;
     }
     if need_punycode {
@@ -354,6 +424,14 @@ fn canonicalize_host_slow(
                 if !punycode::encode_into(label, out) {
                     return Err(InvalidReason::HostPunycode);
                 }
+                if O::ON {
+                    obs.step(
+                        Stage::Host,
+                        "Punycode",
+                        Some(label),
+                        Some(&out[label_start..]),
+                    );
+                }
                 if out.len() - label_start > 63 {
                     return Err(InvalidReason::HostLabelTooLong);
                 }
@@ -373,20 +451,31 @@ fn canonicalize_host_slow(
         // Free the Nameprep output before step 30 makes its copy (peak memory).
         free_if_large(prepped);
         free_if_large(separated);
-        return finish_in_place(out, start, is_file, joined);
+        return finish_in_place(out, start, is_file, joined, obs);
     }
     // Otherwise steps 16 to 22 give back the string as it is.
-    finish(s, is_file, out)
+    finish(s, is_file, out, obs)
+}
+
+/// Reports step 27: `host`, read as an IPv4 address in one of the `inet_addr()` forms, written
+/// `addr`.
+#[inline(never)]
+fn observe_ipv4<O: Observe>(host: &str, addr: &str, obs: &mut O) {
+    if host != addr {
+        let what = format!("IPv4 address, read as {}", crate::ipv4::form(host));
+        obs.step(Stage::Host, &what, Some(host), Some(addr));
+    }
 }
 
 /// Steps 25 to 30 on `out[start..]`, which steps 17 to 22 wrote. When none changes it (no bracket,
 /// colon, IPv4 address, forbidden octet or octet to encode), it stays without [`finish`]'s copy;
 /// otherwise it moves to `tmp` for [`finish`].
-fn finish_in_place(
+fn finish_in_place<O: Observe>(
     out: &mut String,
     start: usize,
     is_file: bool,
     tmp: &mut String,
+    obs: &mut O,
 ) -> Result<(), InvalidReason> {
     let s = &out[start..];
     let any = classes_of(s, &FINISH_CLASS);
@@ -398,11 +487,17 @@ fn finish_in_place(
     tmp.clear();
     tmp.push_str(s);
     out.truncate(start);
-    finish(tmp, is_file, out)
+    finish(tmp, is_file, out, obs)
 }
 
 /// Steps 25 to 30 on `s`, appending the result to `out`.
-fn finish(s: &str, is_file: bool, out: &mut String) -> Result<(), InvalidReason> {
+fn finish<O: Observe>(
+    s: &str,
+    is_file: bool,
+    out: &mut String,
+    obs: &mut O,
+) -> Result<(), InvalidReason> {
+    let start = out.len();
     // Step 25. A bracketed host that is not an IPv6 address goes on as it is (the conformance
     // data keeps `[::1%20hello]` and `[google.com]`), but skips the colon rule of step 26.
     let bracketed = s.len() >= 2 && s.starts_with('[') && s.ends_with(']');
@@ -410,6 +505,14 @@ fn finish(s: &str, is_file: bool, out: &mut String) -> Result<(), InvalidReason>
         out.push('[');
         format_ipv6_into(&g, out);
         out.push(']');
+        if O::ON && s != &out[start..] {
+            obs.step(
+                Stage::Host,
+                "IPv6 address, canonical form",
+                Some(s),
+                Some(&out[start..]),
+            );
+        }
         return Ok(());
     }
     let any = classes_of(s, &FINISH_CLASS);
@@ -419,6 +522,9 @@ fn finish(s: &str, is_file: bool, out: &mut String) -> Result<(), InvalidReason>
     }
     // Step 27 (only when every octet can be part of an IPv4 address).
     if any & NOT_INET == 0 && canonicalize_ipv4_into(s, out) {
+        if O::ON {
+            observe_ipv4(s, &out[start..], obs);
+        }
         return Ok(());
     }
     // Steps 28 and 30, in one pass over the octets (their classes).
@@ -435,6 +541,14 @@ fn finish(s: &str, is_file: bool, out: &mut String) -> Result<(), InvalidReason>
         let n = s.bytes().filter(|&b| set.contains(b)).count();
         out.reserve(s.len() + 2 * n);
         percent::encode_utf8_into(s, set, out);
+        if O::ON {
+            obs.step(
+                Stage::Host,
+                "percent-encoded (the host set)",
+                Some(s),
+                Some(&out[start..]),
+            );
+        }
     } else {
         out.push_str(s);
     }
@@ -490,7 +604,7 @@ mod tests {
                 let f = canonicalize_host_into(h, is_file, &mut fast);
                 let (_, any) = classes(h.as_bytes());
                 let s = crate::scratch::with_host(|sc| {
-                    canonicalize_host_slow(h, any, is_file, &mut slow, sc)
+                    canonicalize_host_slow(h, any, is_file, &mut slow, sc, &mut ())
                 });
                 assert_eq!((f, &fast), (s, &slow), "{h:?}");
             }

@@ -52,6 +52,28 @@ pub fn parse_ipv4(s: &str) -> Option<u32> {
     Some((addr | last) as u32)
 }
 
+/// The `inet_addr()` form of `s`, an address [`parse_ipv4`] reads, in words: how many numbers,
+/// each one's base, and how many octets the last fills (for `wurl explain`).
+pub(crate) fn form(s: &str) -> String {
+    let nums: Vec<&str> = s.split('.').collect();
+    let base = |n: &str| {
+        let b = n.as_bytes();
+        match (b.first(), b.get(1)) {
+            (Some(b'0'), Some(b'x' | b'X')) => "hex",
+            (Some(b'0'), Some(_)) => "octal",
+            _ => "decimal",
+        }
+    };
+    let bases: Vec<&str> = nums.iter().map(|n| base(n)).collect();
+    let fill = 5 - nums.len().min(4);
+    let octets = if fill == 1 { "octet" } else { "octets" };
+    format!(
+        "{} number(s) ({}), the last filling {fill} {octets}",
+        nums.len(),
+        bases.join(", ")
+    )
+}
+
 /// The dotted-decimal text of `a` in a stack buffer (at most 15 bytes):
 /// the buffer and the length used.
 fn dotted(a: u32) -> ([u8; 15], usize) {

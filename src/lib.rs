@@ -33,6 +33,7 @@ pub mod state;
 pub mod strict;
 #[cfg(test)]
 mod testutil;
+pub mod trace;
 mod utf8;
 
 pub use api::{
@@ -66,13 +67,16 @@ pub fn url_to_canon_url(input: &str, base: Option<&str>, charset: Option<&str>) 
     canonicalize(&resolved, charset).serialize()
 }
 
+pub mod explain;
 pub mod key;
 pub mod rules;
 mod split;
 pub mod surt;
 
+pub use explain::{Comparison, ExplainOptions, Trace, compare, explain};
 pub use key::{
     KEY_VERSION, KeyOptions, key_into, key_of_into, key_of_model_into, key_of_url_into,
     key_standard_into,
 };
 pub use rules::{Rules, RulesError};
+pub use trace::{Stage, Step};

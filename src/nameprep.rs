@@ -188,6 +188,9 @@ pub fn nameprep_into(
 
 /// [`nameprep_into`], telling whether the output holds a RandALCat character: without one, the
 /// bidi check (RFC 3454 6) passes on every label.
+/// Always inlined: the observed instantiation of its caller (`crate::trace`) adds a call site,
+/// which must not change how the normal one is compiled.
+#[inline(always)]
 pub(crate) fn nameprep_rtl_into(
     s: &str,
     out: &mut String,

@@ -5,6 +5,8 @@
 
 use std::borrow::Cow;
 
+use crate::trace::{Observe, Stage};
+
 /// Whether `c` is a Unicode noncharacter (U+FDD0..U+FDEF, U+xxFFFE, U+xxFFFF).
 pub fn is_noncharacter(c: char) -> bool {
     let cp = c as u32;
@@ -83,10 +85,55 @@ fn needs_work(bytes: &[u8]) -> bool {
 /// removed or replaced; otherwise the trimmed input itself is returned.
 #[inline]
 pub fn preprocess_into<'a>(s: &'a str, buf: &'a mut String) -> &'a str {
+    preprocess_into_with(s, buf, &mut ())
+}
+
+/// [`preprocess_into`], each step that changes the string reported to `obs`.
+#[inline(always)]
+pub(crate) fn preprocess_into_with<'a, O: Observe>(
+    s: &'a str,
+    buf: &'a mut String,
+    obs: &mut O,
+) -> &'a str {
     if let Some(s) = as_is(s) {
         return s;
     }
+    if O::ON {
+        return preprocess_observed(s, buf, obs);
+    }
     preprocess_other(s, buf)
+}
+
+/// [`preprocess_other`] by its own steps, reporting steps 1 and 2 (one report) and step 3.
+#[inline(never)]
+fn preprocess_observed<'a, O: Observe>(s: &'a str, buf: &'a mut String, obs: &mut O) -> &'a str {
+    let untrimmed: &'a str = if needs_work(s.as_bytes()) {
+        remove_and_replace(s, buf);
+        let removed = s
+            .chars()
+            .filter(|c| matches!(c, '\t' | '\n' | '\r'))
+            .count();
+        let replaced = s.chars().filter(|&c| is_noncharacter(c)).count();
+        let what = match (replaced, removed) {
+            (0, n) => format!("{n} TAB, LF or CR removed"),
+            (r, 0) => format!("{r} noncharacter(s) replaced by U+FFFD"),
+            (r, n) => format!("{r} noncharacter(s) replaced by U+FFFD, {n} TAB, LF or CR removed"),
+        };
+        obs.step(Stage::Preprocess, &what, Some(s), Some(buf));
+        buf
+    } else {
+        s
+    };
+    let out = trim(untrimmed);
+    if out.len() != untrimmed.len() {
+        obs.step(
+            Stage::Preprocess,
+            "VT, FF and SPACE trimmed at both ends",
+            Some(untrimmed),
+            Some(out),
+        );
+    }
+    out
 }
 
 /// `s` when it is printable ASCII, left as it is (ARCHITECTURE.md, speed mechanisms, row 13).
@@ -102,6 +149,14 @@ fn preprocess_other<'a>(s: &'a str, buf: &'a mut String) -> &'a str {
     if !needs_work(s.as_bytes()) {
         return trim(s);
     }
+    remove_and_replace(s, buf);
+    trim(buf)
+}
+
+/// Steps 1 and 2 on `s` into `buf` (cleared first): noncharacters replaced, TAB, LF and CR removed.
+/// Always inlined into [`preprocess_other`], as this loop was before [`preprocess_observed`] used it.
+#[inline(always)]
+fn remove_and_replace(s: &str, buf: &mut String) {
     buf.clear();
     buf.reserve(s.len());
     for c in s.chars() {
@@ -111,7 +166,6 @@ fn preprocess_other<'a>(s: &'a str, buf: &'a mut String) -> &'a str {
             c => buf.push(c),
         }
     }
-    trim(buf)
 }
 
 fn trim(s: &str) -> &str {

@@ -10,9 +10,9 @@ use crate::path::{
     RefKind, decode_file_slashes, file_path_changes, may_change, ref_kind,
     remove_dot_segments_into, starts_with_drive_spec,
 };
-use crate::preprocess::preprocess_into;
-use crate::record::{InvalidReason, Known, Parts, Url};
+use crate::record::{Component, InvalidReason, Known, Parts, Url};
 use crate::scan::find1;
+use crate::trace::{Observe, Stage};
 
 pub use crate::path::remove_dot_segments;
 
@@ -55,15 +55,50 @@ pub(crate) fn resolve_str_into<'a>(
     for_canon: bool,
     r: &mut Parts<'a>,
 ) {
+    resolve_str_into_with(
+        base,
+        base_source,
+        input,
+        pre,
+        side,
+        bufs,
+        for_canon,
+        r,
+        &mut (),
+    );
+}
+
+/// [`resolve_str_into`], reporting preprocessing, the parse and what resolution changed to `obs`.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub(crate) fn resolve_str_into_with<'a, O: Observe>(
+    base: &Parts<'a>,
+    base_source: Option<&str>,
+    input: &'a str,
+    pre: &'a mut String,
+    side: &'a mut String,
+    bufs: (&'a mut String, &'a mut String),
+    for_canon: bool,
+    r: &mut Parts<'a>,
+    obs: &mut O,
+) {
     // Step 4: nothing resolves against an invalid base.
     if base.invalid.is_some() {
         *r = Parts::invalid(InvalidReason::InvalidBase);
         return;
     }
-    let s = preprocess_into(input, pre);
+    let s = crate::preprocess::preprocess_into_with(input, pre, obs);
     // Step 6: the empty string is the base without its fragment.
     if s.is_empty() {
         *r = base_without_fragment(base, bufs.0);
+        if O::ON {
+            obs.step(
+                Stage::Resolve,
+                "the empty reference is the base without its fragment",
+                Some(""),
+                None,
+            );
+        }
         return;
     }
     // The base's own source: its parse is the base's components, with nothing known of its host, as
@@ -75,7 +110,56 @@ pub(crate) fn resolve_str_into<'a>(
     } else {
         parse_parts_into(s, side, r);
     }
+    if O::ON {
+        observe_parse(r, obs);
+    }
+    let parsed = *r;
     resolve_parts(base, r, bufs, for_canon);
+    if O::ON {
+        observe_resolution(&parsed, r, obs);
+    }
+}
+
+/// Reports the components of `p` as parsed: each present one (an absent one is not reported).
+pub(crate) fn observe_parse<O: Observe>(p: &Parts, obs: &mut O) {
+    if let Some(why) = p.invalid {
+        obs.step(Stage::Parse, why.as_str(), None, None);
+        return;
+    }
+    for (c, v) in components(p) {
+        if v.is_some() {
+            obs.step(Stage::Parse, c.name(), None, v);
+        }
+    }
+}
+
+/// Reports each component that resolution changed from `parsed` to `resolved`.
+pub(crate) fn observe_resolution<O: Observe>(parsed: &Parts, resolved: &Parts, obs: &mut O) {
+    if let Some(why) = resolved.invalid {
+        obs.step(Stage::Resolve, why.as_str(), None, None);
+        return;
+    }
+    for ((c, a), (_, b)) in components(parsed).zip(components(resolved)) {
+        if a != b {
+            let what = match (a, b) {
+                (None, Some(_)) => format!("{} taken from the base", c.name()),
+                (Some(_), None) => format!("{} not kept", c.name()),
+                _ if c == Component::Path => {
+                    "path resolved (merge paths, `\\` read as `/`, remove dot-segments)".to_owned()
+                }
+                _ => format!("{} resolved", c.name()),
+            };
+            obs.step(Stage::Resolve, &what, a, b);
+        }
+    }
+}
+
+/// The eight components of `p`, in order.
+fn components<'p>(p: &Parts<'p>) -> impl Iterator<Item = (Component, Option<&'p str>)> {
+    let v = [
+        p.scheme, p.user, p.password, p.host, p.port, p.path, p.query, p.fragment,
+    ];
+    Component::ALL.into_iter().zip(v)
 }
 
 fn base_without_fragment<'a>(base: &Parts<'a>, work: &mut String) -> Parts<'a> {

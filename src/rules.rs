@@ -54,6 +54,7 @@ use std::ops::Range;
 use crate::api::Model;
 use crate::percent::{escape_at, is_unreserved};
 use crate::split::split;
+use crate::trace::{Observe, Stage};
 
 /// The names the rules specification knows, in the order they are applied (and documented).
 const RULE_NAMES: [&str; 7] = [
@@ -322,9 +323,27 @@ impl Rules {
     /// assert_eq!(k, "http://h//x");
     /// ```
     pub fn apply_model_into(&self, canonical: &str, model: Model, out: &mut String) {
+        self.apply_model_with(canonical, model, out, &mut ());
+    }
+
+    /// [`Rules::apply_model_into`], each rule's change reported to `obs` by the rule that makes it.
+    /// Observed, the rules take their one-at-a-time road, which reports each rule alone; unobserved
+    /// they take one pass when it is sound, which gives the same URL (`tests/explain.rs` checks it
+    /// on every golden-key row).
+    #[inline(always)]
+    pub(crate) fn apply_model_with<O: Observe>(
+        &self,
+        canonical: &str,
+        model: Model,
+        out: &mut String,
+        obs: &mut O,
+    ) {
         if self.is_empty() {
             out.push_str(canonical);
             return;
+        }
+        if O::ON {
+            return self.apply_each_observed(canonical, model, out, obs);
         }
         let start = out.len();
         // All the rules in one pass; a risky change is checked, and when the check fails the rules
@@ -341,6 +360,66 @@ impl Rules {
             }
         }
         out.push_str(&cur);
+    }
+
+    /// The one-at-a-time road of [`Rules::apply_model_into`], each rule's change reported to `obs`,
+    /// and each change the soundness check refuses.
+    #[inline(never)]
+    fn apply_each_observed<O: Observe>(
+        &self,
+        canonical: &str,
+        model: Model,
+        out: &mut String,
+        obs: &mut O,
+    ) {
+        let mut cur = canonical.to_owned();
+        for stage in self.stages() {
+            let mut next = String::with_capacity(cur.len());
+            let risky = stage.apply_once(&cur, &mut next);
+            if next == cur {
+                continue;
+            }
+            let name = stage.stage_name();
+            if !risky || stage.sound(&cur, &next, model) {
+                obs.step(Stage::Rule, &name, Some(&cur), Some(&next));
+                cur = next;
+            } else {
+                let what = format!(
+                    "{name}: change not kept (the URL it leaves is not canonical in the {} model, \
+                     or not of the same scheme, host and port)",
+                    model.name()
+                );
+                obs.step(Stage::Rule, &what, Some(&cur), Some(&cur));
+            }
+        }
+        out.push_str(&cur);
+    }
+
+    /// The name of a one-rule stage of [`Rules::stages`], as the specification spells it.
+    fn stage_name(&self) -> String {
+        let name = if self.drop_userinfo {
+            "drop-userinfo"
+        } else if self.strip_www {
+            "strip-www"
+        } else if self.normalize_escapes {
+            "normalize-escapes"
+        } else if self.session_path {
+            "strip-session-ids (path parameter)"
+        } else if self.session_query {
+            "strip-session-ids (query parameters)"
+        } else if self.sort_query {
+            "sort-query"
+        } else if self.drop_fragment {
+            "drop-fragment"
+        } else {
+            let globs: Vec<String> = self
+                .drop_params
+                .iter()
+                .map(|g| String::from_utf8_lossy(g).into_owned())
+                .collect();
+            return format!("drop-params={}", globs.join("|"));
+        };
+        name.to_owned()
     }
 
     /// Each rule alone, in the order applied (`strip-session-ids` as two: path, then query).

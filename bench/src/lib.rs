@@ -72,12 +72,17 @@ pub const DATASETS: &[&str] = &[
     "idn_synth",
     "pagewritten",
     "pagehard",
+    "hrefs",
     "links_synth",
 ];
 
 /// The shipped datasets that are links files (`<name>.tsv`); the others are
-/// URL lists (`<name>.txt`).
+/// URL lists (`<name>.txt`), or escaped URL lists.
 const LINK_DATASETS: &[&str] = &["links_synth"];
+
+/// The shipped datasets that are escaped URL lists (`<name>.esc.txt`, see
+/// [`data_file::unescape`]): URLs with TAB, LF or CR inside.
+const ESCAPED_DATASETS: &[&str] = &["hrefs"];
 
 /// What a dataset holds, hence which operation is timed on it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -143,23 +148,33 @@ impl Dataset {
 
     /// Loads `spec`: a name from [`DATASETS`] (read from `data_dir`) or the
     /// path of a file. A file whose name ends in `.tsv` is a links file
-    /// (`page<TAB>link` per line, see [`Dataset::from_links_text`]); any
-    /// other file is a URL list (one URL per line, see
-    /// [`Dataset::from_text`]). Invalid UTF-8 is replaced with U+FFFD.
+    /// (`page<TAB>link` per line, see [`Dataset::from_links_text`]); one
+    /// whose name ends in `.esc.txt` an escaped URL list (see
+    /// [`Dataset::from_escaped_text`]); any other file is a URL list (one
+    /// URL per line, see [`Dataset::from_text`]). Invalid UTF-8 is
+    /// replaced with U+FFFD.
     pub fn load(spec: &str, data_dir: &Path) -> Result<Dataset, String> {
         let path = if LINK_DATASETS.contains(&spec) {
             data_dir.join(format!("{spec}.tsv"))
+        } else if ESCAPED_DATASETS.contains(&spec) {
+            data_dir.join(format!("{spec}{}", data_file::ESCAPED_SUFFIX))
         } else if DATASETS.contains(&spec) {
             data_dir.join(format!("{spec}.txt"))
         } else {
             PathBuf::from(spec)
         };
         let text = data_file::read(&path)?;
-        let name = path
-            .file_stem()
-            .map_or_else(|| spec.to_owned(), |s| s.to_string_lossy().into_owned());
+        let escaped = data_file::is_escaped(&path);
+        // The name shown: the file's name without `.txt`, `.tsv` or `.esc.txt`.
+        let stem = match path.file_name().and_then(|n| n.to_str()) {
+            Some(n) if escaped => n.strip_suffix(data_file::ESCAPED_SUFFIX).map(str::to_owned),
+            _ => path.file_stem().map(|s| s.to_string_lossy().into_owned()),
+        };
+        let name = stem.unwrap_or_else(|| spec.to_owned());
         if path.extension().is_some_and(|e| e == "tsv") {
             Dataset::from_links_text(name, &text).map_err(|e| format!("{}: {e}", path.display()))
+        } else if escaped {
+            Dataset::from_escaped_text(name, &text).map_err(|e| format!("{}: {e}", path.display()))
         } else {
             Ok(Dataset::from_text(name, &text))
         }
@@ -168,8 +183,23 @@ impl Dataset {
     /// Builds a URL list from text with one URL per line. A leading UTF-8
     /// BOM, `\r` before `\n` and empty lines are dropped.
     pub fn from_text(name: String, text: &str) -> Dataset {
-        let lines = data_file::lines(text);
-        let mut store = Store::with_capacity(text.len() + lines.len());
+        Dataset::from_lines(name, &data_file::lines(text))
+    }
+
+    /// Builds a URL list from an escaped URL list's text: one URL per line,
+    /// `\t`, `\n`, `\r` and `\\` decoded into the bytes they stand for
+    /// ([`data_file::unescape`]), which is what the libraries get. Errors
+    /// on a line with any other backslash.
+    pub fn from_escaped_text(name: String, text: &str) -> Result<Dataset, String> {
+        let urls = data_file::escaped_lines(text)?;
+        let urls: Vec<&str> = urls.iter().map(String::as_str).collect();
+        Ok(Dataset::from_lines(name, &urls))
+    }
+
+    /// Builds a URL list of `lines`, each one URL as it is.
+    fn from_lines(name: String, lines: &[&str]) -> Dataset {
+        let size = lines.iter().map(|l| l.len() + 1).sum();
+        let mut store = Store::with_capacity(size);
         let spans: Vec<Range<usize>> = lines.iter().map(|l| store.push(l)).collect();
         let buf = store.leak();
         let urls: Vec<&'static str> = spans.into_iter().map(|r| &buf[r]).collect();
@@ -257,6 +287,10 @@ pub enum Lib {
     Floor,
     /// `wurl_canon_into` through the C ABI, into a reused buffer.
     WurlInto,
+    /// `wurl_canon_into` with the charset label `"utf-8"` (what a crawler
+    /// passes for a page that declares it): the same output as
+    /// [`Lib::WurlInto`], whose cost it should have.
+    WurlIntoUtf8,
     /// `wurl_parse` + `wurl_resolve` (against its own parse) +
     /// `wurl_canonicalize` + `wurl_serialize` + 3 `wurl_free` through the C
     /// ABI: the same work as `wurl_canon_into` with handles. On links: the
@@ -292,6 +326,7 @@ impl Lib {
     pub const ALL: &'static [Lib] = &[
         Lib::Floor,
         Lib::WurlInto,
+        Lib::WurlIntoUtf8,
         Lib::WurlHandle,
         Lib::WurlRust,
         Lib::WurlRules,
@@ -310,6 +345,7 @@ impl Lib {
         match self {
             Lib::Floor => "floor",
             Lib::WurlInto => "wurl-into",
+            Lib::WurlIntoUtf8 => "wurl-into-utf8",
             Lib::WurlHandle => "wurl-handle",
             Lib::WurlRust => "wurl-rust",
             Lib::WurlRules => "wurl-rules",
@@ -330,6 +366,9 @@ impl Lib {
             Lib::Floor => "sum every byte of each URL (memory-traffic floor)",
             Lib::WurlInto => {
                 "wurl C ABI: wurl_canon_into(NULL base, UTF-8, flags 0) into a reused buffer"
+            }
+            Lib::WurlIntoUtf8 => {
+                "wurl C ABI: wurl_canon_into(NULL base, charset \"utf-8\", flags 0) into a reused buffer"
             }
             Lib::WurlHandle => {
                 "wurl C ABI: wurl_parse + wurl_resolve(self) + wurl_canonicalize + wurl_serialize + 3x wurl_free"
@@ -363,6 +402,9 @@ impl Lib {
             Lib::Floor => "sum every byte of each page (once per page) and of each link",
             Lib::WurlInto => {
                 "wurl C ABI: wurl_parse(page) once per page, wurl_canon_into(page, link) into a reused buffer"
+            }
+            Lib::WurlIntoUtf8 => {
+                "wurl C ABI: wurl_parse(page) once per page, wurl_canon_into(page, link, charset \"utf-8\") into a reused buffer"
             }
             Lib::WurlHandle => {
                 "wurl C ABI: wurl_parse(page) once per page; wurl_resolve(page, link) + wurl_canonicalize + wurl_serialize + 2x wurl_free"
@@ -431,6 +473,7 @@ fn run_urls(lib: Lib, urls: &[&str], scratch: &mut Scratch) -> usize {
     match lib {
         Lib::Floor => run_floor(urls),
         Lib::WurlInto => run_wurl_into(urls, &mut scratch.buf),
+        Lib::WurlIntoUtf8 => run_wurl_into_utf8(urls, &mut scratch.buf),
         Lib::WurlHandle => run_wurl_handle(urls),
         Lib::WurlRust => run_wurl_rust(urls, &mut scratch.string),
         Lib::WurlRules | Lib::WurlSurt => run_wurl_key(lib, urls, &mut scratch.buf),
@@ -449,6 +492,7 @@ fn run_links(lib: Lib, ds: &Dataset, scratch: &mut Scratch) -> usize {
     match lib {
         Lib::Floor => links_floor(pages, links),
         Lib::WurlInto => links_wurl_into(pages, links, &mut scratch.buf),
+        Lib::WurlIntoUtf8 => links_wurl_into_utf8(pages, links, &mut scratch.buf),
         Lib::WurlHandle => links_wurl_handle(pages, links),
         Lib::WurlRust => links_wurl_rust(pages, links, &mut scratch.string),
         Lib::WurlRules | Lib::WurlSurt => links_wurl_key(lib, pages, links, &mut scratch.buf),
@@ -467,7 +511,10 @@ fn run_links(lib: Lib, ds: &Dataset, scratch: &mut Scratch) -> usize {
 pub fn output(lib: Lib, url: &str, scratch: &mut Scratch) -> Option<String> {
     match lib {
         Lib::Floor => Some(url.to_owned()),
-        Lib::WurlInto => wurl_into_one(ptr::null(), 0, url, &mut scratch.buf).map(lossy),
+        Lib::WurlInto => wurl_into_one(ptr::null(), 0, url, b"", &mut scratch.buf).map(lossy),
+        Lib::WurlIntoUtf8 => {
+            wurl_into_one(ptr::null(), 0, url, UTF8_LABEL, &mut scratch.buf).map(lossy)
+        }
         Lib::WurlHandle => wurl_handle_one(url, lossy),
         Lib::WurlRust => {
             let mut s = String::new();
@@ -501,11 +548,16 @@ pub fn link_outputs(
 ) -> Vec<Option<String>> {
     match lib {
         Lib::Floor => links.iter().map(|l| Some((*l).to_owned())).collect(),
-        Lib::WurlInto => match WurlBase::parse(page) {
-            Some(base) => links
-                .iter()
-                .map(|l| wurl_into_one(base.0, page.len(), l, &mut scratch.buf).map(lossy))
-                .collect(),
+        Lib::WurlInto | Lib::WurlIntoUtf8 => match WurlBase::parse(page) {
+            Some(base) => {
+                let charset = charset_of(lib);
+                links
+                    .iter()
+                    .map(|l| {
+                        wurl_into_one(base.0, page.len(), l, charset, &mut scratch.buf).map(lossy)
+                    })
+                    .collect()
+            }
             None => vec![None; links.len()],
         },
         Lib::WurlHandle => match WurlBase::parse(page) {
@@ -593,26 +645,46 @@ fn fit(buf: &mut Vec<u8>, base_len: usize, input_len: usize) {
     }
 }
 
+/// The charset label of the `wurl-into-utf8` row, as a caller passes a
+/// page's declared encoding.
+const UTF8_LABEL: &[u8] = b"utf-8";
+
+/// The charset label a `wurl_canon_into` row passes: none (`charset_len`
+/// 0, the default UTF-8), or [`UTF8_LABEL`].
+fn charset_of(lib: Lib) -> &'static [u8] {
+    match lib {
+        Lib::WurlIntoUtf8 => UTF8_LABEL,
+        _ => b"",
+    }
+}
+
 /// One `wurl_canon_into` call against `base` (NULL: the input against
 /// itself; `base_len`: at least its serialization's length, the page's),
+/// with the charset label `charset` (empty: none, passed as NULL and 0),
 /// into `buf` sized by [`fit`].
 #[inline(always)]
 fn wurl_into_one<'b>(
     base: *const wurl_url,
     base_len: usize,
     u: &str,
+    charset: &[u8],
     buf: &'b mut Vec<u8>,
 ) -> Option<&'b [u8]> {
     use wurl::ffi::{WURL_OK, wurl_canon_into};
     fit(buf, base_len, u.len());
+    let charset_ptr = if charset.is_empty() {
+        ptr::null()
+    } else {
+        charset.as_ptr().cast::<c_char>()
+    };
     {
         let mut len = 0usize;
         let st = wurl_canon_into(
             base,
             u.as_ptr().cast::<c_char>(),
             u.len(),
-            ptr::null(),
-            0,
+            charset_ptr,
+            charset.len(),
             0,
             buf.as_mut_ptr().cast::<c_char>(),
             buf.len(),
@@ -629,7 +701,21 @@ fn wurl_into_one<'b>(
 fn run_wurl_into(urls: &[&str], buf: &mut Vec<u8>) -> usize {
     let mut n = 0;
     for &u in urls {
-        if let Some(out) = wurl_into_one(ptr::null(), 0, black_box(u), buf) {
+        if let Some(out) = wurl_into_one(ptr::null(), 0, black_box(u), b"", buf) {
+            black_box(out);
+            n += 1;
+        }
+    }
+    n
+}
+
+/// `run_wurl_into` with the charset label `"utf-8"`: a separate function,
+/// so that a profile tells the two apart.
+#[inline(never)]
+fn run_wurl_into_utf8(urls: &[&str], buf: &mut Vec<u8>) -> usize {
+    let mut n = 0;
+    for &u in urls {
+        if let Some(out) = wurl_into_one(ptr::null(), 0, black_box(u), UTF8_LABEL, buf) {
             black_box(out);
             n += 1;
         }
@@ -853,7 +939,25 @@ fn links_wurl_into(pages: &[Page], links: &[&str], buf: &mut Vec<u8>) -> usize {
             continue;
         };
         for &l in &links[p.links.clone()] {
-            if let Some(out) = wurl_into_one(base.0, p.url.len(), black_box(l), buf) {
+            if let Some(out) = wurl_into_one(base.0, p.url.len(), black_box(l), b"", buf) {
+                black_box(out);
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
+/// `links_wurl_into` with the charset label `"utf-8"`.
+#[inline(never)]
+fn links_wurl_into_utf8(pages: &[Page], links: &[&str], buf: &mut Vec<u8>) -> usize {
+    let mut n = 0;
+    for p in pages {
+        let Some(base) = WurlBase::parse(black_box(p.url)) else {
+            continue;
+        };
+        for &l in &links[p.links.clone()] {
+            if let Some(out) = wurl_into_one(base.0, p.url.len(), black_box(l), UTF8_LABEL, buf) {
                 black_box(out);
                 n += 1;
             }
@@ -1487,6 +1591,125 @@ mod tests {
             x = black_box(x.wrapping_add(1));
         }
         assert!(x > 0);
+    }
+
+    #[test]
+    fn an_escaped_list_gives_the_library_the_bytes_the_escapes_stand_for() {
+        let text = "\u{feff}http://a/\\tb\\n\r\n\n \\r\\nhttp://a/c\\\\d \nx\\ry\n";
+        let ds = Dataset::from_escaped_text("t".into(), text).unwrap();
+        assert_eq!(ds.kind(), Kind::Urls);
+        assert_eq!(ds.urls(), ["http://a/\tb\n", " \r\nhttp://a/c\\d ", "x\ry"]);
+        assert_eq!(ds.bytes, 12 + 16 + 3);
+        for u in ds.urls() {
+            assert_eq!(data_file::unescape(&data_file::escape(u)).unwrap(), *u);
+            // SAFETY: the store puts a NUL after every string, inside the
+            // same leaked allocation.
+            assert_eq!(unsafe { *u.as_ptr().add(u.len()) }, 0);
+        }
+        // A backslash that is not one of the four escapes is refused: a file
+        // written without them is not misread.
+        let err = Dataset::from_escaped_text("t".into(), "http://a/\nhttp://a/\\x\n")
+            .err()
+            .unwrap();
+        assert!(err.contains("line 2") && err.contains("\\x"), "{err}");
+        assert!(data_file::unescape("a\\").is_err());
+    }
+
+    #[test]
+    fn the_escaped_dataset_is_loaded_by_name_and_by_path() {
+        let dir = std::env::temp_dir().join(format!("wurl-bench-esc-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("hrefs.esc.txt"), "HTTP://A/\\tx\n").unwrap();
+        let by_name = Dataset::load("hrefs", &dir).unwrap();
+        let path = dir.join("hrefs.esc.txt");
+        let by_path = Dataset::load(path.to_str().unwrap(), Path::new("/nonexistent")).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        for ds in [by_name, by_path] {
+            assert_eq!(ds.name, "hrefs");
+            assert_eq!(ds.urls(), ["HTTP://A/\tx"]);
+        }
+    }
+
+    /// The committed `hrefs` set: every class of change it is for, each on
+    /// at least 50 lines (the query's are the fewest: few source URLs have
+    /// a query), and no line the library leaves as it is or rejects.
+    #[test]
+    fn the_hrefs_set_has_every_class_and_no_canonical_line() {
+        let ds = Dataset::load("hrefs", &default_data_dir()).unwrap();
+        assert_eq!(ds.urls().len(), 20_000);
+        let opts = wurl::CanonOptions::default();
+        let mut out = String::new();
+        let mut classes = std::collections::BTreeMap::<&str, usize>::new();
+        for &u in ds.urls() {
+            out.clear();
+            assert!(wurl::canon_into(None, u, &opts, &mut out).is_ok(), "{u:?}");
+            assert_ne!(out, u, "already canonical");
+            let white = |c: char| matches!(c, ' ' | '\t' | '\n' | '\r');
+            let inner = u.trim_matches(white);
+            let clean: String = inner.chars().filter(|&c| !"\t\n\r".contains(c)).collect();
+            let (scheme, rest) = clean.split_once("://").unwrap();
+            let cut = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+            let (host, rest) = rest.split_at(cut);
+            let (rest, fragment) = rest.split_once('#').unwrap_or((rest, ""));
+            let (path, query) = rest.split_once('?').unwrap_or((rest, ""));
+            let lower_hex = path.as_bytes().windows(3).any(|w| {
+                w[0] == b'%'
+                    && w[1..].iter().all(u8::is_ascii_hexdigit)
+                    && w[1..].iter().any(u8::is_ascii_lowercase)
+            });
+            let upper_unreserved = path.as_bytes().windows(3).any(|w| {
+                w[0] == b'%'
+                    && !w[1..].iter().any(u8::is_ascii_lowercase)
+                    && std::str::from_utf8(&w[1..])
+                        .ok()
+                        .and_then(|h| u8::from_str_radix(h, 16).ok())
+                        .is_some_and(|b| b.is_ascii_alphanumeric() || b"-_~".contains(&b))
+            });
+            for (class, has) in [
+                (
+                    "mixed-case scheme",
+                    scheme.bytes().any(|b| b.is_ascii_uppercase()),
+                ),
+                (
+                    "mixed-case host",
+                    host.bytes().any(|b| b.is_ascii_uppercase()),
+                ),
+                (
+                    "default port",
+                    host.ends_with(":80") || host.ends_with(":443"),
+                ),
+                ("./ segment", path.contains("/./")),
+                ("../ segment", path.contains("/../")),
+                ("escaped unreserved", upper_unreserved),
+                ("lower-case hex", lower_hex),
+                ("space in path", path.contains(' ')),
+                ("space in query", query.contains(' ')),
+                ("space in fragment", fragment.contains(' ')),
+                ("non-ASCII in path", !path.is_ascii()),
+                ("non-ASCII in query", !query.is_ascii()),
+                ("non-ASCII in fragment", !fragment.is_ascii()),
+                ("white space around", inner.len() != u.len()),
+                ("TAB inside", inner.contains('\t')),
+                ("LF inside", inner.contains('\n')),
+                ("CR inside", inner.contains('\r')),
+            ] {
+                *classes.entry(class).or_default() += usize::from(has);
+            }
+        }
+        for (class, n) in &classes {
+            assert!(*n >= 50, "{class}: {n} lines");
+        }
+    }
+
+    #[test]
+    fn the_utf8_row_passes_its_label_and_gives_wurl_into_output() {
+        let mut scratch = Scratch::default();
+        let u = " HTTP://Example.COM:80/a/./b?q=\u{e9}\t#f ";
+        let plain = output(Lib::WurlInto, u, &mut scratch);
+        assert_eq!(plain.as_deref(), Some("http://example.com/a/b?q=%C3%A9#f"));
+        assert_eq!(output(Lib::WurlIntoUtf8, u, &mut scratch), plain);
+        assert_eq!(charset_of(Lib::WurlIntoUtf8), b"utf-8");
+        assert_eq!(charset_of(Lib::WurlInto), b"");
     }
 
     #[test]

@@ -54,15 +54,17 @@ usage: wurl-bench [options]
                      the median is reported
   --warmup N         untimed passes per library before timing, default 1
   --dataset D[,D..]  dataset names (kasztp, node_files, idn_synth,
-                     pagewritten, pagehard, links_synth) or paths of files: one URL
-                     per line, or, for a file named *.tsv, page<TAB>link per
-                     line (the links operation); repeatable; default all
+                     pagewritten, pagehard, hrefs, links_synth) or paths of
+                     files: one URL per line; for a file named *.esc.txt, one
+                     URL per line with \t, \n, \r and \\ decoded; for a file
+                     named *.tsv, page<TAB>link per line (the links
+                     operation); repeatable; default all
   --libs L[,L..]     libraries to run (see --list); default all
   --data-dir DIR     where the named datasets are (default bench/data)
   --clock C          what a sample's time is: cpu (the thread's CPU time,
                      the default where available: Linux) or wall
   --markdown         print the tables as Markdown
-  --check            do not time: compare the outputs (the three wurl paths
+  --check            do not time: compare the outputs (the wurl paths
                      with each other, and each peer with wurl-into)
   --examples N       with --check: how many differing URLs to show, default 3
   --list             list the libraries and datasets and exit
@@ -147,8 +149,8 @@ fn parse_args() -> Result<Option<Args>, String> {
             "--list" => {
                 println!("libraries (URL lists / links datasets):");
                 for &lib in Lib::ALL {
-                    println!("  {:<12} {}", lib.name(), lib.describe());
-                    println!("  {:<12} links: {}", "", lib.describe_links());
+                    println!("  {:<14} {}", lib.name(), lib.describe());
+                    println!("  {:<14} links: {}", "", lib.describe_links());
                 }
                 println!("datasets: {}", DATASETS.join(", "));
                 return Ok(None);
@@ -458,7 +460,7 @@ const FAST_EXIT_FLOOR: f64 = 0.99;
 /// those shapes are less rare.
 const FAST_EXIT_FLOOR_EACH: f64 = 0.97;
 
-/// `--check`: the three wurl paths must give the same output, and the fast
+/// `--check`: the wurl paths must give the same output, and the fast
 /// exits must take at least [`FAST_EXIT_FLOOR_EACH`] of the dataset; each
 /// peer is compared with wurl-into (informative: the algorithms differ). On
 /// a links dataset each library is called as its timed runner calls it (the
@@ -472,7 +474,14 @@ fn check(args: &Args, ds: &Dataset) -> (bool, (usize, usize)) {
         .filter(|&l| l != Lib::Floor)
         .collect();
     let mut scratch = Scratch::default();
-    let wurl_paths = [Lib::WurlInto, Lib::WurlHandle, Lib::WurlRust];
+    // The rows that must give wurl-into's output: the same canonicalization
+    // through other calls (a charset label that means UTF-8 is the default).
+    let wurl_paths = [
+        Lib::WurlInto,
+        Lib::WurlIntoUtf8,
+        Lib::WurlHandle,
+        Lib::WurlRust,
+    ];
     let mut wurl_disagree = 0usize;
     let mut examples = Vec::new();
     // Per library: (accepted, same output as wurl-into).
@@ -487,7 +496,7 @@ fn check(args: &Args, ds: &Dataset) -> (bool, (usize, usize)) {
             wurl_disagree += 1;
             if examples.len() < args.examples {
                 let lines: Vec<String> = paths
-                    .map(|(l, o)| format!("    {:<12} {o:?}", l.name()))
+                    .map(|(l, o)| format!("    {:<14} {o:?}", l.name()))
                     .collect();
                 examples.push(format!("  {shown}\n{}", lines.join("\n")));
             }
@@ -546,16 +555,24 @@ fn check(args: &Args, ds: &Dataset) -> (bool, (usize, usize)) {
             ds.pages().len()
         ),
     }
-    println!("  wurl paths (into / handle / rust) disagree on {wurl_disagree} {what}");
+    let compared: Vec<&str> = libs
+        .iter()
+        .filter(|l| wurl_paths.contains(l))
+        .map(|l| l.name())
+        .collect();
+    println!(
+        "  wurl paths ({}) disagree on {wurl_disagree} {what}",
+        compared.join(" / ")
+    );
     for e in &examples {
         println!("{e}");
     }
     println!(
-        "  {:<12} {:>9} {:>22}",
+        "  {:<14} {:>9} {:>22}",
         "library", "accepted", "same output as wurl"
     );
     for (i, &lib) in libs.iter().enumerate() {
-        println!("  {:<12} {:>9} {:>22}", lib.name(), stats[i].0, stats[i].1);
+        println!("  {:<14} {:>9} {:>22}", lib.name(), stats[i].0, stats[i].1);
     }
     let (taken, of, what) = fast_exit_share(ds);
     let share = taken as f64 / of.max(1) as f64;

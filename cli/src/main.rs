@@ -8,6 +8,7 @@
 
 mod audit;
 mod compare;
+mod explain;
 mod format;
 mod generate;
 mod get;
@@ -229,6 +230,33 @@ Examples:
   wurl audit --pairs --rules sort-query < page-link.tsv"
     )]
     Audit(AuditArgs),
+    /// Explain a URL's key: the steps that changed it, in the
+    /// specification's order (preprocessing, the components as parsed,
+    /// resolution, scheme, host, port, path, query, fragment), each rule's
+    /// change, the key and its SURT. With two URLs: whether they share a
+    /// key, else the first component where their keys part.
+    #[command(after_help = "Input:
+  One URL, or two to compare, as arguments. Without arguments, each line of
+  standard input (or --input) is explained alone; with --pairs a line
+  URL1<TAB>URL2 compares its two URLs (a line without a TAB is one URL).
+  Every URL is resolved against --base, or is its own base.
+
+Models:
+  2012 (the default): the steps are reported by the stages that compute the
+  key, as they take them. url-standard: the URL is the url crate's, whose
+  parser reports no steps; the result, the rules' steps, the key and the
+  SURT are shown.
+
+Exit status: 0, or 1 when a URL is invalid (its reason is in the report
+and on standard error), 2 for a usage error (an unknown --rules,
+--charset, an invalid --base, more than two URL arguments).
+
+Examples:
+  wurl explain 'HTTP://www.Example.COM:80/a/./b/../c?q=é#f' 'http://www.example.com/a/c?q=%C3%A9#f'
+  wurl explain --rules strip-www http://www.example.com/a/c http://www2.example.com/a/c
+  wurl explain -f json --base http://example.com/dir/ '../x?b=1&a=2'
+  printf 'http://a/b\thttp://A/b\n' | wurl explain --pairs")]
+    Explain(ExplainArgs),
     /// Print the man page or a shell completion script to standard output
     /// (used by the build; hidden).
     #[command(hide = true)]
@@ -389,6 +417,50 @@ struct AuditArgs {
     /// terminal and the input is a file of known size).
     #[arg(long)]
     no_progress: bool,
+}
+
+#[derive(Args, Debug)]
+struct ExplainArgs {
+    /// One URL to explain, or two to compare; without any, URLs are read
+    /// from standard input (or --input), one per line.
+    #[arg(value_name = "URL")]
+    urls: Vec<OsString>,
+    /// Read URLs from this file instead of standard input (- is standard
+    /// input).
+    #[arg(short, long, value_name = "FILE", conflicts_with = "urls")]
+    input: Option<PathBuf>,
+    /// Resolve each URL against this base URL (without it, each URL is its
+    /// own base).
+    #[arg(long, value_name = "URL")]
+    base: Option<OsString>,
+    /// Each input line is URL1<TAB>URL2: the two are explained and
+    /// compared.
+    #[arg(long, conflicts_with = "urls")]
+    pairs: bool,
+    /// The rules of the key (as for `wurl canon --rules`).
+    #[arg(long, value_name = "SPEC")]
+    rules: Option<String>,
+    /// The model of URLs (as for `wurl canon --model`).
+    #[arg(long, value_enum, default_value_t = ModelArg::Y2012, value_name = "MODEL")]
+    model: ModelArg,
+    /// Encoding label for the query (default UTF-8).
+    #[arg(long, value_name = "LABEL")]
+    charset: Option<String>,
+    /// Network-strict mode (as for `wurl canon --strict`; 2012 model).
+    #[arg(long)]
+    strict: bool,
+    /// Output: the steps as text, or one JSON object per explanation.
+    #[arg(short, long, value_enum, default_value_t = ExplainFormat::Text)]
+    format: ExplainFormat,
+}
+
+/// `explain --format`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ExplainFormat {
+    /// The steps, one per line, for a terminal.
+    Text,
+    /// One JSON object per explanation, on one line.
+    Json,
 }
 
 /// `compare --format`.
@@ -680,6 +752,7 @@ fn run_checked(args: Vec<OsString>, streams: sys::Streams, diag: &Arc<Diag>) -> 
         Command::Resolve(a) => (Mode::Resolve, a.base, a.pairs, None, false, a.common),
         Command::Compare(a) => return run_compare(a, streams, diag),
         Command::Audit(a) => return run_audit(a, streams, diag),
+        Command::Explain(a) => return run_explain(a, streams, diag),
         Command::Generate { what } => {
             let text = generate::generate(what, Cli::command());
             return if print_stdout(&text, streams) {
@@ -827,6 +900,68 @@ fn open_source(
     Source::stdin(sep)
         .map_err(|e| diag.write(&format!("wurl: standard input: {e}\n")))
         .ok()
+}
+
+fn run_explain(a: ExplainArgs, streams: sys::Streams, diag: &Arc<Diag>) -> u8 {
+    if !charset_known(a.charset.as_deref(), diag) {
+        return EXIT_ERROR;
+    }
+    let rules = match a.rules.as_deref().map(wurl::Rules::parse).transpose() {
+        Ok(r) => r,
+        Err(e) => {
+            diag.write(&format!("wurl: --rules: {e}\n"));
+            return EXIT_ERROR;
+        }
+    };
+    let model = a.model.model();
+    if a.strict && model == wurl::Model::UrlStandard {
+        diag.write(
+            "wurl: --strict tests the 2012 result; it cannot be used with --model url-standard\n",
+        );
+        return EXIT_ERROR;
+    }
+    // As for `canon`: every URL resolved against an invalid base is invalid.
+    let base = a.base.as_ref().map(lossy);
+    let base_why = base.as_deref().and_then(|b| {
+        if model == wurl::Model::UrlStandard {
+            wurl::canon_standard_into(None, b, None, &mut String::new())
+                .err()
+                .map(|why| why.to_string())
+        } else {
+            wurl::parse(b).invalid_reason().map(|why| why.to_string())
+        }
+    });
+    if let (Some(text), Some(why)) = (&base, base_why) {
+        diag.write(&format!(
+            "wurl: --base is invalid ({why}): {} (every URL resolved against it would be invalid)\n",
+            input::quote_value(text)
+        ));
+        return EXIT_ERROR;
+    }
+    if streams.stdout_closed {
+        diag.write("wurl: standard output is closed: nothing can be written\n");
+        return EXIT_ERROR;
+    }
+    if a.urls.len() > 2 {
+        diag.write(&format!(
+            "wurl: explain takes one URL, or two to compare; {} were given (--pairs reads URL1<TAB>URL2 lines)\n",
+            a.urls.len()
+        ));
+        return EXIT_ERROR;
+    }
+    let Some(source) = open_source(a.urls, a.input.as_deref(), b'\n', &streams, diag) else {
+        return EXIT_ERROR;
+    };
+    let ctx = explain::ExplainCtx {
+        base,
+        pairs: a.pairs,
+        charset: a.charset,
+        strict: a.strict,
+        model,
+        rules,
+        json: a.format == ExplainFormat::Json,
+    };
+    explain::run(&ctx, source, diag)
 }
 
 fn run_audit(a: AuditArgs, streams: sys::Streams, diag: &Arc<Diag>) -> u8 {

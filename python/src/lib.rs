@@ -29,7 +29,9 @@ use arrow_schema::DataType;
 use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
-use pyo3::types::{PyByteArray, PyBytes, PyCapsule, PyList, PyMemoryView, PyString, PyTuple};
+use pyo3::types::{
+    PyByteArray, PyBytes, PyCapsule, PyDict, PyList, PyMemoryView, PyString, PyTuple,
+};
 use wurl::host::HostKind;
 use wurl::{CanonOptions, KeyOptions, Rules, Url};
 
@@ -1513,6 +1515,119 @@ fn charset_message(label: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
         .map(|e| e.to_string()))
 }
 
+/// Why ``url`` has its key, and with ``url2`` whether the two share one.
+///
+/// The steps come from the stages that compute the key, as they take them
+/// (the same steps ``wurl explain`` prints): preprocessing, the components
+/// as parsed, resolution, each component's canonicalization (the host's
+/// lower case, Nameprep, Punycode and IPv4 form; the default port; the
+/// path's dot segments and percent-encoding; the query's encoding), then
+/// each rule's change. With ``model="url-standard"`` the URL is the url
+/// crate's, whose parser reports no steps: only the rules' are listed.
+///
+/// Parameters
+/// ----------
+/// url : str
+///     The URL or reference.
+/// url2 : str or None
+///     A second URL to compare with ``url`` (resolved the same way).
+/// base : str or None
+///     The base URL; None: each URL is its own base.
+/// charset : str or None
+///     The encoding label of the query (None: UTF-8).
+/// strict : bool
+///     Network-strict mode (2012 model).
+/// rules : wurl.Rules, str or None
+///     The rules of the key.
+/// model : str
+///     ``"2012"`` (the default) or ``"url-standard"``.
+///
+/// Returns
+/// -------
+/// dict
+///     ``{"model", "urls": [trace, ...], "same_key", "parts_at"}``, the
+///     object ``wurl explain -f json`` writes: each trace is ``{"input",
+///     "base", "steps": [{"stage", "what", "before", "after"}, ...],
+///     "canonical", "invalid", "key", "surt"}`` (None: absent, or no key
+///     for an invalid URL); ``same_key`` is a bool with ``url2`` (else
+///     None), and ``parts_at`` the first component where the two keys
+///     differ, ``{"component", "first", "second"}``, or None.
+///
+/// Raises
+/// ------
+/// TypeError
+///     An argument has a wrong type.
+/// ValueError
+///     ``charset`` is not a WHATWG label, ``rules`` is a bad
+///     specification, ``model`` is unknown, or an input is longer than
+///     16 MiB in UTF-8.
+#[pyfunction]
+#[pyo3(signature = (url, url2=None, base=None, charset=None, strict=false, rules=None, model="2012"))]
+#[allow(clippy::too_many_arguments)]
+fn explain<'py>(
+    py: Python<'py>,
+    url: &Bound<'py, PyAny>,
+    url2: Option<&Bound<'py, PyAny>>,
+    base: Option<&Bound<'py, PyAny>>,
+    charset: Option<&Bound<'py, PyAny>>,
+    strict: bool,
+    rules: Option<&Bound<'py, PyAny>>,
+    model: &str,
+) -> PyResult<Bound<'py, PyDict>> {
+    let model = model_arg(model, strict)?;
+    let cs = opt_charset(charset)?;
+    let rules = RulesArg::from_py(rules)?;
+    let base = opt_text(base, "base")?;
+    let mut inputs = vec![text(url, "url")?];
+    if let Some(u2) = url2.filter(|u| !u.is_none()) {
+        inputs.push(text(u2, "url2")?);
+    }
+    let opts = wurl::ExplainOptions {
+        base: base.as_deref(),
+        canon: options(cs.as_deref(), strict),
+        model,
+        rules: rules.get(),
+    };
+    let traces: Vec<wurl::Trace> = inputs.iter().map(|u| wurl::explain(u, &opts)).collect();
+    let out = PyDict::new(py);
+    out.set_item("model", model.name())?;
+    let urls = PyList::empty(py);
+    for t in &traces {
+        let d = PyDict::new(py);
+        d.set_item("input", &t.input)?;
+        d.set_item("base", t.base.as_deref())?;
+        let steps = PyList::empty(py);
+        for st in &t.steps {
+            let s = PyDict::new(py);
+            s.set_item("stage", st.stage.name())?;
+            s.set_item("what", &st.what)?;
+            s.set_item("before", st.before.as_deref())?;
+            s.set_item("after", st.after.as_deref())?;
+            steps.append(s)?;
+        }
+        d.set_item("steps", steps)?;
+        d.set_item("canonical", t.canonical.as_deref().ok())?;
+        d.set_item("invalid", t.canonical.as_ref().err())?;
+        d.set_item("key", t.key.as_deref())?;
+        d.set_item("surt", t.surt.as_deref())?;
+        urls.append(d)?;
+    }
+    out.set_item("urls", urls)?;
+    let cmp = (traces.len() == 2).then(|| wurl::compare(&traces[0], &traces[1]));
+    out.set_item("same_key", cmp.as_ref().map(|c| c.same_key))?;
+    match cmp.as_ref().and_then(|c| c.parts_at.as_ref()) {
+        Some((comp, a, b)) => {
+            let p = PyDict::new(py);
+            p.set_item("component", *comp)?;
+            p.set_item("first", a.as_deref())?;
+            p.set_item("second", b.as_deref())?;
+            out.set_item("parts_at", p)?;
+        }
+        None => out.set_item("parts_at", py.None())?,
+    }
+    Ok(out)
+}
+
 /// The wurl library version.
 const VERSION: &str = wurl::VERSION;
 
@@ -1529,6 +1644,7 @@ fn _wurl(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(canonicalize_arrow, m)?)?;
     m.add_function(wrap_pyfunction!(resolve_arrow, m)?)?;
     m.add_function(wrap_pyfunction!(charset_message, m)?)?;
+    m.add_function(wrap_pyfunction!(explain, m)?)?;
     m.add("LIBRARY_VERSION", VERSION)?;
     // The package's version: maturin takes the wheel's version from this
     // crate's.

@@ -56,6 +56,7 @@ FUNCTIONS = [
     wurl.canonicalize_arrow,
     wurl.resolve_arrow,
     wurl.charset_message,
+    wurl.explain,
     wurl.parse,
     wurl.resolve,
     wurl.URL.canonicalize,

@@ -9,9 +9,9 @@
 //! The output depends only on the input file and the constants below (a
 //! fixed seed, splitmix64, no hashing with a random key): the command above
 //! regenerates the committed file byte for byte. wurl is not consulted while
-//! the URLs are made; afterwards every output line is canonicalized with
-//! `wurl::canon_into` and the summary on standard error says how many lines
-//! are already canonical (the output equals the input) or invalid.
+//! a URL is made; then it is canonicalized with `wurl::canon_into`, and
+//! dropped if it is already canonical or invalid (see "None of the lines is
+//! canonical" below); the summary on standard error says how many were.
 //!
 //! # Source URLs
 //!
@@ -86,6 +86,39 @@
 //!
 //! The three host kinds do not combine with each other, except `host-case`
 //! after `idn-host` (a mixed-case IDN).
+//!
+//! # `--all-classes`: `hrefs.esc.txt`
+//!
+//! ```sh
+//! cargo run --release -p wurl-bench --bin wurl-gen-pagewritten -- \
+//!     bench/data/kasztp.txt --all-classes > bench/data/hrefs.esc.txt
+//! ```
+//!
+//! URLs as `href` attributes hold them, every class of the first list
+//! above and the white space a page's source adds: the kinds of
+//! `pagewritten.txt` except `no-path`, plus `control-inside`; one line in two a
+//! second kind, one line in four a fragment with spaces (half of them
+//! accented). Another seed. Two kinds write differently here:
+//!
+//! | kind | what is written | applies when |
+//! |---|---|---|
+//! | `whitespace` | before the URL, after it, or both (a third each), one of: spaces, an LF or CRLF and indentation (an attribute value on its own line), a TAB; after it also an LF or CRLF (the line end before the closing quote) | always |
+//! | `control-inside` | one or two of TAB, LF, CR, CRLF, each between two characters of the URL, anywhere from the scheme to the fragment (a URL broken across lines of the source) | always |
+//!
+//! A line may then hold a TAB, LF or CR, which a file of one URL per line
+//! cannot hold as they are: this mode writes an escaped URL list
+//! (`bench/src/data_file.rs`: `\t`, `\n`, `\r`, `\\`), which the benchmark
+//! decodes, so that the library gets the real bytes.
+//!
+//! # None of the lines is canonical
+//!
+//! In every mode each line made is canonicalized with `wurl::canon_into`
+//! before it is kept: a line whose canonical form is the line itself, or
+//! that the library rejects, is dropped (its kinds not counted) and the
+//! next source URL taken instead, until there are 20,000 lines. The summary
+//! says how many were dropped (none, for the committed files). The output
+//! hence depends on the library only through its canonical forms, which
+//! the golden keys keep.
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
@@ -98,6 +131,8 @@ const LINES: usize = 20_000;
 const SEED: u64 = 20_261_126;
 /// The seed of `--hard`.
 const SEED_HARD: u64 = 20_261_128;
+/// The seed of `--all-classes`.
+const SEED_ALL_CLASSES: u64 = 20_261_202;
 
 /// splitmix64 (Steele, Lea, Flood 2014): a fixed sequence for a seed.
 struct Rng(u64);
@@ -137,6 +172,7 @@ enum Kind {
     NoPath,
     IdnHost,
     Ipv4Host,
+    ControlInside,
 }
 
 const KINDS: [Kind; 11] = [
@@ -151,6 +187,22 @@ const KINDS: [Kind; 11] = [
     Kind::NonAscii,
     Kind::Whitespace,
     Kind::NoPath,
+];
+
+/// The kinds of `--all-classes`: every class of white space and case a
+/// page's `href` shows, TAB, LF and CR inside the URL among them.
+const ALL_CLASS_KINDS: [Kind; 11] = [
+    Kind::SchemeCase,
+    Kind::HostCase,
+    Kind::DefaultPort,
+    Kind::DotSegment,
+    Kind::DotDotSegment,
+    Kind::EscapedUnreserved,
+    Kind::LowercaseHex,
+    Kind::RawSpace,
+    Kind::NonAscii,
+    Kind::Whitespace,
+    Kind::ControlInside,
 ];
 
 /// The kinds of `--hard`.
@@ -182,6 +234,7 @@ impl Kind {
             Kind::NoPath => "no-path",
             Kind::IdnHost => "idn-host",
             Kind::Ipv4Host => "ipv4-host",
+            Kind::ControlInside => "control-inside",
         }
     }
 
@@ -638,7 +691,8 @@ impl Gen<'_> {
                 };
                 true
             }
-            Kind::Whitespace => true, // written around the URL at the end
+            // Written around the URL, or into it, when it is written out.
+            Kind::Whitespace | Kind::ControlInside => true,
             Kind::NoPath => {
                 u.path.clear();
                 u.query = None;
@@ -649,8 +703,11 @@ impl Gen<'_> {
     }
 
     /// The fragment with spaces (see the module comment).
-    fn fragment(&mut self, u: &mut Parts, hard: bool) {
-        let accented = self.rng.one_in(if hard { 2 } else { 4 });
+    fn fragment(&mut self, u: &mut Parts, mode: Mode) {
+        let accented = self.rng.one_in(match mode {
+            Mode::Written => 4,
+            Mode::Hard | Mode::AllClasses => 2,
+        });
         let mut f = match u.fragment.take() {
             Some(f) if f.contains(['-', '_']) => f.replace(['-', '_'], " "),
             _ => {
@@ -696,24 +753,137 @@ fn lowercase_escapes(s: &mut String) {
     *s = String::from_utf8(b).expect("ASCII case changes keep UTF-8");
 }
 
+/// Which dataset is written.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// `pagewritten.txt`.
+    Written,
+    /// `--hard`: `pagehard.txt`.
+    Hard,
+    /// `--all-classes`: `hrefs.esc.txt`.
+    AllClasses,
+}
+
+/// White space written before a URL by `whitespace` under `--all-classes`:
+/// spaces, and the line break and indentation of an attribute value that
+/// starts on its own line.
+const BEFORE: [&str; 6] = [" ", "  ", "\n    ", "\r\n  ", "\t", "\n\t\t"];
+/// White space written after it: spaces, and the line end before the
+/// closing quote.
+const AFTER: [&str; 6] = [" ", "  ", "\n", "\r\n", "\t", " \n  "];
+/// What `control-inside` writes into a URL: a URL broken across lines (or
+/// with a TAB) in the page's source.
+const INSIDE: [&str; 4] = ["\t", "\n", "\r", "\r\n"];
+
+/// Writes `u` as a line, with what the kinds `kinds` (indices into
+/// `kind_list`) add around or inside it.
+fn write_line(
+    g: &mut Gen<'_>,
+    u: &Parts,
+    kind_list: &[Kind],
+    kinds: &[usize],
+    mode: Mode,
+) -> String {
+    let mut out = String::new();
+    u.write(&mut out);
+    let has = |k: Kind| kinds.iter().any(|&i| kind_list[i] == k);
+    if has(Kind::ControlInside) {
+        // One or two, each between two characters of the URL (never at an
+        // end: that is `whitespace`'s).
+        for _ in 0..1 + g.rng.below(2) {
+            let at: Vec<usize> = out
+                .char_indices()
+                .map(|(i, _)| i)
+                .filter(|&i| i > 0)
+                .collect();
+            let i = at[g.rng.below(at.len())];
+            let c = INSIDE[g.rng.below(INSIDE.len())];
+            out.insert_str(i, c);
+        }
+    }
+    if has(Kind::Whitespace) {
+        let (before, after) = if mode == Mode::AllClasses {
+            let which = g.rng.below(3);
+            let mut pick = |set: &[&'static str]| set[g.rng.below(set.len())];
+            match which {
+                0 => (pick(&BEFORE).to_owned(), String::new()),
+                1 => (String::new(), pick(&AFTER).to_owned()),
+                _ => (pick(&BEFORE).to_owned(), pick(&AFTER).to_owned()),
+            }
+        } else {
+            let (before, after) = match g.rng.below(3) {
+                0 => (1 + g.rng.below(2), 0),
+                1 => (0, 1 + g.rng.below(2)),
+                _ => (1 + g.rng.below(2), 1 + g.rng.below(2)),
+            };
+            (" ".repeat(before), " ".repeat(after))
+        };
+        out = format!("{before}{out}{after}");
+    }
+    out
+}
+
+/// What a written line holds, for the composition summary: the line
+/// without TAB, LF and CR and without the white space around it, split
+/// into its path, query and fragment (the source URLs have no `?` or `#`
+/// before the path).
+struct Shape {
+    around: bool,
+    tab: bool,
+    lf: bool,
+    cr: bool,
+    space: [bool; 3],
+    non_ascii: [bool; 3],
+}
+
+fn shape(line: &str) -> Shape {
+    let trimmed = line.trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\r' | '\x0b' | '\x0c'));
+    let around = trimmed.len() != line.len();
+    let inside = |c: char| trimmed.contains(c);
+    let (tab, lf, cr) = (inside('\t'), inside('\n'), inside('\r'));
+    let clean: String = trimmed
+        .chars()
+        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
+        .collect();
+    let rest = clean.split_once("://").map_or("", |(_, r)| r);
+    let rest = &rest[rest.find(['/', '?', '#']).unwrap_or(rest.len())..];
+    let (rest, fragment) = rest.split_once('#').unwrap_or((rest, ""));
+    let (path, query) = rest.split_once('?').unwrap_or((rest, ""));
+    let parts = [path, query, fragment];
+    Shape {
+        around,
+        tab,
+        lf,
+        cr,
+        space: parts.map(|p| p.contains(' ')),
+        non_ascii: parts.map(|p| !p.is_ascii()),
+    }
+}
+
 fn main() -> ExitCode {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let hard = args.iter().any(|a| a == "--hard");
-    args.retain(|a| a != "--hard");
+    let all = args.iter().any(|a| a == "--all-classes");
+    args.retain(|a| a != "--hard" && a != "--all-classes");
     let (input, kinds_file) = match args.as_slice() {
-        [input] => (input, None),
-        [input, flag, file] if flag == "--kinds" => (input, Some(file)),
+        [input] if !(hard && all) => (input, None),
+        [input, flag, file] if flag == "--kinds" && !(hard && all) => (input, Some(file)),
         _ => {
             eprintln!(
-                "usage: wurl-gen-pagewritten KASZTP_TXT [--hard] [--kinds FILE] > pagewritten.txt"
+                "usage: wurl-gen-pagewritten KASZTP_TXT [--hard | --all-classes] [--kinds FILE] > OUT"
             );
             return ExitCode::FAILURE;
         }
     };
-    let (kind_list, seed): (&[Kind], u64) = if hard {
-        (&HARD_KINDS, SEED_HARD)
-    } else {
-        (&KINDS, SEED)
+    let mode = match (hard, all) {
+        (true, _) => Mode::Hard,
+        (_, true) => Mode::AllClasses,
+        _ => Mode::Written,
+    };
+    let (kind_list, seed): (&[Kind], u64) = match mode {
+        Mode::Written => (&KINDS, SEED),
+        Mode::Hard => (&HARD_KINDS, SEED_HARD),
+        Mode::AllClasses => (&ALL_CLASS_KINDS, SEED_ALL_CLASSES),
     };
     let raw = match std::fs::read(input) {
         Ok(r) => r,
@@ -750,34 +920,53 @@ fn main() -> ExitCode {
     let mut second = vec![0usize; kind_list.len()];
     let mut third = vec![0usize; kind_list.len()];
     let (mut to_http, mut fragments) = (0, 0);
-    let mut out = String::new();
     let mut lines = Vec::with_capacity(LINES);
     let mut labels = String::new();
-    for src in &sources[..LINES] {
+    // Lines made and dropped because the library found them already
+    // canonical, or invalid.
+    let (mut dropped_canonical, mut dropped_invalid) = (0, 0);
+    let opts = wurl::CanonOptions::default();
+    let mut key = String::new();
+    let mut used = 0;
+    for src in &sources {
+        if lines.len() == LINES {
+            break;
+        }
+        used += 1;
+        // What a dropped line would have counted, put back.
+        let saved = (g.spaces, g.non_ascii);
         let mut u = src.clone();
-        if g.rng.one_in(4) {
+        let http = g.rng.one_in(4);
+        if http {
             u.scheme = "http".to_owned();
-            to_http += 1;
         }
         let least = |counts: &[usize], ok: &dyn Fn(Kind) -> bool| {
             (0..kind_list.len())
                 .filter(|&i| ok(kind_list[i]))
                 .min_by_key(|&i| counts[i])
         };
-        let p = least(&primary, &|k| k.applies(&u)).expect("scheme-case always applies");
-        let s = if hard || g.rng.one_in(4) {
+        let p = least(&primary, &|k| k.applies(&u)).expect("a kind that always applies");
+        let with_second = match mode {
+            Mode::Written => g.rng.one_in(4),
+            Mode::Hard => true,
+            Mode::AllClasses => g.rng.one_in(2),
+        };
+        let s = if with_second {
             least(&second, &|k| k.applies(&u) && k.combines(kind_list[p]))
         } else {
             None
         };
         let t = match s {
-            Some(s) if hard && g.rng.one_in(2) => least(&third, &|k| {
+            Some(s) if mode == Mode::Hard && g.rng.one_in(2) => least(&third, &|k| {
                 k.applies(&u) && k.combines(kind_list[p]) && k.combines(kind_list[s])
             }),
             _ => None,
         };
-        let fragment = g.rng.one_in(if hard { 2 } else { 8 })
-            && kind_list[p] != Kind::NoPath
+        let fragment = g.rng.one_in(match mode {
+            Mode::Written => 8,
+            Mode::Hard => 2,
+            Mode::AllClasses => 4,
+        }) && kind_list[p] != Kind::NoPath
             && s.is_none_or(|i| kind_list[i] != Kind::NoPath);
         // The primary kind first; then the second, which is left out (and
         // not counted) when the first left nothing it can apply to.
@@ -792,37 +981,51 @@ fn main() -> ExitCode {
                 s
             }
         );
-        primary[p] += 1;
+        let mut extra = Vec::new();
         if let Some(i) = s
             && g.apply(kind_list[i], &mut u, true)
         {
-            second[i] += 1;
+            extra.push((i, 2));
             kinds.push(i);
         }
         if let Some(i) = t
             && g.apply(kind_list[i], &mut u, true)
         {
-            third[i] += 1;
+            extra.push((i, 3));
             kinds.push(i);
         }
         if fragment {
-            g.fragment(&mut u, hard);
-            fragments += 1;
+            g.fragment(&mut u, mode);
         }
-        out.clear();
-        if kinds.iter().any(|&i| kind_list[i] == Kind::Whitespace) {
-            let (before, after) = match g.rng.below(3) {
-                0 => (1 + g.rng.below(2), 0),
-                1 => (0, 1 + g.rng.below(2)),
-                _ => (1 + g.rng.below(2), 1 + g.rng.below(2)),
-            };
-            out.push_str(&" ".repeat(before));
-            u.write(&mut out);
-            out.push_str(&" ".repeat(after));
-        } else {
-            u.write(&mut out);
+        let line = write_line(&mut g, &u, kind_list, &kinds, mode);
+        // The library decides: a line that is already canonical, or that it
+        // rejects, is not a URL as a page writes one that needs the work;
+        // it is dropped and the next source URL is taken.
+        key.clear();
+        match wurl::canon_into(None, &line, &opts, &mut key) {
+            Ok(_) if key == line => {
+                dropped_canonical += 1;
+                (g.spaces, g.non_ascii) = saved;
+                continue;
+            }
+            Ok(_) => {}
+            Err(_) => {
+                dropped_invalid += 1;
+                (g.spaces, g.non_ascii) = saved;
+                continue;
+            }
         }
-        lines.push(out.clone());
+        to_http += usize::from(http);
+        fragments += usize::from(fragment);
+        primary[p] += 1;
+        for (i, which) in extra {
+            if which == 2 {
+                second[i] += 1;
+            } else {
+                third[i] += 1;
+            }
+        }
+        lines.push(line);
         let names: Vec<&str> = kinds.iter().map(|&i| kind_list[i].name()).collect();
         labels.push_str(&names.join(","));
         if fragment {
@@ -830,10 +1033,24 @@ fn main() -> ExitCode {
         }
         labels.push('\n');
     }
+    if lines.len() < LINES {
+        eprintln!(
+            "wurl-gen-pagewritten: only {} lines from {} source URLs",
+            lines.len(),
+            sources.len()
+        );
+        return ExitCode::FAILURE;
+    }
 
-    let mut file = String::with_capacity(lines.iter().map(|l| l.len() + 1).sum());
+    // `--all-classes` writes an escaped URL list: a line may hold a TAB, LF
+    // or CR, which `\t`, `\n`, `\r` stand for (bench/src/data_file.rs).
+    let mut file = String::with_capacity(lines.iter().map(|l| l.len() + 2).sum());
     for l in &lines {
-        file.push_str(l);
+        if mode == Mode::AllClasses {
+            file.push_str(&wurl_bench::data_file::escape(l));
+        } else {
+            file.push_str(l);
+        }
         file.push('\n');
     }
     if std::io::stdout().write_all(file.as_bytes()).is_err() {
@@ -848,24 +1065,30 @@ fn main() -> ExitCode {
     }
 
     // The summary: the composition, and what wurl makes of the lines.
-    let (mut canonical, mut invalid, mut non_ascii_lines, mut space_lines) = (0, 0, 0, 0);
-    let mut key = String::new();
-    let opts = wurl::CanonOptions::default();
+    let (mut non_ascii_lines, mut space_lines) = (0, 0);
+    let (mut around, mut tab, mut lf, mut cr, mut control) = (0, 0, 0, 0, 0);
+    let (mut space_in, mut non_ascii_in) = ([0usize; 3], [0usize; 3]);
     for l in &lines {
-        key.clear();
-        match wurl::canon_into(None, l, &opts, &mut key) {
-            Ok(_) if key == *l => canonical += 1,
-            Ok(_) => {}
-            Err(_) => invalid += 1,
-        }
         non_ascii_lines += usize::from(!l.is_ascii());
         space_lines += usize::from(l.trim().contains(' '));
+        let sh = shape(l);
+        around += usize::from(sh.around);
+        tab += usize::from(sh.tab);
+        lf += usize::from(sh.lf);
+        cr += usize::from(sh.cr);
+        control += usize::from(sh.tab || sh.lf || sh.cr);
+        for c in 0..3 {
+            space_in[c] += usize::from(sh.space[c]);
+            non_ascii_in[c] += usize::from(sh.non_ascii[c]);
+        }
     }
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "{LINES} lines, {} bytes, from {} source URLs (seed {seed})",
+        "{LINES} lines, {} bytes (as written), {} bytes (the URLs, without line ends), \
+         from {used} of {} source URLs (seed {seed})",
         file.len(),
+        lines.iter().map(String::len).sum::<usize>(),
         sources.len()
     );
     let _ = writeln!(s, "| kind | primary | second | third | lines |");
@@ -900,9 +1123,27 @@ fn main() -> ExitCode {
     );
     let _ = writeln!(s, "lines with a non-ASCII character: {non_ascii_lines}");
     let _ = writeln!(s, "lines with a space inside: {space_lines}");
+    let _ = writeln!(s, "| lines with | path | query | fragment |");
+    let _ = writeln!(s, "|---|---:|---:|---:|");
     let _ = writeln!(
         s,
-        "wurl::canon_into: {canonical} already canonical (output = input), {invalid} invalid"
+        "| a raw space in | {} | {} | {} |",
+        space_in[0], space_in[1], space_in[2]
+    );
+    let _ = writeln!(
+        s,
+        "| a non-ASCII character in | {} | {} | {} |",
+        non_ascii_in[0], non_ascii_in[1], non_ascii_in[2]
+    );
+    let _ = writeln!(
+        s,
+        "white space around: {around}; inside: a TAB {tab}, an LF {lf}, a CR {cr} \
+         (lines with any of them inside: {control})"
+    );
+    let _ = writeln!(
+        s,
+        "wurl::canon_into: every line changed and valid; dropped and replaced by the next \
+         source URL: {dropped_canonical} already canonical (output = input), {dropped_invalid} invalid"
     );
     eprint!("{s}");
     ExitCode::SUCCESS

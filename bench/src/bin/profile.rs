@@ -3,6 +3,7 @@
 //! dataset, each link resolved against its page), for use
 //! under `perf record` or `valgrind --tool=callgrind`. See `bench/README.md`.
 
+use std::io::Write as _;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -12,12 +13,15 @@ const USAGE: &str = "\
 usage: wurl-profile [options]
 
   --dataset D     a dataset name (kasztp, node_files, idn_synth, pagewritten, pagehard,
-                  links_synth) or a path of a file with one URL per line (or, named *.tsv,
-                  page<TAB>link per line); default kasztp
+                  hrefs, links_synth) or a path of a file with one URL per line (named
+                  *.esc.txt: with \t, \n, \r, \\ escapes; named *.tsv: page<TAB>link
+                  per line); default kasztp
   --iters N       passes over the dataset, default 20
   --lib L         what to run: wurl-into (default), wurl-handle, wurl-rust,
                   or any other library of wurl-bench --list
   --data-dir DIR  where the named datasets are (default bench/data)
+  --print0        run nothing: write the dataset's URLs (links) as the benchmark
+                  feeds them, each followed by a NUL (for `wurl canon -z`)
   -h, --help      this text";
 
 fn main() -> ExitCode {
@@ -25,6 +29,7 @@ fn main() -> ExitCode {
     let mut iters = 20usize;
     let mut lib = Lib::WurlInto;
     let mut data_dir = default_data_dir();
+    let mut print0 = false;
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
         let mut value = || it.next().unwrap_or_default();
@@ -42,6 +47,7 @@ fn main() -> ExitCode {
                 }
             }
             "--data-dir" => data_dir = value().into(),
+            "--print0" => print0 = true,
             "-h" | "--help" => {
                 println!("{USAGE}");
                 return ExitCode::SUCCESS;
@@ -56,6 +62,21 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    if print0 {
+        // The decoded bytes (an escaped list's TAB, LF and CR as they are):
+        // what the library gets from the benchmark, so that another program
+        // can be given the same inputs.
+        let mut out = Vec::with_capacity(ds.bytes + ds.urls().len());
+        for u in ds.urls() {
+            out.extend_from_slice(u.as_bytes());
+            out.push(0);
+        }
+        if std::io::stdout().write_all(&out).is_err() {
+            eprintln!("wurl-profile: cannot write the output");
+            return ExitCode::FAILURE;
+        }
+        return ExitCode::SUCCESS;
+    }
     let mut scratch = Scratch::default();
     let t = Instant::now();
     let mut accepted = 0;

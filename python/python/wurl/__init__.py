@@ -41,6 +41,13 @@ arrays (pyarrow or any object with ``__arrow_c_array__``); see their
 docstrings. ``wurl.spark`` (import it when pyspark is installed) has
 ``canonicalize`` and ``resolve`` as Spark column functions.
 
+Why a URL has its key, and whether two share one (the steps ``wurl
+explain`` prints, from the stages that compute the key)::
+
+    >>> e = wurl.explain("HTTP://Example.COM:80/a/./b/../c", "http://example.com/a/c")
+    >>> e["same_key"], [s["what"] for s in e["urls"][0]["steps"] if s["stage"] == "port"]
+    (True, ['default port 80 dropped'])
+
 ``URL`` objects are immutable, compare and hash by value, and pickle::
 
     >>> import pickle
@@ -69,6 +76,7 @@ from ._wurl import (
     canonicalize,
     canonicalize_many,
     charset_message,
+    explain,
     parse,
     resolve,
 )
@@ -82,6 +90,7 @@ __all__ = [
     "canonicalize_arrow",
     "canonicalize_many",
     "charset_message",
+    "explain",
     "parse",
     "resolve",
     "resolve_arrow",

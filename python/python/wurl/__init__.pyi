@@ -11,6 +11,7 @@ from ._wurl import (
     canonicalize as canonicalize,
     canonicalize_many as canonicalize_many,
     charset_message as charset_message,
+    explain as explain,
     parse as parse,
     resolve as resolve,
 )

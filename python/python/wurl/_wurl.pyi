@@ -117,6 +117,20 @@ def canonicalize_many(
     """canonicalize over a batch, with the GIL released; None in, None out.
     `model` as for canonicalize."""
 
+def explain(
+    url: str,
+    url2: Optional[str] = None,
+    base: Optional[str] = None,
+    charset: Optional[str] = None,
+    strict: bool = False,
+    rules: Union[Rules, str, None] = None,
+    model: str = "2012",
+) -> dict[str, Any]:
+    """Why `url` has its key (and with `url2`, whether the two share one):
+    {"model", "urls": [{"input", "base", "steps": [{"stage", "what",
+    "before", "after"}], "canonical", "invalid", "key", "surt"}],
+    "same_key", "parts_at"}, as `wurl explain -f json` writes it."""
+
 def charset_message(label: str) -> Optional[str]:
     """The message wurl gives for a charset label that names no encoding
     (the ValueError's of a bad `charset`), or None when it names one."""
