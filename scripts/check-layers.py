@@ -11,17 +11,20 @@ A module may also be a folder src/NAME/ (mod.rs and its files): its imports
 are those of all its files, less its own.
 
 Only `api` knows the fast exits: a module other than `api` that imports
-`fast` (outside its tests) is an error, the stages above all (preprocess,
-parse, resolve, canonicalize, serialize, host, path, record), which take at
-most a hint from `api` of what the fast exits verified.
+`fast` or `hint` (outside its tests) is an error, the stages above all
+(preprocess, parse, resolve, canonicalize, serialize, host, path, record).
+What the recognizer found (`fast::hint`) lives inside src/fast/; a record
+keeps it as one opaque note that only `fast` reads and writes, and a
+top-level `hint` module, were one added back, would be refused as well.
 
 Prints each module's level (0: imports no other module; n: one more than
 the highest module it imports), lowest first, and exits 1 with the modules
 left on a cycle when there is one, or with the modules that import `fast`.
 
 With --self-test, checks the check itself: on a copy of SRC_DIR where
-`parse` imports `fast`, it must fail and name `parse` (CI runs it, so its
-output shows the failure once).
+`parse` imports `fast`, then on one where `serialize` imports `hint`, it
+must fail and name the importer (CI runs it, so its output shows each
+refusal once).
 
 usage: python3 scripts/check-layers.py [--self-test] [SRC_DIR]
 """
@@ -34,18 +37,23 @@ import tempfile
 
 args = [a for a in sys.argv[1:] if a != "--self-test"]
 if len(args) < len(sys.argv) - 1:
-    with tempfile.TemporaryDirectory() as tmp:
-        copy = pathlib.Path(tmp) / "src"
-        shutil.copytree(args[0] if args else "src", copy)
-        parse = copy / "parse.rs"
-        parse.write_text("use crate::fast::on as _;\n" + parse.read_text(encoding="utf-8"))
-        r = subprocess.run([sys.executable, __file__, str(copy)], capture_output=True, text=True)
-        print("self-test: `use crate::fast::on` added to parse.rs; the check says:")
-        print("  " + r.stderr.strip().replace("\n", "\n  "))
-        if r.returncode != 1 or "imported by: parse" not in r.stderr:
-            print("self-test FAILED: the check did not refuse the import", file=sys.stderr)
-            sys.exit(1)
-        print("self-test: refused (exit 1), as it must be")
+    cases = [
+        ("parse", "use crate::fast::on as _;\n"),
+        ("serialize", "use crate::hint::Stop as _;\n"),
+    ]
+    for module, line in cases:
+        with tempfile.TemporaryDirectory() as tmp:
+            copy = pathlib.Path(tmp) / "src"
+            shutil.copytree(args[0] if args else "src", copy)
+            f = copy / f"{module}.rs"
+            f.write_text(line + f.read_text(encoding="utf-8"))
+            r = subprocess.run([sys.executable, __file__, str(copy)], capture_output=True, text=True)
+            print(f"self-test: `{line.strip()}` added to {module}.rs; the check says:")
+            print("  " + r.stderr.strip().replace("\n", "\n  "))
+            if r.returncode != 1 or f"imported by: {module}" not in r.stderr:
+                print("self-test FAILED: the check did not refuse the import", file=sys.stderr)
+                sys.exit(1)
+            print("self-test: refused (exit 1), as it must be")
     sys.exit(0)
 
 src = pathlib.Path(args[0] if args else "src")
@@ -53,8 +61,10 @@ names = sorted(p.stem for p in src.glob("*.rs") if p.stem not in ("lib", "main")
 folders = sorted(p.name for p in src.iterdir() if (p / "mod.rs").is_file())
 names = sorted(names + folders)
 
-# Only `api` may import the fast exits.
+# Only `api` may import the fast exits, or what they note (`hint`, whether a
+# module of that name exists at the top or not).
 FAST = "fast"
+FORBIDDEN = ("fast", "hint")
 FAST_IMPORTERS = {"api"}
 
 
@@ -75,12 +85,14 @@ def uses(code):
 
 
 imports = {}
+forbidden = {}
 for name in names:
     files = sorted((src / name).rglob("*.rs")) if name in folders else [src / f"{name}.rs"]
     found = set()
     for f in files:
         found |= uses(f.read_text(encoding="utf-8"))
     imports[name] = {m for m in found if m in names and m != name}
+    forbidden[name] = {m for m in found if m in FORBIDDEN and m != name}
 
 # Levels by repeatedly taking the modules whose imports all have a level.
 level = {}
@@ -109,14 +121,15 @@ if left:
     for m in left:
         print(f"  {m} -> {', '.join(sorted(imports[m] & set(left)))}", file=sys.stderr)
     failed = True
-knowing = sorted(m for m in names if FAST in imports[m] and m not in FAST_IMPORTERS)
-if knowing:
-    print(
-        f"\nonly {', '.join(sorted(FAST_IMPORTERS))} may import `{FAST}` (the fast exits); "
-        f"imported by: {' '.join(knowing)}",
-        file=sys.stderr,
-    )
-    failed = True
+for what in FORBIDDEN:
+    knowing = sorted(m for m in names if what in forbidden[m] and m not in FAST_IMPORTERS)
+    if knowing:
+        print(
+            f"\nonly {', '.join(sorted(FAST_IMPORTERS))} may import `{what}` "
+            f"(the fast exits, what they note); imported by: {' '.join(knowing)}",
+            file=sys.stderr,
+        )
+        failed = True
 if failed:
     sys.exit(1)
-print(f"\n{len(names)} modules, no import cycle, `{FAST}` imported by api alone")
+print(f"\n{len(names)} modules, no import cycle, `{FAST}` imported by api alone, no `hint` import")

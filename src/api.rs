@@ -6,8 +6,7 @@
 use std::borrow::Cow;
 
 use crate::canonicalize::{CanonOptions, ResolvedOptions, canon_staged};
-use crate::fast;
-use crate::hint::Stop;
+use crate::fast::{self, Stop};
 use crate::record::{InvalidReason, Url};
 use crate::scratch::{self, Scratch, Used};
 
@@ -184,6 +183,37 @@ pub fn fast_exit_taken(base: Option<&Url>, input: &str) -> bool {
     }
 }
 
+/// Which of the handle path's fast exits answer `resolve(parse(base), input)` and its
+/// canonicalization (`base`: `input` when `None`), default options (for the differential's report
+/// that its cases put each of them to work).
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HandleExits {
+    /// The parse was the recognizer's: a record noted canonical, or one resumed where the
+    /// recognizer stopped, its canonical prefix noted.
+    pub parse: bool,
+    /// Resolution was a fast exit's: the URL's own resolution, or the merge.
+    pub resolve: bool,
+    /// Canonicalization was a fast exit's: a record noted canonical, or the prefix road.
+    pub canonicalize: bool,
+}
+
+/// [`HandleExits`] of `input` against `base`.
+#[doc(hidden)]
+pub fn handle_exits_taken(base: Option<&str>, input: &str) -> HandleExits {
+    let b = parse_text(base.unwrap_or(input));
+    let fast_resolved = fast::resolve(&b, input);
+    let resolved = match &fast_resolved {
+        Some(u) => u.clone(),
+        None => crate::resolve::resolve(&b, input),
+    };
+    HandleExits {
+        parse: fast::noted(&b),
+        resolve: fast_resolved.is_some(),
+        canonicalize: fast::canonicalize(&resolved).is_some(),
+    }
+}
+
 /// Whether the recognizer accepts `s` (`canonical_form::is_canonical`).
 #[doc(hidden)]
 pub fn is_canonical(s: &[u8]) -> bool {
@@ -292,16 +322,29 @@ pub fn resolve(base: &Url, input: &str) -> Url {
 
 /// Canonicalizes `url`, query encoded in `charset` (`None`: UTF-8) ("steps to canonicalize a URL").
 pub fn canonicalize(url: &Url, charset: Option<&str>) -> Url {
-    crate::canonicalize::canonicalize(url, charset)
+    let opts = CanonOptions {
+        charset,
+        network_strict: false,
+    };
+    canonicalize_with(url, &opts)
 }
 
-/// Canonicalizes `url` with `opts`; an invalid result keeps the components of its input.
+/// Canonicalizes `url` with `opts`; an invalid result keeps the components of its input. With the
+/// default options a record the fast exits noted takes their road (`fast::canonicalize`).
 pub fn canonicalize_with(url: &Url, opts: &CanonOptions) -> Url {
-    crate::canonicalize::canonicalize_with(url, opts)
+    canonicalize_resolved(url, &opts.resolve())
 }
 
-/// [`canonicalize_with`] with the options resolved.
+/// [`canonicalize_with`] with the options resolved. The fast exits answer for the default
+/// options, and for these too when the query to write is ASCII (a known canonical URL's is) in an
+/// ASCII-compatible encoding (`ResolvedOptions::default_for`).
 pub fn canonicalize_resolved(url: &Url, opts: &ResolvedOptions) -> Url {
+    if fast::on()
+        && opts.default_for(|| url.query().is_none_or(str::is_ascii))
+        && let Some(u) = fast::canonicalize(url)
+    {
+        return u;
+    }
     crate::canonicalize::canonicalize_resolved(url, opts)
 }
 
@@ -320,7 +363,7 @@ pub(crate) fn parse_text(input: &str) -> Url {
         return crate::parse::parse_stages(input);
     }
     match fast::layout_or_stop(input.as_bytes()) {
-        Ok((at, class)) => Url::build_canonical(input, "", &at, class),
+        Ok((at, class)) => fast::canonical_url(input, "", &at, class),
         Err(stop) => {
             if let Some(Some(s)) = crate::preprocess::trim_ends(input) {
                 return parse_trimmed(s);
@@ -339,16 +382,16 @@ fn parse_after_stop(input: &str, stop: &Stop) -> Url {
     {
         // The prefix is lowercased when the scheme (the first pass stopped in it) or host is not.
         let lower = stop.scheme_end == 0 || st.host_upper;
-        return crate::parse::parse_resumed_at(input, &st, lower);
+        return fast::parse_resumed_at(input, &st, lower);
     }
-    crate::parse::parse_stages_from(input, stop)
+    fast::parse_from(input, stop)
 }
 
 /// [`parse_text`] of a URL that preprocessing only trims: `s` trimmed, for the recognizer to read.
 #[inline(never)]
 fn parse_trimmed(s: &str) -> Url {
     match fast::layout_or_stop(s.as_bytes()) {
-        Ok((at, class)) => Url::build_canonical(s, "", &at, class),
+        Ok((at, class)) => fast::canonical_url(s, "", &at, class),
         Err(stop) => parse_after_stop(s, &stop),
     }
 }

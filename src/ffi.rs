@@ -540,7 +540,7 @@ pub extern "C" fn wurl_canonicalize(
         try_flags!(flags, CANON_FLAGS);
         try_ok!(check_charset(charset, label, flags));
         let opts = canon_options(label, flags);
-        emit(out, canonicalize::canonicalize_resolved(&url, &opts))
+        emit(out, api::canonicalize_resolved(&url, &opts))
     })
 }
 

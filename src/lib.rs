@@ -12,7 +12,6 @@ pub mod canonicalize;
 pub mod charset;
 mod fast;
 pub mod ffi;
-pub(crate) mod hint;
 pub mod host;
 mod invalid;
 pub mod ipv4;

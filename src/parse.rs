@@ -6,9 +6,8 @@
 
 use memchr::{memrchr, memrchr2};
 
-use crate::hint::{Stop, Verified};
-use crate::preprocess::{as_is, preprocess_into};
-use crate::record::{Authority, Component, InvalidReason, Parts, Span, Url};
+use crate::preprocess::preprocess_into;
+use crate::record::{InvalidReason, Parts, Url};
 use crate::scan::{find1, find2, find4};
 use crate::scheme::{Scheme, SchemeKind, scheme_len};
 
@@ -25,50 +24,18 @@ pub fn parse(input: &str) -> Url {
 /// [`parse`]: the stages, which the tests and fuzz targets compare the fast exits with.
 #[doc(hidden)]
 pub fn parse_stages(input: &str) -> Url {
-    parse_stages_from(input, &Stop::NONE)
-}
-
-/// The stages on `input`, whose scheme and authority the recognizer read in any case up to the path
-/// (`st`): built from its places ([`resumed_layout`]), scheme and host lowercased if `lower`.
-pub(crate) fn parse_resumed_at(input: &str, st: &Stop, lower: bool) -> Url {
-    preprocessed(input, |s| parse_resumed(s, input, st, lower))
-}
-
-/// The stages on `input`, which the recognizer read as far as `stop` says; up to the path, the
-/// scheme and authority are where it found them ([`resumed_layout`]).
-#[inline]
-pub(crate) fn parse_stages_from(input: &str, stop: &Stop) -> Url {
-    if stop.path_start != 0 {
-        return preprocessed(input, |s| parse_resumed(s, input, stop, false));
-    }
     crate::scratch::with(crate::scratch::Used::PARSE, |sc| {
         let s = preprocess_into(input, &mut sc.pre);
         let mut p = Parts::default();
-        let n = stop.scheme_end;
-        if n != 0 && !s.as_bytes().get(n + 3).is_some_and(|&b| is_slash(b)) {
-            parse_after_scheme(s, n, &mut p);
-        } else {
-            parse_parts_into(s, &mut sc.side, &mut p);
-        }
-        crate::serialize::build_parsed(&p, s, stop.host_end)
+        parse_parts_into(s, &mut sc.side, &mut p);
+        crate::serialize::build_parsed(&p, s)
     })
 }
 
-/// `f` of the preprocessed `input`: `input` itself when [`as_is`], else this thread's buffer.
-#[inline(always)]
-fn preprocessed<R>(input: &str, f: impl FnOnce(&str) -> R) -> R {
-    match as_is(input) {
-        Some(s) => f(s),
-        None => crate::scratch::with(crate::scratch::Used::PARSE, |sc| {
-            f(preprocess_into(input, &mut sc.pre))
-        }),
-    }
-}
-
-/// [`parse_parts_into`] of `s` when the recognizer found a lowercase hierarchical scheme `s[..n]`
-/// (not `file:`), then `://` and no third slash: the steps read the scheme, a slash, and an
-/// authority after exactly two slashes ([`parse_hierarchical`]).
-fn parse_after_scheme<'a>(s: &'a str, n: usize, url: &mut Parts<'a>) {
+/// [`parse_parts_into`] of the preprocessed `s` when it starts with a lowercase hierarchical scheme
+/// `s[..n]` (not `file:`), then `://` and no third slash: the steps read the scheme, a slash, and
+/// an authority after exactly two slashes ([`parse_hierarchical`]).
+pub(crate) fn parse_after_scheme<'a>(s: &'a str, n: usize, url: &mut Parts<'a>) {
     debug_assert_eq!(Some(n), find_scheme(s));
     url.scheme = Some(&s[..n]);
     url.class = Scheme::of(&s.as_bytes()[..n]);
@@ -78,69 +45,9 @@ fn parse_after_scheme<'a>(s: &'a str, n: usize, url: &mut Parts<'a>) {
     debug_assert_is_the_steps(s, url);
 }
 
-/// The record of `s` (the preprocessed `input`), which the recognizer read up to its path, built
-/// from the places it found ([`resumed_layout`]); `lower`: it read scheme and host in any case.
-fn parse_resumed(s: &str, input: &str, stop: &Stop, lower: bool) -> Url {
-    let at = resumed_layout(s, stop);
-    // The raw authority: the host, or the host, `:` and the port.
-    let authority = if stop.host_end == stop.path_start {
-        Authority::Host
-    } else {
-        Authority::Raw(s.get(stop.scheme_end + 3..stop.path_start))
-    };
-    // The scheme and host read start the canonical form (once lowercased); so does the path up to
-    // where it stopped, if `s` is the input (an octet preprocessing removes can make an escape of a
-    // `%` it read: `%\t2E`).
-    let path_ok = match at[Component::Path].range() {
-        Some(r) if stop.path_ok > r.start && !r.is_empty() && std::ptr::eq(s, input) => {
-            stop.path_ok.min(r.end)
-        }
-        _ => 0,
-    };
-    let verified = Verified {
-        canonical: false,
-        prefix: stop.host_end,
-        lower,
-        path_ok,
-    };
-    let class = Scheme::of(&s.as_bytes()[..stop.scheme_end]);
-    let url = Url::finish_source(s, &at, authority, class, true, verified);
-    #[cfg(debug_assertions)]
-    debug_assert_is_the_steps(s, &url.parts());
-    url
-}
-
-/// The places in the preprocessed `s` of the components the steps find when the recognizer found a
-/// hierarchical non-`file:` scheme (to `stop.scheme_end`), `://`, a host of octets
-/// CanonicalizeHost's fast path copies or lowercases (to `stop.host_end`), maybe `:` and digits,
-/// and at `stop.path_start` a `/`, `?`, `#` or the end. Preprocessing leaves that prefix as it is,
-/// and the steps read it so: the scheme ends at its `:`, exactly two slashes start the authority,
-/// which ends at `path_start` with no `@` or `[` and at most one `:` (the port's). The rest splits
-/// as in [`parse_hierarchical`] ([`path_ends`]).
-fn resumed_layout(s: &str, stop: &Stop) -> [Span; 8] {
-    let (n, host_end, ps) = (stop.scheme_end, stop.host_end, stop.path_start);
-    debug_assert_eq!(Some(n), find_scheme(s));
-    let mut at = [Span::NONE; 8];
-    at[Component::Scheme] = Span::new(0, n);
-    at[Component::Host] = Span::new(n + 3, host_end);
-    if host_end != ps {
-        at[Component::Port] = Span::new(host_end + 1, ps);
-    }
-    let (p, hash) = path_ends(s.as_bytes().get(ps..).unwrap_or_default());
-    let end = hash.map_or(s.len(), |h| ps + h);
-    at[Component::Path] = Span::new(ps, ps + p);
-    if ps + p < end {
-        at[Component::Query] = Span::new(ps + p + 1, end);
-    }
-    if let Some(h) = hash {
-        at[Component::Fragment] = Span::new(ps + h + 1, s.len());
-    }
-    at
-}
-
-/// Debug builds: `url`, a resumed parse of `s`, is what [`parse_parts_into`] makes of it.
+/// Debug builds: `url`, parts of `s` found another way, are what [`parse_parts_into`] makes of it.
 #[inline]
-fn debug_assert_is_the_steps(s: &str, url: &Parts) {
+pub(crate) fn debug_assert_is_the_steps(s: &str, url: &Parts) {
     #[cfg(debug_assertions)]
     {
         let mut side = String::new();
@@ -376,7 +283,7 @@ fn path_query_fragment<'a>(rest: &'a str, url: &mut Parts<'a>) {
 /// Where the path of `rest` (after a hierarchical URL's authority) ends, and the first `#`, which
 /// starts the fragment (a `?` after it is the fragment's).
 #[inline(always)]
-fn path_ends(rest: &[u8]) -> (usize, Option<usize>) {
+pub(crate) fn path_ends(rest: &[u8]) -> (usize, Option<usize>) {
     let Some(p) = find2(rest, b'?', b'#') else {
         return (rest.len(), None);
     };

@@ -3,7 +3,6 @@
 //! ([`Url`]). It also keeps the flags /invalid/ (with the failed rule) and /hierarchical/, and the
 //! raw |authority|, which resolution needs (a `file:` URL's host is its whole authority).
 
-use crate::hint::Verified;
 pub use crate::invalid::InvalidReason;
 use crate::scheme::Scheme;
 use std::cell::RefCell;
@@ -65,6 +64,23 @@ impl Span {
     }
 }
 
+/// A note the fast exits (src/fast/) keep on a record: two places in its serialization and some
+/// flags. The record stores it, checks that its places lie in the serialization and that an
+/// invalid record has none, and hands it back ([`Url::note`]); what it says is the fast exits'
+/// alone. Not part of the URL's value.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Note {
+    pub(crate) places: [usize; 2],
+    pub(crate) flags: u8,
+}
+
+impl Note {
+    pub(crate) const NONE: Note = Note {
+        places: [0, 0],
+        flags: 0,
+    };
+}
+
 /// Indexes in [`Url`]'s spans after the eight components (`wurl_component` order): the raw
 /// |authority|, the serialization, the canonical host known from a base ([`Parts::known`]).
 const AUTHORITY: usize = 8;
@@ -101,26 +117,28 @@ pub(crate) struct Record {
     /// Parsing the serialization gives exactly this record ([`Url::parse_source`]). Not in the
     /// value.
     parse_of_serialization: bool,
-    /// What the recognizer verified of the serialization (`hint::Verified`).
-    verified: Verified,
+    /// The fast exits' note ([`Note`]).
+    note: Note,
 }
 
-/// A record's flags and notes, as [`Url::build_with`] takes them.
-struct Flags {
+/// A record's flags and notes, as its constructors take them.
+pub(crate) struct Flags {
     invalid: Option<InvalidReason>,
     hierarchical: bool,
     class: Scheme,
     known_host_err: Option<InvalidReason>,
     parse_of_serialization: bool,
-    verified: Verified,
+    note: Note,
 }
 
 impl Flags {
-    const fn valid(
+    /// A valid record's: its scheme's class, /hierarchical/, whether parsing its serialization
+    /// gives it ([`Url::parse_source`]), and the fast exits' note.
+    pub(crate) const fn valid(
         class: Scheme,
         hierarchical: bool,
         parse_of_serialization: bool,
-        verified: Verified,
+        note: Note,
     ) -> Flags {
         Flags {
             invalid: None,
@@ -128,25 +146,47 @@ impl Flags {
             class,
             known_host_err: None,
             parse_of_serialization,
-            verified,
+            note,
         }
     }
 }
 
-/// The raw authority of a record built from its serialization ([`Url::build_serialized`]).
+/// A valid record's serialization, as [`Url::from_serialization`] takes it.
+pub(crate) enum Serialization<'a> {
+    /// The concatenation of these pieces, copied.
+    Pieces([&'a str; 3]),
+    /// Written into this buffer (canonicalization's): copied, or taken when large (the caller
+    /// would not keep it, see `scratch`).
+    Written(&'a mut String),
+}
+
+/// The raw authority of a record built from its serialization ([`Url::from_serialization`]).
 #[derive(Clone, Copy)]
 pub(crate) enum Authority<'a> {
     /// The host itself (no user information, no port): the host's span.
     Host,
     /// Absent, or these octets, copied after the serialization.
     Raw(Option<&'a str>),
+    /// These octets of the serialization (host, `:` and port), copied after it.
+    At(Span),
 }
 
-impl Authority<'_> {
+impl<'a> Authority<'a> {
     fn copied_len(self) -> usize {
         match self {
             Authority::Raw(Some(a)) => a.len() + 1,
+            Authority::At(a) => a.len() + 1,
             _ => 0,
+        }
+    }
+
+    /// The raw authority of the parts `p`: their host's span when it is the host, the very slice
+    /// (what parsing gives for an authority of a host alone), else a copy.
+    pub(crate) fn of(p: &Parts<'a>) -> Authority<'a> {
+        if authority_is_host(p) {
+            Authority::Host
+        } else {
+            Authority::Raw(p.authority)
         }
     }
 }
@@ -292,7 +332,7 @@ impl fmt::Debug for Url {
 impl Default for Url {
     /// The record of no components: a valid URL serialized as `:`.
     fn default() -> Url {
-        Url::finish(String::from(":"), true, &[Span::NONE; 8], &Parts::default())
+        Url::from_parts(&Parts::default(), 1, |buf, _| buf.push(':'))
     }
 }
 
@@ -413,7 +453,7 @@ impl Url {
             r.class = f.class;
             r.known_host_err = f.known_host_err;
             r.parse_of_serialization = f.parse_of_serialization;
-            r.verified = f.verified;
+            r.note = f.note;
             let url = Url(a);
             debug_assert_eq!(url.validate(), Ok(()));
             return url;
@@ -431,7 +471,7 @@ impl Url {
             host_cache: OnceLock::new(),
             c_views: OnceLock::new(),
             parse_of_serialization: f.parse_of_serialization,
-            verified: f.verified,
+            note: f.note,
         }));
         debug_assert_eq!(url.validate(), Ok(()));
         url
@@ -461,7 +501,7 @@ impl Url {
             ));
         }
         if r.invalid.is_some() {
-            if r.parse_of_serialization || r.verified != Verified::NONE {
+            if r.parse_of_serialization || r.note != Note::NONE {
                 return Err("notes on an invalid record".into());
             }
             return Ok(());
@@ -494,9 +534,9 @@ impl Url {
                 return Err(format!("{c:?} at {range:?} without its delimiter"));
             }
         }
-        let v = r.verified;
-        if v.prefix > ser.end || v.path_ok > ser.end {
-            return Err(format!("{v:?} beyond the serialization {ser:?}"));
+        let n = r.note;
+        if n.places.iter().any(|&p| p > ser.end) {
+            return Err(format!("{n:?} beyond the serialization {ser:?}"));
         }
         Ok(())
     }
@@ -554,135 +594,41 @@ impl Url {
         }
     }
 
-    /// The record of `prefix` + `rest`, a URL the recognizer found canonical with its components
-    /// at `at`: its serialization is that string, and so is its parse and canonical form.
-    pub(crate) fn build_canonical(prefix: &str, rest: &str, at: &[Span; 8], class: Scheme) -> Url {
-        // The layout `finish` gives, written directly; the raw authority is the host's span unless
-        // there is a port (then a NUL-terminated copy of host and port).
-        let len = prefix.len() + rest.len();
-        let port = at[Component::Port];
-        let authority =
-            (port != Span::NONE).then(|| Span::new(at[Component::Host].start, port.end));
-        let extra = authority.map_or(0, |a| a.end - a.start + 1);
-        let flags = Flags::valid(class, true, true, Verified::CANONICAL);
-        Url::build_with(Err(len + 1 + extra), flags, |buf, spans| {
-            buf.push_str(prefix);
-            if !rest.is_empty() {
-                buf.push_str(rest);
-            }
-            buf.push('\0');
-            *spans = [Span::NONE; 11];
-            spans[..8].copy_from_slice(at);
-            spans[SERIAL] = Span::new(0, len);
-            spans[AUTHORITY] = match authority {
-                None => at[Component::Host],
-                Some(a) => {
-                    // From whichever piece holds them; pieces end between components, so each
-                    // slice is on a character boundary.
-                    let start = buf.len();
-                    let n = prefix.len();
-                    buf.push_str(&prefix[a.start.min(n)..a.end.min(n)]);
-                    buf.push_str(&rest[a.start.max(n) - n..a.end.max(n) - n]);
-                    buf.push('\0');
-                    Span::new(start, start + (a.end - a.start))
-                }
-            };
-        })
+    /// The fast exits' note ([`Note`]).
+    #[inline]
+    pub(crate) fn note(&self) -> Note {
+        self.0.note
     }
 
-    /// This valid record with its non-empty path replaced by `path`, the rest copied and the later
-    /// spans moved: the value its own resolution gives. `None` when it knows its canonical host.
-    pub(crate) fn with_path(&self, path: &str) -> Option<Url> {
+    /// The raw authority as [`Url::from_serialization`] takes it: the host's span when it is the
+    /// host, else a copy.
+    #[inline]
+    pub(crate) fn raw_authority(&self) -> Authority<'_> {
         let r = &*self.0;
-        let old = r.spans[Component::Path];
-        if r.invalid.is_some()
-            || old.start == ABSENT
-            || old.start == old.end
-            || r.spans[KNOWN_HOST] != Span::NONE
-            || r.known_host_err.is_some()
-        {
-            return None;
+        if r.spans[AUTHORITY] != Span::NONE && r.spans[AUTHORITY] == r.spans[Component::Host] {
+            Authority::Host
+        } else {
+            Authority::Raw(self.authority())
         }
-        let (ps, pe) = (old.start, old.end);
-        let (before, after) = (r.buf.get(..ps)?, r.buf.get(pe..)?);
-        let verified = Verified {
-            prefix: r.verified.prefix,
-            lower: r.verified.lower,
-            ..Verified::NONE
-        };
-        let flags = Flags::valid(r.class, r.hierarchical, false, verified);
-        let len = before.len() + path.len() + after.len();
-        Some(Url::build_with(Err(len), flags, |buf, spans| {
-            buf.push_str(before);
-            buf.push_str(path);
-            buf.push_str(after);
-            // Spans before the path stay; the path is not empty, so whatever starts or ends at or
-            // past its end lies after it and moves by the path's change in length.
-            let old = &r.spans;
-            spans[..5].copy_from_slice(&old[..5]);
-            spans[Component::Path] = Span::new(ps, ps + path.len());
-            let delta = (ps + path.len()).wrapping_sub(pe);
-            let moved = |x: usize| {
-                let d = if x >= pe && x != ABSENT { delta } else { 0 };
-                x.wrapping_add(d)
-            };
-            for i in Component::Query as usize..spans.len() {
-                spans[i] = Span {
-                    start: moved(old[i].start),
-                    end: moved(old[i].end),
-                };
-            }
-        }))
     }
 
-    /// The serialization and spans of a record known canonical, for the fast merge.
-    pub(crate) fn canonical_base(&self) -> Option<(&str, &[Span; 8])> {
-        let r = &*self.0;
-        if !r.verified.canonical {
-            return None;
-        }
-        let ser = self.as_str()?;
-        r.spans.first_chunk::<8>().map(|at| (ser, at))
+    /// Whether CanonicalizeHost of the record's host is known from a base ([`Parts::known`]).
+    #[inline]
+    pub(crate) fn knows_host(&self) -> bool {
+        self.0.spans[KNOWN_HOST] != Span::NONE || self.0.known_host_err.is_some()
     }
 
-    /// When known ([`Verified`]): the serialization's prefix `scheme://host` that canonicalization
-    /// copies (ASCII-lowercased when the `bool` says so), the spans, and how many path octets the
-    /// path rules copy.
-    pub(crate) fn canonical_prefix(&self) -> Option<(&str, &[Span; 8], bool, usize)> {
-        let r = &*self.0;
-        let v = r.verified;
-        if v.prefix == 0 {
-            return None;
-        }
-        let at = r.spans.first_chunk::<8>()?;
-        let path_ok = v.path_ok.saturating_sub(at[Component::Path].start);
-        Some((r.buf.get(..v.prefix)?, at, v.lower, path_ok))
-    }
-
-    /// The parts canonicalization reads after [`Url::canonical_prefix`]; the prefix's are absent.
-    pub(crate) fn parts_after_prefix(&self) -> Parts<'_> {
-        let r = &*self.0;
-        let g = |i: usize| r.spans[i].get(&r.buf);
-        Parts {
-            port: g(Component::Port as usize),
-            path: g(Component::Path as usize),
-            query: g(Component::Query as usize),
-            fragment: g(Component::Fragment as usize),
-            authority: g(AUTHORITY),
-            class: r.class,
-            hierarchical: r.hierarchical,
-            ..Parts::default()
-        }
+    /// The components' spans, `wurl_component` order.
+    #[inline]
+    pub(crate) fn spans(&self) -> &[Span; 8] {
+        let at = self.0.spans.first_chunk::<8>();
+        // Eleven spans: the first eight always exist.
+        at.unwrap_or(&[Span::NONE; 8])
     }
 
     /// The scheme's class, classified when the record was built.
     pub(crate) fn scheme_class(&self) -> Scheme {
         self.0.class
-    }
-
-    /// Whether this record is known to be its own canonical form (default options).
-    pub(crate) fn is_known_canonical(&self) -> bool {
-        self.0.verified.canonical
     }
 
     /// The serialization, when this record is its parse ([`Url::parts`], no host known yet).
@@ -694,46 +640,58 @@ impl Url {
         }
     }
 
-    /// [`serialize::build`](crate::serialize::build) of a valid record canonicalization wrote into
-    /// `ser` (components at `at`), with the raw authority and flag given. A large `ser` is taken,
-    /// not copied (the caller would not keep it, see `scratch`).
-    pub(crate) fn build_serialized(
-        ser: &mut String,
+    /// The record of a valid URL from its serialization `ser`, its components at `at` (spans of the
+    /// serialization), with the raw `authority`, no canonical host known, and the flags `f`
+    /// ([`Flags::valid`]). One of the record's two constructors, with [`Url::from_parts`]; inlined,
+    /// so that each caller's kind of serialization and authority is known where it is built.
+    #[inline(always)]
+    pub(crate) fn from_serialization(
+        ser: Serialization,
         at: &[Span; 8],
         authority: Authority,
-        class: Scheme,
-        hierarchical: bool,
+        f: Flags,
     ) -> Url {
-        // What `finish` gives for these parts (no host in them, so none known), written directly.
+        debug_assert!(f.invalid.is_none() && f.known_host_err.is_none());
         debug_assert!(match authority {
-            Authority::Host =>
-                at[Component::Port] == Span::NONE && at[Component::Host].get(ser).is_some(),
-            Authority::Raw(_) => true,
+            Authority::Host => at[Component::Port] == Span::NONE,
+            _ => true,
         });
-        let flags = Flags::valid(class, hierarchical, false, Verified::NONE);
         let extra = authority.copied_len() + 1;
-        if ser.capacity() > crate::scratch::KEEP {
-            // Shrink first: growing may move the buffer, the old block counted at full capacity.
-            let mut b = std::mem::take(ser);
-            b.shrink_to_fit();
-            b.reserve_exact(extra);
-            return Url::build_with(Ok(b), flags, |buf, spans| {
-                Url::fill_serialized(buf, spans, at, authority);
-            });
+        match ser {
+            Serialization::Written(s) if s.capacity() > crate::scratch::KEEP => {
+                // Shrink first: growing may move the buffer, the old block counted at full capacity.
+                let mut b = std::mem::take(s);
+                b.shrink_to_fit();
+                b.reserve_exact(extra);
+                Url::build_with(Ok(b), f, |buf, spans| {
+                    Url::fill_serialized(buf, spans, at, authority, &[]);
+                })
+            }
+            Serialization::Written(s) => Url::build_with(Err(s.len() + extra), f, |buf, spans| {
+                buf.push_str(s);
+                Url::fill_serialized(buf, spans, at, authority, &[s]);
+            }),
+            Serialization::Pieces(pieces) => {
+                let len: usize = pieces.iter().map(|p| p.len()).sum();
+                Url::build_with(Err(len + extra), f, |buf, spans| {
+                    for p in pieces.iter().filter(|p| !p.is_empty()) {
+                        buf.push_str(p);
+                    }
+                    Url::fill_serialized(buf, spans, at, authority, &pieces);
+                })
+            }
         }
-        Url::build_with(Err(ser.len() + extra), flags, |buf, spans| {
-            buf.push_str(ser);
-            Url::fill_serialized(buf, spans, at, authority);
-        })
     }
 
-    /// [`Url::fill_rest`] for a valid record serialized in `buf`, with no host in its parts.
-    #[inline]
+    /// Completes a valid record serialized in `buf` (the concatenation of `pieces`, when given),
+    /// with no host known: its NUL, its spans, its raw authority.
+    #[inline(always)]
     fn fill_serialized(
         buf: &mut String,
         spans: &mut [Span; 11],
         at: &[Span; 8],
         authority: Authority,
+        pieces: &[&str],
     ) {
         spans[..8].copy_from_slice(at);
         spans[SERIAL] = Span::new(0, buf.len());
@@ -747,12 +705,33 @@ impl Url {
             }
             Authority::Raw(None) => Span::NONE,
             Authority::Host => at[Component::Host],
+            Authority::At(a) => {
+                let start = buf.len();
+                if pieces.is_empty() {
+                    let copy = buf[a.start..a.end].to_owned();
+                    buf.push_str(&copy);
+                } else {
+                    // From whichever pieces hold it; pieces end between components, so each slice
+                    // is on a character boundary.
+                    let mut off = 0;
+                    for p in pieces {
+                        let (lo, hi) = (
+                            a.start.clamp(off, off + p.len()),
+                            a.end.clamp(off, off + p.len()),
+                        );
+                        buf.push_str(&p[lo - off..hi - off]);
+                        off += p.len();
+                    }
+                }
+                buf.push('\0');
+                Span::new(start, start + a.len())
+            }
         };
         spans[KNOWN_HOST] = Span::NONE;
     }
 
-    /// The length of what [`Url::finish`] appends after the serialization and its NUL.
-    pub(crate) fn extra_len(p: &Parts, valid: bool) -> usize {
+    /// The length of what [`Url::fill_rest`] appends after the serialization and its NUL.
+    fn extra_len(p: &Parts, valid: bool) -> usize {
         let mut n = 0;
         if !valid {
             let comps = [
@@ -773,78 +752,23 @@ impl Url {
         n + authority + known
     }
 
-    /// Completes a record from `buf`, a valid record's serialization (components at `at`) or
-    /// empty: appends what [`Url::fill_rest`] says.
-    pub(crate) fn finish(buf: String, valid: bool, at: &[Span; 8], p: &Parts) -> Url {
-        Url::build_with(Ok(buf), Url::flags_of(p), |buf, spans| {
-            *spans = [Span::NONE; 11];
-            if valid {
-                spans[..8].copy_from_slice(at);
-            }
-            Url::fill_rest(buf, spans, valid, p);
-        })
-    }
-
-    /// [`Url::finish`] for a record of `len` octets: `write` appends a valid record's serialization
-    /// and spans (or nothing) into the record's own buffer.
-    pub(crate) fn finish_sized(
-        len: usize,
-        valid: bool,
+    /// The record of the parts `p`, valid or not, with their flags and known host: for a valid
+    /// one `write` appends its serialization of `ser_len` octets and notes where each component
+    /// went; an invalid one holds a copy of each component. One of the record's two constructors,
+    /// with [`Url::from_serialization`].
+    pub(crate) fn from_parts(
         p: &Parts,
+        ser_len: usize,
         write: impl FnOnce(&mut String, &mut [Span; 8]),
     ) -> Url {
-        Url::finish_sized_as(len, valid, p, Url::flags_of(p), write)
-    }
-
-    /// [`Url::finish_sized`] with the flags `f`.
-    fn finish_sized_as(
-        len: usize,
-        valid: bool,
-        p: &Parts,
-        f: Flags,
-        write: impl FnOnce(&mut String, &mut [Span; 8]),
-    ) -> Url {
-        Url::build_with(Err(len), f, |buf, spans| {
+        let valid = p.invalid.is_none();
+        let len = if valid { ser_len } else { 0 } + 1 + Url::extra_len(p, valid);
+        Url::build_with(Err(len), Url::flags_of(p), |buf, spans| {
             *spans = [Span::NONE; 11];
-            if let Some(at) = spans.first_chunk_mut::<8>() {
+            if valid && let Some(at) = spans.first_chunk_mut::<8>() {
                 write(buf, at);
             }
             Url::fill_rest(buf, spans, valid, p);
-        })
-    }
-
-    /// The record of a parse whose serialization is its `source` ([`Url::parse_source`]), with what
-    /// the recognizer verified ([`Url::canonical_prefix`]).
-    pub(crate) fn finish_parsed(
-        p: &Parts,
-        source: &str,
-        at: &[Span; 8],
-        verified: Verified,
-    ) -> Url {
-        // What `finish` gives (a parse knows nothing of its host), written directly.
-        debug_assert!(p.invalid.is_none() && p.known.host.is_none() && p.known.err.is_none());
-        let authority = if authority_is_host(p) {
-            Authority::Host
-        } else {
-            Authority::Raw(p.authority)
-        };
-        Url::finish_source(source, at, authority, p.class, p.hierarchical, verified)
-    }
-
-    /// [`Url::finish_parsed`] given the spans `at`, the raw `authority` and the flag.
-    pub(crate) fn finish_source(
-        source: &str,
-        at: &[Span; 8],
-        authority: Authority,
-        class: Scheme,
-        hierarchical: bool,
-        verified: Verified,
-    ) -> Url {
-        let len = source.len() + 1 + authority.copied_len();
-        let f = Flags::valid(class, hierarchical, true, verified);
-        Url::build_with(Err(len), f, |buf, spans| {
-            buf.push_str(source);
-            Url::fill_serialized(buf, spans, at, authority);
         })
     }
 
@@ -855,7 +779,7 @@ impl Url {
             class: p.class,
             known_host_err: p.known.err,
             parse_of_serialization: false,
-            verified: Verified::NONE,
+            note: Note::NONE,
         }
     }
 
@@ -1159,9 +1083,9 @@ mod tests {
             class: Scheme::NONE,
             known_host_err: None,
             parse_of_serialization: false,
-            verified: Verified {
-                canonical,
-                ..Verified::NONE
+            note: Note {
+                flags: u8::from(canonical),
+                ..Note::NONE
             },
         };
         // (A scheme of class `Scheme::NONE`: `f` gives that class.)
@@ -1239,7 +1163,7 @@ mod tests {
                 host_cache: OnceLock::new(),
                 c_views: OnceLock::new(),
                 parse_of_serialization: again.0.parse_of_serialization,
-                verified: again.0.verified,
+                note: again.0.note,
             }));
             assert_eq!(again, fresh, "{input:?}");
             assert!(again.0.host_cache.get().is_none() && again.0.c_views.get().is_none());
@@ -1310,7 +1234,7 @@ mod tests {
     }
 
     /// Canonicalization keeps its input's raw authority and flag, and its
-    /// record (written directly by `Url::build_serialized`) is the one
+    /// record (written directly by `Url::from_serialization`) is the one
     /// `serialize::build` makes of those and the canonical components:
     /// the same value, serialization and C views.
     #[test]

@@ -598,10 +598,17 @@ mod own_tests {
             // The string itself, and written with white space that
             // preprocessing trims.
             // (And a string that trims to another one.)
+            // And with TAB, LF and CR inside it, which preprocessing removes.
+            let mut inner = src.clone();
+            let boundary = |s: &str, k: usize| (0..=k).rev().find(|&k| s.is_char_boundary(k));
+            inner.insert(boundary(&inner, inner.len() / 2).unwrap_or(0), '\t');
+            inner.insert(boundary(&inner, 1).unwrap_or(0), '\n');
             for link in [
                 src.clone(),
                 format!(" \x0c{src}\x0b  "),
                 format!(" {src}#x "),
+                format!("\r {inner}\t\x0b"),
+                format!("{inner}\u{FDD0}"),
             ] {
                 let prev = set_fast_exits(false);
                 let steps = crate::resolve(&base, &link);

@@ -1,14 +1,13 @@
 //! "Steps to serialize a parsed URL" (spec section "Serialization"). A record keeps its
 //! serialization in its buffer ([`Url`]), written once when it is built (`serialize_parts`).
 
-use crate::hint::Verified;
-use crate::record::{Component, Parts, Span, Url};
+use crate::record::{Authority, Component, Flags, Note, Parts, Serialization, Span, Url};
 
 /// One piece at a time of the serialization [`walk`] lays out: a delimiter the steps write, or
-/// component `i` (in `wurl_component` order). `None` stops the walk.
+/// the component `which`. `None` stops the walk.
 pub(crate) trait Layout {
     fn lit(&mut self, l: &'static str) -> Option<()>;
-    fn comp(&mut self, i: usize, c: &str) -> Option<()>;
+    fn comp(&mut self, which: Component, c: &str) -> Option<()>;
 }
 
 /// "Steps to serialize a parsed URL" (steps 3 to 9) as a layout, the one place that says where each
@@ -24,7 +23,7 @@ pub(crate) fn walk(u: &Parts, v: &mut impl Layout) -> Option<()> {
 #[inline]
 fn walk_to_host(u: &Parts, v: &mut impl Layout) -> Option<()> {
     if let Some(scheme) = u.scheme {
-        v.comp(0, scheme)?;
+        v.comp(Component::Scheme, scheme)?;
     }
     v.lit(":")?;
     // Step 6: an authority is written when any of its parts is present,
@@ -33,16 +32,16 @@ fn walk_to_host(u: &Parts, v: &mut impl Layout) -> Option<()> {
         v.lit("//")?;
         if u.user.is_some() || u.password.is_some() {
             if let Some(user) = u.user {
-                v.comp(1, user)?;
+                v.comp(Component::User, user)?;
             }
             if let Some(pw) = u.password {
                 v.lit(":")?;
-                v.comp(2, pw)?;
+                v.comp(Component::Password, pw)?;
             }
             v.lit("@")?;
         }
         if let Some(h) = u.host {
-            v.comp(3, h)?;
+            v.comp(Component::Host, h)?;
         }
     }
     Some(())
@@ -54,18 +53,18 @@ fn walk_to_host(u: &Parts, v: &mut impl Layout) -> Option<()> {
 pub(crate) fn walk_after_host(u: &Parts, v: &mut impl Layout) -> Option<()> {
     if let Some(p) = u.port {
         v.lit(":")?;
-        v.comp(4, p)?;
+        v.comp(Component::Port, p)?;
     }
     if let Some(p) = u.path {
-        v.comp(5, p)?;
+        v.comp(Component::Path, p)?;
     }
     if let Some(q) = u.query {
         v.lit("?")?;
-        v.comp(6, q)?;
+        v.comp(Component::Query, q)?;
     }
     if let Some(f) = u.fragment {
         v.lit("#")?;
-        v.comp(7, f)?;
+        v.comp(Component::Fragment, f)?;
     }
     Some(())
 }
@@ -81,7 +80,7 @@ pub(crate) fn serialized_len(u: &Parts) -> usize {
             Some(())
         }
         #[inline(always)]
-        fn comp(&mut self, _: usize, c: &str) -> Option<()> {
+        fn comp(&mut self, _: Component, c: &str) -> Option<()> {
             self.0 += c.len();
             Some(())
         }
@@ -93,46 +92,40 @@ pub(crate) fn serialized_len(u: &Parts) -> usize {
 
 /// Builds a record from its parts ([`Url`]), its buffer allocated once at its exact size.
 pub(crate) fn build(p: &Parts) -> Url {
-    let valid = p.invalid.is_none();
-    let ser = if valid { serialized_len(p) } else { 0 };
-    Url::finish_sized(ser + 1 + Url::extra_len(p, valid), valid, p, |buf, at| {
-        if valid {
-            serialize_parts(p, buf, at);
-        }
-    })
+    let ser = if p.invalid.is_none() {
+        serialized_len(p)
+    } else {
+        0
+    };
+    Url::from_parts(p, ser, |buf, at| serialize_parts(p, buf, at))
 }
 
 /// [`build`] for the parse of `source` (the preprocessed input), noting whether its serialization
-/// is `source`. `host_end` (0: none): the recognizer found `source[..host_end]` canonical up to the
-/// host; if that is the parse's host (no user information), the record notes that its serialization
-/// starts its canonical form (`Url::canonical_prefix`).
-pub(crate) fn build_parsed(p: &Parts, source: &str, host_end: usize) -> Url {
+/// is `source`.
+pub(crate) fn build_parsed(p: &Parts, source: &str) -> Url {
     let mut at = [Span::NONE; 8];
     if layout_in(p, source, &mut at) {
         // The serialization is `source`, copied whole.
-        let prefix = if host_end != 0
-            && at[Component::User] == Span::NONE
-            && at[Component::Password] == Span::NONE
-            && at[Component::Host]
-                == Span::new(
-                    at[Component::Scheme].range().map_or(0, |r| r.end) + 3,
-                    host_end,
-                ) {
-            host_end
-        } else {
-            0
-        };
-        let verified = Verified {
-            prefix,
-            ..Verified::NONE
-        };
-        return Url::finish_parsed(p, source, &at, verified);
+        return parsed_record(p, source, &at, Note::NONE);
     }
     let mut url = build(p);
     if url.as_str() == Some(source) {
         url.set_parse_of_serialization(true);
     }
     url
+}
+
+/// The record of the valid parse `p` whose serialization is `source` (components at `at`), with
+/// the fast exits' `note`.
+pub(crate) fn parsed_record(p: &Parts, source: &str, at: &[Span; 8], note: Note) -> Url {
+    // A parse knows nothing of its host.
+    debug_assert!(p.invalid.is_none() && p.known.host.is_none() && p.known.err.is_none());
+    Url::from_serialization(
+        Serialization::Pieces([source, "", ""]),
+        at,
+        Authority::of(p),
+        Flags::valid(p.class, p.hierarchical, true, note),
+    )
 }
 
 /// Appends the serialization of the valid record `u` to `s`, and where each
@@ -149,10 +142,10 @@ pub(crate) fn serialize_parts(u: &Parts, s: &mut String, at: &mut [Span; 8]) {
             Some(())
         }
         #[inline(always)]
-        fn comp(&mut self, i: usize, c: &str) -> Option<()> {
+        fn comp(&mut self, which: Component, c: &str) -> Option<()> {
             let start = self.s.len();
             self.s.push_str(c);
-            self.at[i] = Span::new(start, self.s.len());
+            self.at[which] = Span::new(start, self.s.len());
             Some(())
         }
     }
@@ -182,13 +175,13 @@ fn walk_layout(u: &Parts, s: &str, at: &mut [Span; 8]) -> Option<()> {
             (self.b.get(self.pos..self.pos + l.len())? == l).then(|| self.pos += l.len())
         }
         #[inline(always)]
-        fn comp(&mut self, i: usize, c: &str) -> Option<()> {
+        fn comp(&mut self, which: Component, c: &str) -> Option<()> {
             let end = self.pos + c.len();
             let here = (self.b.as_ptr() as usize).wrapping_add(self.pos);
             if end > self.b.len() || (!c.is_empty() && c.as_ptr() as usize != here) {
                 return None;
             }
-            self.at[i] = Span::new(self.pos, end);
+            self.at[which] = Span::new(self.pos, end);
             self.pos = end;
             Some(())
         }

@@ -19,7 +19,7 @@ mod near_canonical;
 
 use common::dat::{canon_files, load};
 use near_canonical::Case;
-use wurl::api::{fast_exit_taken, set_fast_exits};
+use wurl::api::{HandleExits, fast_exit_taken, handle_exits_taken, set_fast_exits};
 use wurl::canonicalize::{canon_into_stages, full_steps_run};
 use wurl::ffi::*;
 use wurl::{CanonOptions, canon_into, canon_into_resolved, canonicalize, parse, resolve};
@@ -204,21 +204,39 @@ fn dataset_cases() -> Vec<Case> {
         .collect()
 }
 
-/// Runs the differential on `cases`; prints how many a fast exit answered
-/// and fails with the first differences.
-fn run(what: &str, cases: &[Case]) {
+/// How many cases each of the handle path's fast exits answered: the parse, the resolution, the
+/// canonicalization (`HandleExits`).
+type HandleCounts = [usize; 3];
+
+/// Runs the differential on `cases`; prints how many a fast exit of the bulk call answered and how
+/// many each of the handle path's, fails with the first differences, and returns the handle path's
+/// counts.
+fn run(what: &str, cases: &[Case]) -> HandleCounts {
     let mut taken = 0;
+    let mut handle = [0; 3];
     let mut failures = Vec::new();
     for case in cases {
         match check(case) {
             Ok(t) => taken += usize::from(t),
             Err(e) => failures.push(e),
         }
+        let h: HandleExits = handle_exits_taken(case.base.as_deref(), &case.input);
+        for (n, t) in handle.iter_mut().zip([h.parse, h.resolve, h.canonicalize]) {
+            *n += usize::from(t);
+        }
     }
+    let pc = |n: usize| 100.0 * n as f64 / cases.len().max(1) as f64;
     println!(
-        "fast-exit differential, {what}: {} cases, a fast exit answered {taken} ({:.1} %)",
+        "fast-exit differential, {what}: {} cases, a fast exit answered {taken} ({:.1} %); \
+         handle path: parse {} ({:.1} %), resolve {} ({:.1} %), canonicalize {} ({:.1} %)",
         cases.len(),
-        100.0 * taken as f64 / cases.len().max(1) as f64
+        pc(taken),
+        handle[0],
+        pc(handle[0]),
+        handle[1],
+        pc(handle[1]),
+        handle[2],
+        pc(handle[2]),
     );
     assert!(
         failures.is_empty(),
@@ -227,6 +245,18 @@ fn run(what: &str, cases: &[Case]) {
         cases.len(),
         failures[..failures.len().min(20)].join("\n")
     );
+    handle
+}
+
+/// Each of the handle path's fast exits (parse, resolution, canonicalization) answered at least
+/// `min` of the cases, so that the comparison above put it to work.
+fn assert_handle_exits_taken(what: &str, counts: HandleCounts, min: usize) {
+    for (name, n) in ["parse", "resolve", "canonicalize"].iter().zip(counts) {
+        assert!(
+            n >= min,
+            "{what}: the handle path's {name} fast exit answered only {n} cases"
+        );
+    }
 }
 
 /// Checks `case` both ways; an `Err` says how they differ.
@@ -299,7 +329,8 @@ fn drive_and_backslash_examples() {
 /// Every conformance input, with its base.
 #[test]
 fn fast_exits_equal_stages_on_conformance_input() {
-    run("conformance", &conformance_cases());
+    let counts = run("conformance", &conformance_cases());
+    assert_handle_exits_taken("conformance", counts, 100);
 }
 
 /// Every line of the benchmark datasets, and the canonical form of each
@@ -307,7 +338,8 @@ fn fast_exits_equal_stages_on_conformance_input() {
 #[test]
 fn fast_exits_equal_stages_on_datasets() {
     let cases = dataset_cases();
-    run("datasets", &cases);
+    let counts = run("datasets", &cases);
+    assert_handle_exits_taken("datasets", counts, 1000);
     let canonical: Vec<Case> = cases
         .iter()
         .filter_map(|c| {
@@ -317,7 +349,8 @@ fn fast_exits_equal_stages_on_datasets() {
             })
         })
         .collect();
-    run("datasets, canonical forms", &canonical);
+    let counts = run("datasets, canonical forms", &canonical);
+    assert_handle_exits_taken("datasets, canonical forms", counts, 1000);
 }
 
 /// The differential on 200,000 near-canonical cases.
@@ -325,7 +358,8 @@ fn fast_exits_equal_stages_on_datasets() {
 fn fast_exits_equal_stages_on_near_canonical_input() {
     let seeds = canonical_seeds();
     let cases = near_canonical::cases(&seeds, 200_000, 0x005E_ED0F_FA57);
-    run("near-canonical", &cases);
+    let counts = run("near-canonical", &cases);
+    assert_handle_exits_taken("near-canonical", counts, 10_000);
 }
 
 // ---------------------------------------------------------------------------

@@ -1,10 +1,10 @@
 //! `differential`: the fast exits for canonical input (`src/fast/`)
 //! against the stages. Each case (input, optional base) is canonicalized
 //! with the fast exits on and off, through the Rust bulk call, the Rust
-//! handle path and the C ABI's bulk call on the raw bytes; the results
-//! (serialization, or validity and reason) must be the same. Then under a
-//! charset label (the case's own, or one of each class picked by its
-//! control byte: the fast exits answer for UTF-8 labels and for ASCII
+//! handle path, and the C ABI's bulk call and handle path on the raw bytes;
+//! the results (serialization, or validity and reason) must be the same.
+//! Then under a charset label (the case's own, or one of each class picked
+//! by its control byte: the fast exits answer for UTF-8 labels and for ASCII
 //! input under other ASCII-compatible ones): the bulk calls must give what
 //! the stages (`canon_into_stages`) give with that label, and the handle
 //! path what it gives with the fast exits off.
@@ -133,6 +133,38 @@ fn c_bulk_label(input: &[u8], base: Option<&[u8]>, label: &[u8]) -> Outcome {
     }
 }
 
+/// `wurl_parse`, `wurl_resolve` against it (or `base`'s parse) and `wurl_canonicalize`, on the
+/// raw bytes.
+fn c_handle(input: &[u8], base: Option<&[u8]>) -> Outcome {
+    let b = base.unwrap_or(input);
+    let mut h = std::ptr::null_mut();
+    assert_eq!(wurl_parse(b.as_ptr().cast(), b.len(), 0, &mut h), WURL_OK);
+    let mut r = std::ptr::null_mut();
+    assert_eq!(
+        wurl_resolve(h, input.as_ptr().cast(), input.len(), 0, &mut r),
+        WURL_OK
+    );
+    let mut c = std::ptr::null_mut();
+    assert_eq!(
+        wurl_canonicalize(r, std::ptr::null(), 0, 0, &mut c),
+        WURL_OK
+    );
+    let (mut p, mut n) = (std::ptr::null(), 0usize);
+    let out = if wurl_serialize(c, &mut p, &mut n) {
+        // SAFETY: a view of `n` octets that lives until `wurl_free(c)`.
+        let bytes = unsafe { std::slice::from_raw_parts(p.cast::<u8>(), n) };
+        Ok(String::from_utf8(bytes.to_vec()).unwrap())
+    } else {
+        // SAFETY: a static NUL-terminated string.
+        let why = unsafe { std::ffi::CStr::from_ptr(wurl_invalid_reason(c)) };
+        Err(why.to_str().unwrap())
+    };
+    wurl_free(c);
+    wurl_free(r);
+    wurl_free(h);
+    out
+}
+
 fuzz_target!(|data: &[u8]| {
     let case = invariants::FuzzCase::from_bytes(data);
     let input = String::from_utf8_lossy(&case.input);
@@ -147,6 +179,7 @@ fuzz_target!(|data: &[u8]| {
             rust_bulk(&input, base_str.as_deref()),
             rust_handle(&input, base_str.as_deref()),
             c_bulk(&case.input, base_raw),
+            c_handle(&case.input, base_raw),
         ]
     };
     set_fast_exits(false);

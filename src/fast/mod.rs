@@ -1,17 +1,30 @@
 //! The fast exits (ARCHITECTURE.md, speed mechanisms, rows 1 to 4): [`recognize`], [`own`],
-//! [`resume`]. Each declines what it cannot decide; accepting must mean the stages give the same
-//! result (`tests/fast_exit_differential.rs`, exits [`on`] and off). Only `api` calls them.
+//! [`resume`], the resumed parse ([`parse`]) and the prefix road ([`canon`]), with what they note
+//! ([`hint`]: the record's note is theirs alone). Each declines what it cannot decide; accepting
+//! must mean the stages give the same result (`tests/fast_exit_differential.rs`, exits [`on`] and
+//! off). Only `api` calls them; they call the stages' rule functions, never the other way.
 
 mod block;
+mod canon;
+mod hint;
 mod own;
+mod parse;
 mod recognize;
 mod resume;
 
+pub(crate) use canon::canonicalize;
+#[cfg(test)]
+pub(crate) use hint::canonical_prefix;
+pub(crate) use hint::noted;
+pub(crate) use hint::{Stop, canonical_url};
 pub(crate) use own::resolve;
+pub(crate) use parse::{parse_from, parse_resumed_at};
 #[cfg(feature = "differential")]
 pub use recognize::{AGREE_BASES, runs_agree};
 pub(crate) use recognize::{authority_stop, is_canonical, layout_or_stop, merge_with, scan_ascii};
 pub(crate) use resume::canon_from;
+#[cfg(test)]
+pub(crate) use resume::resume_path_pass;
 
 /// Off on a thread in tests and the `differential` feature; always on otherwise.
 #[cfg(any(test, feature = "differential"))]

@@ -1,18 +1,22 @@
 //! Fast exits of resolution (ARCHITECTURE.md, speed mechanisms, rows 2 and 4).
 
+use super::hint::Verified;
 use crate::path::{file_path_changes, may_change, remove_dot_segments_into};
-use crate::record::Url;
+use crate::record::{Component, Flags, Serialization, Span, Url};
 
 /// [`resolve`](crate::resolve::resolve) of `input` against `base` when a fast exit answers (`base`
 /// parsed from `input`, or the merge). `None`: the stage decides.
 pub(crate) fn resolve(base: &Url, input: &str) -> Option<Url> {
     // Preprocessing is idempotent, so an input equal to the base's preprocessed source preprocesses
     // to it; the C ABI passes the source itself (equal pointers).
-    let is_source = base
-        .parse_source()
-        .is_some_and(|src| std::ptr::eq(src, input) || src == input || trims_to(input, src));
+    let is_source = base.parse_source().is_some_and(|src| {
+        std::ptr::eq(src, input)
+            || src == input
+            || trims_to(input, src)
+            || preprocesses_to(input, src)
+    });
     if is_source {
-        if base.is_known_canonical() {
+        if super::hint::is_known_canonical(base) {
             return Some(base.clone());
         }
         if let Some(u) = own_resolution(base) {
@@ -21,13 +25,44 @@ pub(crate) fn resolve(base: &Url, input: &str) -> Option<Url> {
     }
     let (ser, m) = super::recognize::merge_with(base, input.as_bytes())?;
     let (a, b) = m.pieces_str(ser, input);
-    Some(Url::build_canonical(a, b, &m.at, m.class))
+    Some(super::hint::canonical_url(a, b, &m.at, m.class))
 }
 
 /// Whether preprocessing `input` (resolution step 1) gives `src` by trimming its ends alone.
 #[inline]
 fn trims_to(input: &str, src: &str) -> bool {
     input.len() > src.len() && crate::preprocess::trim_ends(input) == Some(Some(src))
+}
+
+/// Whether preprocessing `input` (resolution step 1) gives `src`, a preprocessed string (no TAB, LF
+/// or CR, nothing step 3 trims at its ends): its TAB, LF and CR removed and its ends trimmed,
+/// compared in one pass without a buffer, so that preprocessing runs once for `resolve(parse(s),
+/// s)`. False also for an octet 0xEF or more (a noncharacter's lead octet: step 1 may replace it),
+/// which the stages decide.
+#[inline]
+fn preprocesses_to(input: &str, src: &str) -> bool {
+    let (b, s) = (input.as_bytes(), src.as_bytes());
+    if b.len() <= s.len() {
+        return false;
+    }
+    let removed = |c: u8| matches!(c, b'\t' | b'\n' | b'\r');
+    // Removal comes before trimming: an end's run of removed and trimmed octets goes whole.
+    let gone = |c: u8| removed(c) || crate::preprocess::is_trimmed(c);
+    let Some(start) = b.iter().position(|&c| !gone(c)) else {
+        return false;
+    };
+    let end = b.iter().rposition(|&c| !gone(c)).map_or(start, |k| k + 1);
+    let mut j = 0;
+    for &c in &b[start..end] {
+        if removed(c) {
+            continue;
+        }
+        if c >= 0xEF || s.get(j) != Some(&c) {
+            return false;
+        }
+        j += 1;
+    }
+    j == s.len()
 }
 
 /// `u` resolved against its own string: step 9 takes the relative steps, whose step 2 keeps every
@@ -54,7 +89,72 @@ fn own_resolution(u: &Url) -> Option<Url> {
         if *q == p {
             Some(u.clone())
         } else {
-            u.with_path(q)
+            // The canonical prefix stays (the path after it is another).
+            let v = Verified::of(u);
+            let note = Verified {
+                prefix: v.prefix,
+                lower: v.lower,
+                ..Verified::NONE
+            };
+            with_path(u, q, note.note())
         }
     })
+}
+
+/// The valid record `u` with its non-empty path replaced by `path`, the rest copied and the
+/// components after it moved: the value its own resolution gives, with the fast exits' `note`.
+/// `None` when it knows its canonical host.
+fn with_path(u: &Url, path: &str, note: crate::record::Note) -> Option<Url> {
+    let old = u.spans()[Component::Path].range()?;
+    if u.is_invalid() || old.is_empty() || u.knows_host() {
+        return None;
+    }
+    let ser = u.as_str()?;
+    let (before, after) = (ser.get(..old.start)?, ser.get(old.end..)?);
+    // Components before the path stay; the query and fragment move by the path's change in length.
+    let mut at = *u.spans();
+    at[Component::Path] = Span::new(old.start, old.start + path.len());
+    for c in [Component::Query, Component::Fragment] {
+        if let Some(r) = at[c].range() {
+            at[c] = Span::new(
+                r.start - old.end + old.start + path.len(),
+                r.end - old.end + old.start + path.len(),
+            );
+        }
+    }
+    Some(Url::from_serialization(
+        Serialization::Pieces([before, path, after]),
+        &at,
+        u.raw_authority(),
+        Flags::valid(u.scheme_class(), u.is_hierarchical(), false, note),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::preprocesses_to;
+
+    /// `preprocesses_to` says yes exactly when preprocessing gives the string, on strings built
+    /// from white space, removed octets and plain ones, against their preprocessed form and
+    /// others; it declines octets of 0xEF or more.
+    #[test]
+    fn preprocesses_to_is_preprocess() {
+        let pool = [
+            "a", "/", " ", "\t", "\n", "\r", "\x0b", "\x0c", "\u{FDD0}", "é",
+        ];
+        let mut yes = 0;
+        crate::testutil::each_sequence(&pool, 5, |seq| {
+            for input in [format!("h{}", seq.concat()), format!("{}h", seq.concat())] {
+                let want = crate::preprocess::preprocess(&input).into_owned();
+                for src in [want.as_str(), "h", "ha", "h a", "a h"] {
+                    let got = preprocesses_to(&input, src);
+                    let right = src == want && input.len() > src.len();
+                    let declined = input.bytes().any(|b| b >= 0xEF);
+                    assert!(got == right || (declined && !got), "{input:?} {src:?}");
+                    yes += usize::from(got);
+                }
+            }
+        });
+        assert!(yes > 1000, "{yes}");
+    }
 }

@@ -8,7 +8,7 @@
 //! fast-exit differential, I18, I19).
 
 use super::block::{self, Lanes};
-use crate::hint::Stop;
+use super::hint::Stop;
 use crate::path::{PATH_COPY, has_authority, leading_dot_segments, ref_kind};
 use crate::percent::{FRAGMENT, QUERY, escape_at, is_unreserved};
 use crate::record::{Component, Span};
@@ -573,7 +573,7 @@ pub(crate) fn merge_with<'b>(base: &'b crate::record::Url, r: &[u8]) -> Option<(
 /// The serialization and spans of `base` if known canonical and not `file:` (HOSTPATH steps).
 #[inline]
 fn merge_base(base: &crate::record::Url) -> Option<(&str, &[Span; 8])> {
-    let (ser, at) = base.canonical_base()?;
+    let (ser, at) = super::hint::canonical_base(base)?;
     (!base.scheme_class().is_file()).then_some((ser, at))
 }
 
@@ -810,7 +810,6 @@ mod tests {
     use crate::api::parse;
     use crate::canonicalize::{CanonOptions, canon_into_stages, canonicalize};
     use crate::parse::parse_stages;
-    use crate::record::Url;
     use crate::testutil::{conformance_inputs, each_sequence};
 
     /// Checks the fast path on `s`: when it accepts, the stages give `s`
@@ -827,7 +826,7 @@ mod tests {
             "{s:?}: the stages give {r:?} {out:?}"
         );
         let slow = parse_stages(s);
-        let fast = Url::build_canonical(s, "", &at, class);
+        let fast = crate::fast::canonical_url(s, "", &at, class);
         assert_eq!(fast, slow, "{s:?}");
         assert_eq!(parse(s), slow, "{s:?}");
         // `resolve` takes a record known to be canonical for its own

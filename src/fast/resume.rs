@@ -3,11 +3,11 @@
 //! after it are written by the stages' own component writers (`canonicalize`), each after its
 //! delimiter where `serialize::walk_after_host` lays it out.
 
+use super::hint::Stop;
 use crate::canonicalize::{
-    PathStop, ResolvedOptions, canon_staged, hierarchical_path_into, path_pass_from,
-    write_after_host,
+    ResolvedOptions, canon_staged, hierarchical_path_into, path_octet, write_after_host,
 };
-use crate::hint::Stop;
+use crate::path::{DotOutput, DotWriter, remove_dots};
 use crate::record::{InvalidReason, Parts, Span};
 use crate::scheme::{Scheme, canonical_port};
 use crate::scratch::{Scratch, Work};
@@ -176,7 +176,7 @@ fn resume_into(s: &str, stop: &Stop, out: &mut String, work: &mut Work) -> bool 
 }
 
 /// The path of `s` starting at `i`, written from segment start `seg` on (`out[root..]` holds the
-/// canonical path before it) by [`path_pass_from`], or the full steps when the pass cannot. Returns
+/// canonical path before it) by [`resume_path_pass`], or the full steps when the pass cannot. Returns
 /// where the path ends; `None` when resolution against the URL's own parse would change it.
 #[inline(always)]
 fn path_rest_into(
@@ -187,10 +187,10 @@ fn path_rest_into(
     out: &mut String,
     work: &mut Work,
 ) -> Option<usize> {
-    match path_pass_from::<true>(&s[i..], seg - i, false, out, root) {
+    match resume_path_pass(&s[i..], seg - i, out, root) {
         Ok(k) => Some(i + k),
-        Err(PathStop::Resolution) => None,
-        Err(PathStop::Steps) => {
+        Err(PassStop::Resolution) => None,
+        Err(PassStop::Steps) => {
             let b = s.as_bytes();
             let end = crate::scan::find2(&b[seg..], b'?', b'#').map_or(b.len(), |k| seg + k);
             if !crate::resolve::own_path_unchanged(&s[i..end])
@@ -248,4 +248,88 @@ fn query_fragment_into(s: &str, mut i: usize, out: &mut String, work: &mut Work)
 #[inline(always)]
 fn write_rest(p: &Parts, port: Option<u32>, out: &mut String, work: &mut Work) {
     write_after_host(p, p, port, 0, out, &mut [Span::NONE; 8], work);
+}
+
+/// Why [`resume_path_pass`] stopped short of the end of the path.
+#[derive(Debug)]
+pub(crate) enum PassStop {
+    /// The path needs the full steps (`canonicalize::hierarchical_path_into`).
+    Steps,
+    /// Preprocessing, or resolution against its own parse, would change the path
+    /// (`resolve::own_path_unchanged`): the stages from the start.
+    Resolution,
+}
+
+/// Canonicalization's one pass over a path (`canonicalize::path_pass_from`, not `file:`) on `p`,
+/// the rest of a URL without a base from its path on: the path ends at its first `?` or `#`, and
+/// the pass stops at an octet that preprocessing or resolution against its own parse would change
+/// (a `\`, TAB, LF, CR, a noncharacter); every other octet takes the path rules
+/// (`canonicalize::path_octet`). `p[..from]` is already written in `out`, the path's `/` at `root`.
+/// Where the path ends in `p`.
+#[inline(always)]
+pub(crate) fn resume_path_pass(
+    p: &str,
+    from: usize,
+    out: &mut String,
+    root: usize,
+) -> Result<usize, PassStop> {
+    let mut w = ResumePass { p, out, root };
+    remove_dots(p.as_bytes(), from, &mut w)
+}
+
+/// The writer of [`resume_path_pass`].
+struct ResumePass<'a> {
+    p: &'a str,
+    out: &'a mut String,
+    root: usize,
+}
+
+impl DotOutput for ResumePass<'_> {
+    const BACKSLASH: bool = false;
+    const QUERY_ENDS: bool = true;
+
+    #[inline]
+    fn written(&self) -> (&[u8], usize) {
+        (self.out.as_bytes(), self.root)
+    }
+
+    #[inline]
+    fn truncate(&mut self, len: usize) {
+        self.out.truncate(len);
+    }
+
+    #[inline]
+    fn root_slash(&mut self) {
+        self.out.truncate(self.root);
+        self.out.push('/');
+    }
+
+    #[inline]
+    fn run(&mut self, from: usize, to: usize) {
+        self.out.push_str(&self.p[from..to]);
+    }
+}
+
+impl DotWriter for ResumePass<'_> {
+    type Stop = PassStop;
+    const COPY: &'static [bool; 256] = &crate::path::PATH_COPY_IN_URL;
+
+    #[inline(always)]
+    fn other(&mut self, i: usize, last: &mut usize) -> Result<usize, PassStop> {
+        let p = self.p;
+        let c = p.as_bytes()[i];
+        // A `\` (resolution against the URL's own parse would change it), a TAB, LF or CR that
+        // preprocessing removes, or a noncharacter it replaces (none is in the copy set).
+        if (c == b'\\' && !crate::resolve::own_path_unchanged(&p[i..=i]))
+            || matches!(c, b'\t' | b'\n' | b'\r')
+            || (c >= 0xEF
+                && p[i..]
+                    .chars()
+                    .next()
+                    .is_some_and(crate::preprocess::is_noncharacter))
+        {
+            return Err(PassStop::Resolution);
+        }
+        path_octet(p, i, last, false, self.out, self.root).map_err(|_| PassStop::Steps)
+    }
 }

@@ -1,0 +1,144 @@
+//! The resumed parse (ARCHITECTURE.md, speed mechanisms, row 3): `parse` of an input the
+//! recognizer rejected, its scheme and authority taken where the recognizer found them, the rest
+//! split by the parse steps' own functions (`parse::path_ends`, `parse::parse_after_scheme`), and
+//! the record noted with the canonical prefix it found ([`Verified`]).
+
+use super::hint::{Stop, Verified};
+use crate::parse::{parse_after_scheme, parse_parts_into, path_ends};
+use crate::preprocess::{as_is, preprocess_into};
+use crate::record::{Authority, Component, Flags, Parts, Serialization, Span, Url};
+use crate::scheme::Scheme;
+use crate::serialize::{layout_in, parsed_record};
+
+/// The stages on `input`, whose scheme and authority the recognizer read in any case up to the path
+/// (`st`): built from its places ([`resumed_layout`]), scheme and host lowercased if `lower`.
+pub(crate) fn parse_resumed_at(input: &str, st: &Stop, lower: bool) -> Url {
+    preprocessed(input, |s| parse_resumed(s, input, st, lower))
+}
+
+/// The stages on `input`, which the recognizer read as far as `stop` says; up to the path, the
+/// scheme and authority are where it found them ([`resumed_layout`]).
+#[inline]
+pub(crate) fn parse_from(input: &str, stop: &Stop) -> Url {
+    if stop.path_start != 0 {
+        return preprocessed(input, |s| parse_resumed(s, input, stop, false));
+    }
+    crate::scratch::with(crate::scratch::Used::PARSE, |sc| {
+        let s = preprocess_into(input, &mut sc.pre);
+        let mut p = Parts::default();
+        let n = stop.scheme_end;
+        if n != 0
+            && !s
+                .as_bytes()
+                .get(n + 3)
+                .is_some_and(|&b| b == b'/' || b == b'\\')
+        {
+            parse_after_scheme(s, n, &mut p);
+        } else {
+            parse_parts_into(s, &mut sc.side, &mut p);
+        }
+        build_parsed(&p, s, stop.host_end)
+    })
+}
+
+/// `serialize::build_parsed` for the parse of `source` (the preprocessed input), noting what the
+/// recognizer verified. `host_end` (0: none): the recognizer found `source[..host_end]` canonical up
+/// to the host; if that is the parse's host (no user information) and the serialization is
+/// `source`, the record notes that its serialization starts its canonical form
+/// ([`super::hint::canonical_prefix`]).
+fn build_parsed(p: &Parts, source: &str, host_end: usize) -> Url {
+    let mut at = [Span::NONE; 8];
+    if host_end != 0
+        && layout_in(p, source, &mut at)
+        && at[Component::User] == Span::NONE
+        && at[Component::Password] == Span::NONE
+        && at[Component::Host]
+            == Span::new(
+                at[Component::Scheme].range().map_or(0, |r| r.end) + 3,
+                host_end,
+            )
+    {
+        let verified = Verified {
+            prefix: host_end,
+            ..Verified::NONE
+        };
+        return parsed_record(p, source, &at, verified.note());
+    }
+    crate::serialize::build_parsed(p, source)
+}
+
+/// `f` of the preprocessed `input`: `input` itself when [`as_is`], else this thread's buffer.
+#[inline(always)]
+fn preprocessed<R>(input: &str, f: impl FnOnce(&str) -> R) -> R {
+    match as_is(input) {
+        Some(s) => f(s),
+        None => crate::scratch::with(crate::scratch::Used::PARSE, |sc| {
+            f(preprocess_into(input, &mut sc.pre))
+        }),
+    }
+}
+
+/// The record of `s` (the preprocessed `input`), which the recognizer read up to its path, built
+/// from the places it found ([`resumed_layout`]); `lower`: it read scheme and host in any case.
+fn parse_resumed(s: &str, input: &str, stop: &Stop, lower: bool) -> Url {
+    let at = resumed_layout(s, stop);
+    // The raw authority: the host, or the host, `:` and the port.
+    let authority = if stop.host_end == stop.path_start {
+        Authority::Host
+    } else {
+        Authority::Raw(s.get(stop.scheme_end + 3..stop.path_start))
+    };
+    // The scheme and host read start the canonical form (once lowercased); so does the path up to
+    // where it stopped, if `s` is the input (an octet preprocessing removes can make an escape of a
+    // `%` it read: `%\t2E`).
+    let path_ok = match at[Component::Path].range() {
+        Some(r) if stop.path_ok > r.start && !r.is_empty() && std::ptr::eq(s, input) => {
+            stop.path_ok.min(r.end)
+        }
+        _ => 0,
+    };
+    let verified = Verified {
+        canonical: false,
+        prefix: stop.host_end,
+        lower,
+        path_ok,
+    };
+    let class = Scheme::of(&s.as_bytes()[..stop.scheme_end]);
+    let url = Url::from_serialization(
+        Serialization::Pieces([s, "", ""]),
+        &at,
+        authority,
+        Flags::valid(class, true, true, verified.note()),
+    );
+    #[cfg(debug_assertions)]
+    crate::parse::debug_assert_is_the_steps(s, &url.parts());
+    url
+}
+
+/// The places in the preprocessed `s` of the components the steps find when the recognizer found a
+/// hierarchical non-`file:` scheme (to `stop.scheme_end`), `://`, a host of octets
+/// CanonicalizeHost's fast path copies or lowercases (to `stop.host_end`), maybe `:` and digits,
+/// and at `stop.path_start` a `/`, `?`, `#` or the end. Preprocessing leaves that prefix as it is,
+/// and the steps read it so: the scheme ends at its `:`, exactly two slashes start the authority,
+/// which ends at `path_start` with no `@` or `[` and at most one `:` (the port's). The rest splits
+/// as the hierarchical steps split it (`parse::path_ends`).
+fn resumed_layout(s: &str, stop: &Stop) -> [Span; 8] {
+    let (n, host_end, ps) = (stop.scheme_end, stop.host_end, stop.path_start);
+    debug_assert_eq!(Some(n), crate::scheme::scheme_len(s.as_bytes()));
+    let mut at = [Span::NONE; 8];
+    at[Component::Scheme] = Span::new(0, n);
+    at[Component::Host] = Span::new(n + 3, host_end);
+    if host_end != ps {
+        at[Component::Port] = Span::new(host_end + 1, ps);
+    }
+    let (p, hash) = path_ends(s.as_bytes().get(ps..).unwrap_or_default());
+    let end = hash.map_or(s.len(), |h| ps + h);
+    at[Component::Path] = Span::new(ps, ps + p);
+    if ps + p < end {
+        at[Component::Query] = Span::new(ps + p + 1, end);
+    }
+    if let Some(h) = hash {
+        at[Component::Fragment] = Span::new(ps + h + 1, s.len());
+    }
+    at
+}
