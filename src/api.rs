@@ -446,6 +446,14 @@ pub fn own_base_reason(input: &str, why: InvalidReason) -> InvalidReason {
     }
 }
 
+/// The recognizer's block runs against its octet loops on `s` (`fast::runs_agree`), merging
+/// against its bases as this layer parses them. For the tests and the `recognize` fuzz target.
+#[cfg(feature = "differential")]
+#[doc(hidden)]
+pub fn runs_agree(s: &[u8]) -> Result<(), String> {
+    fast::runs_agree(s, &fast::AGREE_BASES.map(parse))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

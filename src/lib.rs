@@ -48,14 +48,12 @@ pub use state::StateError;
 
 /// The recognizer of canonical input (`fast`, through `api`), as earlier versions exported it.
 pub mod canonical_form {
-    #[cfg(feature = "differential")]
-    pub use crate::api::set_fast_exits;
     /// The recognizer's block runs against its octet loops (the `recognize` fuzz target).
     #[cfg(feature = "differential")]
     #[doc(hidden)]
-    pub fn runs_agree(s: &[u8]) -> Result<(), String> {
-        crate::fast::runs_agree(s, &crate::fast::AGREE_BASES.map(crate::api::parse))
-    }
+    pub use crate::api::runs_agree;
+    #[cfg(feature = "differential")]
+    pub use crate::api::set_fast_exits;
     /// Whether the stages (default options) give `s` back unchanged; `false` may mean "can't tell".
     pub fn is_canonical(s: &[u8]) -> bool {
         crate::api::is_canonical(s)
