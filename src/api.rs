@@ -144,17 +144,24 @@ pub(crate) fn canon_own<'a, I: Input<'a>, S: Sink<I>>(input: I, sink: S) -> S::O
             })
         });
     }
-    let scanned = fast::scan_ascii(input.bytes());
-    let (text, stop) = match &scanned {
-        Ok(()) => return sink.pieces("", input),
-        Err(stop) => match input.ascii() {
-            Some(s) => (Cow::Borrowed(s), stop),
-            // Its stop holds in the text when decoding kept the octets (valid UTF-8), not when it
-            // replaced invalid sequences: then the stages from the start.
-            None => match input.non_ascii() {
-                Cow::Borrowed(t) => (Cow::Borrowed(t), stop),
-                text => (text, &Stop::NONE),
-            },
+    match fast::scan_ascii(input.bytes()) {
+        Ok(()) => sink.pieces("", input),
+        Err(stop) => canon_resumed(input, &stop, sink),
+    }
+}
+
+/// [`canon_own`] on input the recognizer rejected at `stop`: the stages resumed there (the resume
+/// road), or from the start. A call of its own, so that the accepting call stays small and this
+/// one keeps its buffers' access inlined.
+#[inline(never)]
+fn canon_resumed<'a, I: Input<'a>, S: Sink<I>>(input: I, stop: &Stop, sink: S) -> S::Out {
+    let (text, stop) = match input.ascii() {
+        Some(s) => (Cow::Borrowed(s), stop),
+        // Its stop holds in the text when decoding kept the octets (valid UTF-8), not when it
+        // replaced invalid sequences: then the stages from the start.
+        None => match input.non_ascii() {
+            Cow::Borrowed(t) => (Cow::Borrowed(t), stop),
+            text => (text, &Stop::NONE),
         },
     };
     let opts = ResolvedOptions::DEFAULT;
