@@ -1,5 +1,5 @@
 //! `wurl explain`: why a URL has its key. The steps come from the library's trace
-//! ([`wurl::explain`]): the stages that compute the key report each change as they make it, so
+//! ([`wurl::explain()`]): the stages that compute the key report each change as they make it, so
 //! this module only formats them. With two URLs (two arguments, or `URL1<TAB>URL2` lines with
 //! `--pairs`): whether they share a key, else the first component where their keys part.
 

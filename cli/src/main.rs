@@ -433,8 +433,8 @@ struct ExplainArgs {
     /// own base).
     #[arg(long, value_name = "URL")]
     base: Option<OsString>,
-    /// Each input line is URL1<TAB>URL2: the two are explained and
-    /// compared.
+    /// Each input line is two URLs separated by a TAB: the two are
+    /// explained and compared.
     #[arg(long, conflicts_with = "urls")]
     pairs: bool,
     /// The rules of the key (as for `wurl canon --rules`).
