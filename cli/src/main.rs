@@ -636,6 +636,23 @@ fn capped(mut e: clap::Error) -> clap::Error {
     e
 }
 
+/// The usage error for a `--base` that `model` reads as invalid: every URL resolved against it
+/// would be invalid, so a run could only give empty or skipped output.
+fn invalid_base(base: Option<&str>, model: wurl::Model) -> Option<String> {
+    let b = base?;
+    let why = if model == wurl::Model::UrlStandard {
+        wurl::canon_standard_into(None, b, None, &mut String::new())
+            .err()?
+            .to_string()
+    } else {
+        wurl::parse(b).invalid_reason()?.to_string()
+    };
+    Some(format!(
+        "wurl: --base is invalid ({why}): {} (every URL resolved against it would be invalid)\n",
+        input::quote_value(b)
+    ))
+}
+
 fn lossy(s: &OsString) -> String {
     input::bytes_to_string(&input::os_bytes(s)).into_owned()
 }
@@ -796,20 +813,8 @@ fn run_checked(args: Vec<OsString>, streams: sys::Streams, diag: &Arc<Diag>) -> 
     // --invalid and --allow-invalid say. The base is read by the model that
     // resolves against it.
     let base_text = base.as_ref().map(lossy);
-    let base_why = base_text.as_deref().and_then(|b| {
-        if model == wurl::Model::UrlStandard {
-            wurl::canon_standard_into(None, b, None, &mut String::new())
-                .err()
-                .map(|why| why.to_string())
-        } else {
-            wurl::parse(b).invalid_reason().map(|why| why.to_string())
-        }
-    });
-    if let (Some(text), Some(why)) = (&base_text, base_why) {
-        diag.write(&format!(
-            "wurl: --base is invalid ({why}): {} (every URL resolved against it would be invalid)\n",
-            input::quote_value(text)
-        ));
+    if let Some(msg) = invalid_base(base_text.as_deref(), model) {
+        diag.write(&msg);
         return EXIT_ERROR;
     }
     let base = base_text.as_deref().map(wurl::parse);
@@ -922,20 +927,8 @@ fn run_explain(a: ExplainArgs, streams: sys::Streams, diag: &Arc<Diag>) -> u8 {
     }
     // As for `canon`: every URL resolved against an invalid base is invalid.
     let base = a.base.as_ref().map(lossy);
-    let base_why = base.as_deref().and_then(|b| {
-        if model == wurl::Model::UrlStandard {
-            wurl::canon_standard_into(None, b, None, &mut String::new())
-                .err()
-                .map(|why| why.to_string())
-        } else {
-            wurl::parse(b).invalid_reason().map(|why| why.to_string())
-        }
-    });
-    if let (Some(text), Some(why)) = (&base, base_why) {
-        diag.write(&format!(
-            "wurl: --base is invalid ({why}): {} (every URL resolved against it would be invalid)\n",
-            input::quote_value(text)
-        ));
+    if let Some(msg) = invalid_base(base.as_deref(), model) {
+        diag.write(&msg);
         return EXIT_ERROR;
     }
     if streams.stdout_closed {
