@@ -6,7 +6,8 @@
 //!
 //! The rows: every input of the conformance suite with its base and
 //! charset, every line of every benchmark dataset (the links of
-//! links_synth against their pages) and a fixed sample of near-canonical
+//! links_synth against their pages; a dataset added later is appended by
+//! the next bless) and a fixed sample of near-canonical
 //! input (`tests/common/near_canonical.rs`).
 //!
 //! Changing a key on purpose means regenerating the file:
@@ -88,16 +89,7 @@ fn row_inputs() -> Vec<(String, Option<String>, Option<String>)> {
             rows.push((data, base, t.get("charset").map(str::to_owned)));
         }
     }
-    for name in ["kasztp", "node_files", "idn_synth"] {
-        rows.extend(datasets::urls(name).into_iter().map(|u| (u, None, None)));
-    }
-    let links = datasets::links("links_synth");
-    for page in &links.pages {
-        rows.push((page.url.clone(), None, None));
-        for link in &links.links[page.links.clone()] {
-            rows.push((link.clone(), Some(page.url.clone()), None));
-        }
-    }
+    rows.extend(dataset_rows());
     // Near-canonical input, made from the canonical form of every input so
     // far.
     let mut seeds: Vec<String> = rows
@@ -112,6 +104,25 @@ fn row_inputs() -> Vec<(String, Option<String>, Option<String>)> {
     rows
 }
 
+/// Every line of every benchmark dataset: each URL of a URL list without a
+/// base; each page of a links file, then its links against it.
+fn dataset_rows() -> Vec<(String, Option<String>, Option<String>)> {
+    let mut rows = Vec::new();
+    for name in datasets::URL_LISTS {
+        rows.extend(datasets::urls(name).into_iter().map(|u| (u, None, None)));
+    }
+    for name in datasets::LINK_FILES {
+        let links = datasets::links(name);
+        for page in &links.pages {
+            rows.push((page.url.clone(), None, None));
+            for link in &links.links[page.links.clone()] {
+                rows.push((link.clone(), Some(page.url.clone()), None));
+            }
+        }
+    }
+    rows
+}
+
 /// Writes the file: the keys of today's code for the rows' inputs. The
 /// inputs stay those of the file when there is one (so that a diff of two
 /// versions shows only keys that changed); `WURL_BLESS=new` makes them
@@ -119,10 +130,18 @@ fn row_inputs() -> Vec<(String, Option<String>, Option<String>)> {
 fn bless() {
     let path = golden_path();
     let inputs = if path.exists() && std::env::var("WURL_BLESS").as_deref() != Ok("new") {
-        parse_rows(&path)
+        let mut kept: Vec<_> = parse_rows(&path)
             .into_iter()
             .map(|r| (r.input, r.base, r.charset))
-            .collect()
+            .collect();
+        // A dataset added since the file was written gets its rows at the end.
+        let known: std::collections::HashSet<_> = kept.iter().cloned().collect();
+        let new: Vec<_> = dataset_rows()
+            .into_iter()
+            .filter(|r| !known.contains(r))
+            .collect();
+        kept.extend(new);
+        kept
     } else {
         row_inputs()
     };

@@ -12,12 +12,13 @@ use std::path::PathBuf;
 mod data_file;
 
 /// The URL lists (`<name>.txt`), in the benchmark's order.
-pub const URL_LISTS: [&str; 5] = [
+pub const URL_LISTS: [&str; 6] = [
     "kasztp",
     "node_files",
     "idn_synth",
     "pagewritten",
     "pagehard",
+    "hrefs",
 ];
 /// The links files (`<name>.tsv`).
 pub const LINK_FILES: [&str; 1] = ["links_synth"];
@@ -52,8 +53,15 @@ fn read(file: &str) -> String {
     data_file::read(&path).unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// A URL list (`<name>.txt`): every URL, in file order.
+/// A URL list (`<name>.txt`, or `<name>.esc.txt` with its escapes
+/// decoded): every URL, in file order.
 pub fn urls(name: &str) -> Vec<String> {
+    let escaped = format!("{name}{}", data_file::ESCAPED_SUFFIX);
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("bench/data");
+    if dir.join(&escaped).exists() {
+        return data_file::escaped_lines(&read(&escaped))
+            .unwrap_or_else(|e| panic!("{escaped}: {e}"));
+    }
     let text = read(&format!("{name}.txt"));
     data_file::lines(&text)
         .into_iter()
