@@ -211,36 +211,18 @@ fn removed<'a>(before: &'a str, after: &str) -> Vec<(&'a str, &'a str)> {
 
 /// One rule of the specification, compiled alone, with its name.
 pub struct Step {
-    pub name: String,
+    pub name: &'static str,
     pub rules: wurl::Rules,
 }
 
-/// The steps of `spec`, one rule each, in the order the rules are applied.
+/// The steps of `spec`, one rule each, in the order the rules are applied (`wurl::Rules::each`):
+/// one at a time in that order, they give the key of all of them together.
 pub fn steps(spec: &str) -> Result<Vec<Step>, String> {
     let all = wurl::Rules::parse(spec).map_err(|e| e.to_string())?;
-    let mut steps: Vec<Step> = spec
-        .split(',')
-        .filter(|p| !p.trim().is_empty())
-        .map(|p| {
-            let rules = wurl::Rules::parse(p).map_err(|e| e.to_string())?;
-            let name = p.split('=').next().unwrap_or(p).trim().to_owned();
-            Ok(Step { name, rules })
-        })
-        .collect::<Result<_, String>>()?;
-    // The order of application (the rules' own, docs/keys.md), not of the specification.
-    const ORDER: [&str; 7] = [
-        "drop-userinfo",
-        "strip-www",
-        "normalize-escapes",
-        "strip-session-ids",
-        "drop-params",
-        "sort-query",
-        "drop-fragment",
-    ];
-    steps.sort_by_key(|s| ORDER.iter().position(|n| *n == s.name));
-    // One at a time in that order, they give the key of all of them together.
-    debug_assert!(all.is_empty() || !steps.is_empty());
-    Ok(steps)
+    Ok(all
+        .each()
+        .map(|(name, rules)| Step { name, rules })
+        .collect())
 }
 
 /// The values of `url` after each step: `out[0]` is `url`, `out[k + 1]` after step `k`.
@@ -263,7 +245,7 @@ pub fn classify(a: &str, b: &str, steps: &[Step], model: wurl::Model) -> (usize,
         return (steps.len(), Class::Other);
     };
     let (va, vb) = (&ta[k], &tb[k]);
-    let class = match steps[k].name.as_str() {
+    let class = match steps[k].name {
         "drop-params" | "strip-session-ids" => {
             let (ra, rb) = (removed(va, &ta[k + 1]), removed(vb, &tb[k + 1]));
             if ra.is_empty() && rb.is_empty() {
@@ -584,10 +566,8 @@ pub fn run(ctx: &AuditCtx, mut source: Source, progress: bool, diag: &Arc<Diag>)
     }
 }
 
-fn step_name(a: &Audit, k: usize) -> String {
-    a.steps
-        .get(k)
-        .map_or_else(|| "(rules together)".to_owned(), |s| s.name.clone())
+fn step_name(a: &Audit, k: usize) -> &'static str {
+    a.steps.get(k).map_or("(rules together)", |s| s.name)
 }
 
 fn text_report(a: &Audit) -> String {
@@ -660,7 +640,7 @@ fn text_report(a: &Audit) -> String {
 fn html_report(a: &Audit) -> String {
     use crate::html::{Bar, Group, page};
     let t = &a.tally;
-    let names: Vec<String> = (0..t.by_step.len()).map(|k| step_name(a, k)).collect();
+    let names: Vec<&str> = (0..t.by_step.len()).map(|k| step_name(a, k)).collect();
     let colour = |r: Risk| match r {
         Risk::High => "#c0392b",
         Risk::Medium => "#e67e22",
@@ -681,7 +661,7 @@ fn html_report(a: &Audit) -> String {
             .enumerate()
             .filter(|(k, n)| **n > 0 || *k < a.steps.len())
             .map(|(k, n)| Bar {
-                label: &names[k],
+                label: names[k],
                 note: "rule",
                 count: *n,
                 colour: "#4a78b5",
@@ -736,7 +716,7 @@ fn json_report(a: &Audit) -> String {
         if k > 0 {
             s.push(',');
         }
-        json_string(&mut s, Some(&step_name(a, k)));
+        json_string(&mut s, Some(step_name(a, k)));
         let _ = write!(s, ":{n}");
     }
     s.push_str("},\"classes\":[");
@@ -826,7 +806,7 @@ mod tests {
     #[test]
     fn steps_follow_the_rules_order() {
         let s = steps("drop-fragment,strip-www").unwrap();
-        let names: Vec<&str> = s.iter().map(|s| s.name.as_str()).collect();
+        let names: Vec<&str> = s.iter().map(|s| s.name).collect();
         assert_eq!(names, ["strip-www", "drop-fragment"]);
     }
 }
