@@ -13,11 +13,10 @@
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 use std::hash::{DefaultHasher, Hash, Hasher};
-use std::io;
 use std::sync::Arc;
 
 use crate::format::json_string;
-use crate::input::{Chunk, Source, bytes_to_string, shown_len};
+use crate::input::{Bases, Source, shown_len};
 use crate::output::{Diag, Output};
 
 /// The risk of a class of merge: how likely the merged canonical URLs are different pages.
@@ -493,57 +492,23 @@ pub fn run(ctx: &AuditCtx, mut source: Source, progress: bool, diag: &Arc<Diag>)
             return crate::EXIT_ERROR;
         }
     };
-    let bar = progress
-        .then(|| {
-            source
-                .size()
-                .map(|s| crate::pipeline::progress_bar(s, diag))
-        })
-        .flatten();
-    let base_2012 = ctx.base.as_deref().map(wurl::parse);
-    let mut last_base: Option<(String, wurl::Url)> = None;
+    let bar = crate::pipeline::progress_for(&source, progress, diag);
+    let mut bases = Bases::new(ctx.pairs, ctx.base.as_deref());
     let (mut c, mut key) = (String::new(), String::new());
-    let mut chunk = Chunk::default();
-    let result: Result<(), String> = (|| {
-        while source
-            .next_chunk(&mut chunk)
-            .map_err(|e: io::Error| format!("reading input: {e}"))?
-        {
-            for line in &chunk.lines {
-                let bytes = chunk.bytes_of(line);
-                audit.tally.inputs += 1;
-                let valid = if ctx.pairs {
-                    match memchr::memchr(b'\t', bytes) {
-                        Some(t) => {
-                            let b = bytes_to_string(&bytes[..t]);
-                            let input = bytes_to_string(&bytes[t + 1..]);
-                            if last_base.as_ref().is_none_or(|(s, _)| s != b.as_ref()) {
-                                last_base = Some((b.to_string(), wurl::parse(&b)));
-                            }
-                            let b12 = last_base.as_ref().map(|(_, u)| u);
-                            audit.canon(Some(&b), b12, &input, &mut c)
-                        }
-                        None => false,
-                    }
-                } else {
-                    let input = bytes_to_string(bytes);
-                    audit.canon(ctx.base.as_deref(), base_2012.as_ref(), &input, &mut c)
-                };
-                if valid {
-                    audit.add(&c, &mut key);
-                } else {
-                    audit.tally.invalid += 1;
-                }
-            }
-            if let Some(bar) = &bar {
-                bar.inc(chunk.bytes);
+    let result = source.each_chunk(bar, |chunk| {
+        for line in &chunk.lines {
+            audit.tally.inputs += 1;
+            let valid = bases
+                .record(chunk.bytes_of(line))
+                .is_some_and(|r| audit.canon(r.base.as_deref(), r.base_2012, &r.input, &mut c));
+            if valid {
+                audit.add(&c, &mut key);
+            } else {
+                audit.tally.invalid += 1;
             }
         }
         Ok(())
-    })();
-    if let Some(bar) = &bar {
-        bar.finish_and_clear();
-    }
+    });
     let mut out = Output::stdout(b'\n');
     if let Err(e) = result {
         let _ = out.flush();
