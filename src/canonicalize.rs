@@ -1445,11 +1445,7 @@ mod tests {
     /// only for `\`, `%2F` in `file:` or an escape that forms a new one.
     #[test]
     fn one_pass_path_matches_full_steps_exhaustively() {
-        const TOKENS: [&str; 12] = [
-            "/", ".", "..", "%2e", "%2E", "a", "%41", "%", "%3", "5", "\\", "%2F",
-        ];
-        // Tokens from index 7 on (`%`, `%3`, `5`, `\\`, `%2F`) may send a
-        // path to the full steps; a path of the others never goes there.
+        use crate::testutil::PATH_TOKENS as TOKENS;
         crate::testutil::each_sequence(&TOKENS, 5, |tokens| {
             let p = tokens.concat();
             let plain = tokens.iter().all(|t| TOKENS[..7].contains(t));

@@ -137,15 +137,7 @@ mod tests {
             // The same value, built without the note.
             let steps =
                 crate::canonicalize::canonicalize(&crate::serialize::build(&u.parts()), None);
-            assert_eq!(c, steps, "{input:?}");
-            assert_eq!(
-                c.serialization_nul(),
-                steps.serialization_nul(),
-                "{input:?}"
-            );
-            for i in 0..8 {
-                assert_eq!(c.get_nul(i), steps.get_nul(i), "{input:?} {i}");
-            }
+            crate::testutil::assert_same_record(&c, &steps, &format!("{input:?}"));
         }
         assert!(after_prefix > 1000, "{after_prefix} after a prefix");
     }

@@ -346,9 +346,7 @@ mod tests {
     /// path ends there.
     #[test]
     fn resume_path_pass_is_the_one_pass() {
-        const TOKENS: [&str; 12] = [
-            "/", ".", "..", "%2e", "%2E", "a", "%41", "%", "%3", "5", "\\", "%2F",
-        ];
+        use crate::testutil::PATH_TOKENS as TOKENS;
         crate::testutil::each_sequence(&TOKENS, 5, |tokens| {
             let p = tokens.concat();
             let mut one = String::from("http://h");
