@@ -1272,58 +1272,6 @@ mod tests {
         }
     }
 
-    /// A record whose serialization starts its canonical form
-    /// (`Url::canonical_prefix`: a parse resumed where the recognizer
-    /// stopped, and its own resolution) canonicalizes to the record of a
-    /// canonicalization from the start: on every conformance input and
-    /// short strings around the prefix the recognizer reads.
-    #[test]
-    fn canonical_after_prefix_is_the_steps() {
-        let mut inputs = crate::testutil::conformance_inputs();
-        for scheme in ["http", "https", "foo", "file"] {
-            for port in [
-                "", ":", ":80", ":443", ":8080", ":0", ":08", ":99999", ":x", ":80@u", "@u", ":1:2",
-            ] {
-                for rest in [
-                    "",
-                    " ",
-                    "?q",
-                    "#f",
-                    "/",
-                    "/a/./b",
-                    "/a/../../b",
-                    "/%41?%41#%41",
-                    "/a b?c d#e f",
-                    "/a%\t2E/%\t41",
-                ] {
-                    for host in ["h.example", "H.example", "h.Example", "1.2"] {
-                        inputs.push(format!("{scheme}://{host}{port}{rest}"));
-                        inputs.push(format!("{scheme}://{host}{port}{rest}\\x"));
-                    }
-                }
-            }
-        }
-        let mut after_prefix = 0;
-        for input in &inputs {
-            let u = crate::resolve(&crate::parse(input), input);
-            after_prefix += usize::from(crate::fast::canonical_prefix(&u).is_some());
-            // The API's canonicalization takes the prefix road (src/fast/canon.rs).
-            let c = crate::canonicalize(&u, None);
-            // The same value, built without the note.
-            let steps = canonicalize(&crate::serialize::build(&u.parts()), None);
-            assert_eq!(c, steps, "{input:?}");
-            assert_eq!(
-                c.serialization_nul(),
-                steps.serialization_nul(),
-                "{input:?}"
-            );
-            for i in 0..8 {
-                assert_eq!(c.get_nul(i), steps.get_nul(i), "{input:?} {i}");
-            }
-        }
-        assert!(after_prefix > 1000, "{after_prefix} after a prefix");
-    }
-
     /// The bulk call without a base (the fast exits and the resume road)
     /// gives what the stages give on `s`.
     fn assert_resume_is_stages(s: &str) {
@@ -1497,11 +1445,7 @@ mod tests {
     /// only for `\`, `%2F` in `file:` or an escape that forms a new one.
     #[test]
     fn one_pass_path_matches_full_steps_exhaustively() {
-        const TOKENS: [&str; 12] = [
-            "/", ".", "..", "%2e", "%2E", "a", "%41", "%", "%3", "5", "\\", "%2F",
-        ];
-        // Tokens from index 7 on (`%`, `%3`, `5`, `\\`, `%2F`) may send a
-        // path to the full steps; a path of the others never goes there.
+        use crate::testutil::PATH_TOKENS as TOKENS;
         crate::testutil::each_sequence(&TOKENS, 5, |tokens| {
             let p = tokens.concat();
             let plain = tokens.iter().all(|t| TOKENS[..7].contains(t));
@@ -1516,16 +1460,6 @@ mod tests {
                     continue;
                 }
                 assert_eq!(&one[root..], full_steps(&p, file), "{p:?} file={file}");
-                // With `TAIL` the path ends at `?` or `#`, also right after a dot segment.
-                for tail in ["?q", "#f"].iter().filter(|_| !file) {
-                    let mut t = String::from(&one[..root]);
-                    t.push_str(if p.starts_with('/') { "" } else { "/" });
-                    if let Ok(k) =
-                        crate::fast::resume_path_pass(&(p.clone() + tail), 0, &mut t, root)
-                    {
-                        assert_eq!((k, t.as_str()), (p.len(), one.as_str()), "{p:?}{tail}");
-                    }
-                }
             }
         });
     }

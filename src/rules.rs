@@ -56,7 +56,8 @@ use crate::percent::{escape_at, is_unreserved};
 use crate::split::split;
 use crate::trace::{Observe, Stage};
 
-/// The names the rules specification knows, in the order they are applied (and documented).
+/// The names the rules specification knows, in the order they are applied (and documented):
+/// [`Rules::each`] and the one-at-a-time road walk them in this order.
 const RULE_NAMES: [&str; 7] = [
     "drop-userinfo",
     "strip-www",
@@ -422,30 +423,61 @@ impl Rules {
         name.to_owned()
     }
 
-    /// Each rule alone, in the order applied (`strip-session-ids` as two: path, then query).
-    fn stages(&self) -> impl Iterator<Item = Rules> + '_ {
-        let one = |on: bool, set: fn(&mut Rules)| {
-            on.then(|| {
-                let mut r = Rules::default();
-                set(&mut r);
-                r
-            })
+    /// Each rule of these rules alone, with its name, in the order they are applied: the order of
+    /// the names the specification knows (see the module documentation), whatever the order of
+    /// the specification. Each is the rule compiled alone: its [`Rules::as_str`] is the rule as
+    /// the specification spells it, and applying them one after the other, each to what the one
+    /// before gave, is how [`Rules::apply_model_into`] applies them when one pass is not sound.
+    ///
+    /// ```
+    /// let rules = wurl::Rules::parse("drop-fragment,strip-www").unwrap();
+    /// let names: Vec<&str> = rules.each().map(|(name, _)| name).collect();
+    /// assert_eq!(names, ["strip-www", "drop-fragment"]);
+    /// ```
+    pub fn each(&self) -> impl Iterator<Item = (&'static str, Rules)> + '_ {
+        RULE_NAMES
+            .iter()
+            .filter_map(|&name| self.alone(name).map(|r| (name, r)))
+    }
+
+    /// The rule `name` of these rules compiled alone, or `None` when these rules do not have it.
+    fn alone(&self, name: &str) -> Option<Rules> {
+        let mut r = Rules::default();
+        match name {
+            "drop-userinfo" => r.drop_userinfo = self.drop_userinfo,
+            "strip-www" => r.strip_www = self.strip_www,
+            "normalize-escapes" => r.normalize_escapes = self.normalize_escapes,
+            "strip-session-ids" => {
+                (r.session_path, r.session_query) = (self.session_path, self.session_query);
+            }
+            "drop-params" => r.drop_params.clone_from(&self.drop_params),
+            "sort-query" => r.sort_query = self.sort_query,
+            _ => r.drop_fragment = self.drop_fragment,
+        }
+        if r.is_empty() {
+            return None;
+        }
+        r.spec = match name {
+            "drop-params" => r.stage_name(),
+            _ => name.to_owned(),
         };
-        [
-            one(self.drop_userinfo, |r| r.drop_userinfo = true),
-            one(self.strip_www, |r| r.strip_www = true),
-            one(self.normalize_escapes, |r| r.normalize_escapes = true),
-            one(self.session_path, |r| r.session_path = true),
-            one(self.session_query, |r| r.session_query = true),
-            (!self.drop_params.is_empty()).then(|| Rules {
-                drop_params: self.drop_params.clone(),
-                ..Rules::default()
-            }),
-            one(self.sort_query, |r| r.sort_query = true),
-            one(self.drop_fragment, |r| r.drop_fragment = true),
-        ]
-        .into_iter()
-        .flatten()
+        Some(r)
+    }
+
+    /// The steps the rules are applied in one at a time: [`Rules::each`], with `strip-session-ids`
+    /// as two (path parameter, then query parameters), each checked alone.
+    fn stages(&self) -> impl Iterator<Item = Rules> + '_ {
+        self.each().flat_map(|(_, r)| {
+            let query = (r.session_path && r.session_query).then(|| Rules {
+                session_path: false,
+                ..r.clone()
+            });
+            let first = Rules {
+                session_query: r.session_query && query.is_none(),
+                ..r
+            };
+            std::iter::once(first).chain(query)
+        })
     }
 
     /// Whether `ruled`, what these rules made of `input`, is a canonical
@@ -877,6 +909,22 @@ mod tests {
 
     fn apply(spec: &str, s: &str) -> String {
         Rules::parse(spec).unwrap().apply(s)
+    }
+
+    /// [`Rules::each`] gives every rule of a specification once, in the order of `RULE_NAMES`
+    /// whatever the specification's, each the compilation of its own spelling.
+    #[test]
+    fn each_is_the_rules_in_order() {
+        let spec = "drop-fragment,sort-query,drop-params=utm_*|x,strip-session-ids,\
+                    normalize-escapes,strip-www,drop-userinfo";
+        let rules = Rules::parse(spec).unwrap();
+        let names: Vec<&str> = rules.each().map(|(name, _)| name).collect();
+        assert_eq!(names, RULE_NAMES);
+        for (name, r) in rules.each() {
+            assert!(r.as_str().starts_with(name), "{name}: {}", r.as_str());
+            assert_eq!(Rules::parse(r.as_str()).unwrap(), r, "{name}");
+        }
+        assert_eq!(Rules::parse("").unwrap().each().count(), 0);
     }
 
     #[test]

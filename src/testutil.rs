@@ -59,3 +59,22 @@ impl Xorshift {
         pool[(self.next() % pool.len() as u64) as usize]
     }
 }
+
+/// The tokens of the exhaustive path tests: separators, dot segments in their spellings, escapes
+/// and plain octets. From index 7 on (`%`, `%3`, `5`, `\`, `%2F`) a token may send a path to
+/// canonicalization's full steps (a cut escape, one that forms a new one, `\`, `%2F` in `file:`);
+/// a path of the others never goes there.
+pub(crate) const PATH_TOKENS: [&str; 12] = [
+    "/", ".", "..", "%2e", "%2E", "a", "%41", "%", "%3", "5", "\\", "%2F",
+];
+
+/// `a` and `b` are the same record: the same value, the same serialization and the same C views
+/// of every component; `case` names the input in a failure.
+pub(crate) fn assert_same_record(a: &crate::record::Url, b: &crate::record::Url, case: &str) {
+    assert_eq!(a, b, "{case}");
+    assert_eq!(a.as_str(), b.as_str(), "{case}");
+    assert_eq!(a.serialization_nul(), b.serialization_nul(), "{case}");
+    for i in 0..8 {
+        assert_eq!(a.get_nul(i), b.get_nul(i), "{case} {i}");
+    }
+}

@@ -42,12 +42,7 @@ fn rust_bulk(case: &Case) -> Outcome {
 }
 
 fn rust_handle(case: &Case) -> Outcome {
-    let base = parse(case.base.as_deref().unwrap_or(&case.input));
-    let c = canonicalize(&resolve(&base, &case.input), None);
-    match c.invalid_reason() {
-        Some(r) => Err(r.as_str().to_owned()),
-        None => Ok(c.serialize().expect("valid")),
-    }
+    rust_handle_label(case, None)
 }
 
 fn c_parse(s: &str) -> *mut wurl_url {
@@ -57,7 +52,18 @@ fn c_parse(s: &str) -> *mut wurl_url {
 }
 
 fn c_bulk(case: &Case) -> Outcome {
+    match c_canon_into(case, None, 0) {
+        (WURL_OK, out) => Ok(out),
+        (WURL_INVALID_URL, _) => Err("invalid".to_owned()),
+        (other, _) => panic!("{case:?}: status {other}"),
+    }
+}
+
+/// `wurl_canon_into` of `case` with a charset label (`None`: a NULL one) and `flags`: the status,
+/// and the output when it is `WURL_OK` (a buffer too small is grown once, to the length asked for).
+fn c_canon_into(case: &Case, label: Option<&str>, flags: u32) -> (wurl_status, String) {
     let base = case.base.as_deref().map_or(std::ptr::null_mut(), c_parse);
+    let (label, label_len) = label.map_or((std::ptr::null(), 0), |l| (l.as_ptr(), l.len()));
     let mut buf = vec![0u8; 4096];
     let mut len = 0usize;
     let call = |buf: &mut Vec<u8>, len: &mut usize| {
@@ -65,9 +71,9 @@ fn c_bulk(case: &Case) -> Outcome {
             base,
             case.input.as_ptr().cast(),
             case.input.len(),
-            std::ptr::null(),
-            0,
-            0,
+            label.cast(),
+            label_len,
+            flags,
             buf.as_mut_ptr().cast(),
             buf.len(),
             len,
@@ -79,43 +85,16 @@ fn c_bulk(case: &Case) -> Outcome {
         st = call(&mut buf, &mut len);
     }
     wurl_free(base);
-    match st {
-        WURL_OK => Ok(String::from_utf8(buf[..len].to_vec()).expect("UTF-8")),
-        WURL_INVALID_URL => Err("invalid".to_owned()),
-        other => panic!("{case:?}: status {other}"),
-    }
+    let out = if st == WURL_OK {
+        String::from_utf8(buf[..len].to_vec()).expect("UTF-8")
+    } else {
+        String::new()
+    };
+    (st, out)
 }
 
 fn c_handle(case: &Case) -> Outcome {
-    let base = c_parse(case.base.as_deref().unwrap_or(&case.input));
-    let mut resolved = std::ptr::null_mut();
-    let st = wurl_resolve(
-        base,
-        case.input.as_ptr().cast(),
-        case.input.len(),
-        0,
-        &mut resolved,
-    );
-    assert_eq!(st, WURL_OK);
-    let mut canon = std::ptr::null_mut();
-    assert_eq!(
-        wurl_canonicalize(resolved, std::ptr::null(), 0, 0, &mut canon),
-        WURL_OK
-    );
-    let (mut p, mut n) = (std::ptr::null(), 0usize);
-    let r = if wurl_serialize(canon, &mut p, &mut n) {
-        // SAFETY: a view of `n` octets that lives until `wurl_free(canon)`.
-        let bytes = unsafe { std::slice::from_raw_parts(p.cast::<u8>(), n) };
-        Ok(String::from_utf8(bytes.to_vec()).expect("UTF-8"))
-    } else {
-        // SAFETY: a static NUL-terminated string.
-        let why = unsafe { std::ffi::CStr::from_ptr(wurl_invalid_reason(canon)) };
-        Err(why.to_str().expect("ASCII").to_owned())
-    };
-    wurl_free(canon);
-    wurl_free(resolved);
-    wurl_free(base);
-    r
+    c_handle_label(case, None)
 }
 
 /// The four interfaces' results, with the fast exits as they are set.
@@ -204,14 +183,11 @@ fn dataset_cases() -> Vec<Case> {
         .collect()
 }
 
-/// How many cases each of the handle path's fast exits answered: the parse, the resolution, the
-/// canonicalization (`HandleExits`).
-type HandleCounts = [usize; 3];
-
 /// Runs the differential on `cases`; prints how many a fast exit of the bulk call answered and how
-/// many each of the handle path's, fails with the first differences, and returns the handle path's
-/// counts.
-fn run(what: &str, cases: &[Case]) -> HandleCounts {
+/// many each of the handle path's; fails with the first differences, and unless each of the handle
+/// path's fast exits (parse, resolution, canonicalization) answered at least `min` of the cases,
+/// so that the comparison put it to work.
+fn run(what: &str, cases: &[Case], min: usize) {
     let mut taken = 0;
     let mut handle = [0; 3];
     let mut failures = Vec::new();
@@ -226,7 +202,7 @@ fn run(what: &str, cases: &[Case]) -> HandleCounts {
         }
     }
     let pc = |n: usize| 100.0 * n as f64 / cases.len().max(1) as f64;
-    println!(
+    let summary = format!(
         "fast-exit differential, {what}: {} cases, a fast exit answered {taken} ({:.1} %); \
          handle path: parse {} ({:.1} %), resolve {} ({:.1} %), canonicalize {} ({:.1} %)",
         cases.len(),
@@ -238,25 +214,25 @@ fn run(what: &str, cases: &[Case]) -> HandleCounts {
         handle[2],
         pc(handle[2]),
     );
-    assert!(
-        failures.is_empty(),
-        "{what}: {} of {} cases differ; the first:\n{}",
-        failures.len(),
-        cases.len(),
-        failures[..failures.len().min(20)].join("\n")
-    );
-    handle
-}
-
-/// Each of the handle path's fast exits (parse, resolution, canonicalization) answered at least
-/// `min` of the cases, so that the comparison above put it to work.
-fn assert_handle_exits_taken(what: &str, counts: HandleCounts, min: usize) {
-    for (name, n) in ["parse", "resolve", "canonicalize"].iter().zip(counts) {
+    report(what, &summary, cases.len(), &failures);
+    for (name, n) in ["parse", "resolve", "canonicalize"].iter().zip(handle) {
         assert!(
             n >= min,
             "{what}: the handle path's {name} fast exit answered only {n} cases"
         );
     }
+}
+
+/// Prints `summary` of a differential on `what`, and fails when any of its `checks` differed,
+/// with the first `failures`.
+fn report(what: &str, summary: &str, checks: usize, failures: &[String]) {
+    println!("{summary}");
+    assert!(
+        failures.is_empty(),
+        "{what}: {} of {checks} checks differ; the first:\n{}",
+        failures.len(),
+        failures[..failures.len().min(20)].join("\n")
+    );
 }
 
 /// Checks `case` both ways; an `Err` says how they differ.
@@ -329,8 +305,7 @@ fn drive_and_backslash_examples() {
 /// Every conformance input, with its base.
 #[test]
 fn fast_exits_equal_stages_on_conformance_input() {
-    let counts = run("conformance", &conformance_cases());
-    assert_handle_exits_taken("conformance", counts, 100);
+    run("conformance", &conformance_cases(), 100);
 }
 
 /// Every line of the benchmark datasets, and the canonical form of each
@@ -338,8 +313,7 @@ fn fast_exits_equal_stages_on_conformance_input() {
 #[test]
 fn fast_exits_equal_stages_on_datasets() {
     let cases = dataset_cases();
-    let counts = run("datasets", &cases);
-    assert_handle_exits_taken("datasets", counts, 1000);
+    run("datasets", &cases, 1000);
     let canonical: Vec<Case> = cases
         .iter()
         .filter_map(|c| {
@@ -349,8 +323,7 @@ fn fast_exits_equal_stages_on_datasets() {
             })
         })
         .collect();
-    let counts = run("datasets, canonical forms", &canonical);
-    assert_handle_exits_taken("datasets, canonical forms", counts, 1000);
+    run("datasets, canonical forms", &canonical, 1000);
 }
 
 /// The differential on 200,000 near-canonical cases.
@@ -358,8 +331,7 @@ fn fast_exits_equal_stages_on_datasets() {
 fn fast_exits_equal_stages_on_near_canonical_input() {
     let seeds = canonical_seeds();
     let cases = near_canonical::cases(&seeds, 200_000, 0x005E_ED0F_FA57);
-    let counts = run("near-canonical", &cases);
-    assert_handle_exits_taken("near-canonical", counts, 10_000);
+    run("near-canonical", &cases, 10_000);
 }
 
 // ---------------------------------------------------------------------------
@@ -401,39 +373,18 @@ fn all_labels() -> impl Iterator<Item = &'static str> {
 
 /// `wurl_canon_into` with a charset label and `flags`.
 fn c_bulk_label(case: &Case, label: &str, flags: u32) -> Outcome {
-    let base = case.base.as_deref().map_or(std::ptr::null_mut(), c_parse);
-    let mut len = 0usize;
-    let mut buf = vec![0u8; 4096];
-    let call = |buf: &mut Vec<u8>, len: &mut usize| {
-        wurl_canon_into(
-            base,
-            case.input.as_ptr().cast(),
-            case.input.len(),
-            label.as_ptr().cast(),
-            label.len(),
-            flags,
-            buf.as_mut_ptr().cast(),
-            buf.len(),
-            len,
-        )
-    };
-    let mut st = call(&mut buf, &mut len);
-    if st == WURL_E_BUFFER_TOO_SMALL {
-        buf = vec![0u8; len + 1];
-        st = call(&mut buf, &mut len);
-    }
-    wurl_free(base);
-    match st {
-        WURL_OK => Ok(String::from_utf8(buf[..len].to_vec()).expect("UTF-8")),
-        WURL_INVALID_URL => Err("invalid".to_owned()),
-        other => Err(format!("status {other}")),
+    match c_canon_into(case, Some(label), flags) {
+        (WURL_OK, out) => Ok(out),
+        (WURL_INVALID_URL, _) => Err("invalid".to_owned()),
+        (other, _) => Err(format!("status {other}")),
     }
 }
 
-/// `wurl_canonicalize` with a charset label of the input resolved against
-/// its base (or its own parse).
-fn c_handle_label(case: &Case, label: &str) -> Outcome {
+/// `wurl_canonicalize` with a charset label (`None`: a NULL one) of the input resolved against
+/// its base (or its own parse): the serialization, or the reason it is invalid.
+fn c_handle_label(case: &Case, label: Option<&str>) -> Outcome {
     let base = c_parse(case.base.as_deref().unwrap_or(&case.input));
+    let (label, label_len) = label.map_or((std::ptr::null(), 0), |l| (l.as_ptr(), l.len()));
     let mut resolved = std::ptr::null_mut();
     let st = wurl_resolve(
         base,
@@ -445,7 +396,7 @@ fn c_handle_label(case: &Case, label: &str) -> Outcome {
     assert_eq!(st, WURL_OK);
     let mut canon = std::ptr::null_mut();
     assert_eq!(
-        wurl_canonicalize(resolved, label.as_ptr().cast(), label.len(), 0, &mut canon),
+        wurl_canonicalize(resolved, label.cast(), label_len, 0, &mut canon),
         WURL_OK
     );
     let (mut p, mut n) = (std::ptr::null(), 0usize);
@@ -454,7 +405,9 @@ fn c_handle_label(case: &Case, label: &str) -> Outcome {
         let bytes = unsafe { std::slice::from_raw_parts(p.cast::<u8>(), n) };
         Ok(String::from_utf8(bytes.to_vec()).expect("UTF-8"))
     } else {
-        Err("invalid".to_owned())
+        // SAFETY: a static NUL-terminated string.
+        let why = unsafe { std::ffi::CStr::from_ptr(wurl_invalid_reason(canon)) };
+        Err(why.to_str().expect("ASCII").to_owned())
     };
     wurl_free(canon);
     wurl_free(resolved);
@@ -462,10 +415,10 @@ fn c_handle_label(case: &Case, label: &str) -> Outcome {
     r
 }
 
-/// The Rust handle path with a charset label.
-fn rust_handle_label(case: &Case, label: &str) -> Outcome {
+/// The Rust handle path with a charset label (`None`: none).
+fn rust_handle_label(case: &Case, label: Option<&str>) -> Outcome {
     let base = parse(case.base.as_deref().unwrap_or(&case.input));
-    let c = canonicalize(&resolve(&base, &case.input), Some(label));
+    let c = canonicalize(&resolve(&base, &case.input), label);
     match c.invalid_reason() {
         Some(r) => Err(r.as_str().to_owned()),
         None => Ok(c.serialize().expect("valid")),
@@ -529,9 +482,9 @@ fn check_label(case: &Case, label: &str, full: bool) -> Result<(), String> {
     // with the fast exits off is their reference, and the key is the bulk
     // call's.
     let prev = set_fast_exits(false);
-    let slow = rust_handle_label(case, label);
+    let slow = rust_handle_label(case, Some(label));
     set_fast_exits(prev);
-    let fast = rust_handle_label(case, label);
+    let fast = rust_handle_label(case, Some(label));
     if fast != slow || fast.as_ref().ok() != want.as_ref().ok() {
         return differ("Rust handle", &fast, &slow);
     }
@@ -546,7 +499,7 @@ fn check_label(case: &Case, label: &str, full: bool) -> Result<(), String> {
         if got != strict_want {
             return differ("C bulk, strict", &got, &strict_want);
         }
-        let got = c_handle_label(case, label);
+        let got = c_handle_label(case, Some(label));
         if got.as_ref().ok() != want.as_ref().ok() {
             return differ("C handle", &got, &want_c);
         }
@@ -564,17 +517,12 @@ fn run_labels(what: &str, cases: &[Case], labels: &[&str], full: bool) {
             }
         }
     }
-    println!(
+    let summary = format!(
         "charset differential, {what}: {} cases under {} labels",
         cases.len(),
         labels.len()
     );
-    assert!(
-        failures.is_empty(),
-        "{what}: {} differ; the first:\n{}",
-        failures.len(),
-        failures[..failures.len().min(20)].join("\n")
-    );
+    report(what, &summary, cases.len() * labels.len(), &failures);
 }
 
 /// Every conformance input, with its base, under every label.

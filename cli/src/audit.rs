@@ -13,11 +13,10 @@
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 use std::hash::{DefaultHasher, Hash, Hasher};
-use std::io;
 use std::sync::Arc;
 
 use crate::format::json_string;
-use crate::input::{Chunk, Source, bytes_to_string, shown_len};
+use crate::input::{Bases, Source, shown_len};
 use crate::output::{Diag, Output};
 
 /// The risk of a class of merge: how likely the merged canonical URLs are different pages.
@@ -211,36 +210,18 @@ fn removed<'a>(before: &'a str, after: &str) -> Vec<(&'a str, &'a str)> {
 
 /// One rule of the specification, compiled alone, with its name.
 pub struct Step {
-    pub name: String,
+    pub name: &'static str,
     pub rules: wurl::Rules,
 }
 
-/// The steps of `spec`, one rule each, in the order the rules are applied.
+/// The steps of `spec`, one rule each, in the order the rules are applied (`wurl::Rules::each`):
+/// one at a time in that order, they give the key of all of them together.
 pub fn steps(spec: &str) -> Result<Vec<Step>, String> {
     let all = wurl::Rules::parse(spec).map_err(|e| e.to_string())?;
-    let mut steps: Vec<Step> = spec
-        .split(',')
-        .filter(|p| !p.trim().is_empty())
-        .map(|p| {
-            let rules = wurl::Rules::parse(p).map_err(|e| e.to_string())?;
-            let name = p.split('=').next().unwrap_or(p).trim().to_owned();
-            Ok(Step { name, rules })
-        })
-        .collect::<Result<_, String>>()?;
-    // The order of application (the rules' own, docs/keys.md), not of the specification.
-    const ORDER: [&str; 7] = [
-        "drop-userinfo",
-        "strip-www",
-        "normalize-escapes",
-        "strip-session-ids",
-        "drop-params",
-        "sort-query",
-        "drop-fragment",
-    ];
-    steps.sort_by_key(|s| ORDER.iter().position(|n| *n == s.name));
-    // One at a time in that order, they give the key of all of them together.
-    debug_assert!(all.is_empty() || !steps.is_empty());
-    Ok(steps)
+    Ok(all
+        .each()
+        .map(|(name, rules)| Step { name, rules })
+        .collect())
 }
 
 /// The values of `url` after each step: `out[0]` is `url`, `out[k + 1]` after step `k`.
@@ -263,7 +244,7 @@ pub fn classify(a: &str, b: &str, steps: &[Step], model: wurl::Model) -> (usize,
         return (steps.len(), Class::Other);
     };
     let (va, vb) = (&ta[k], &tb[k]);
-    let class = match steps[k].name.as_str() {
+    let class = match steps[k].name {
         "drop-params" | "strip-session-ids" => {
             let (ra, rb) = (removed(va, &ta[k + 1]), removed(vb, &tb[k + 1]));
             if ra.is_empty() && rb.is_empty() {
@@ -511,57 +492,23 @@ pub fn run(ctx: &AuditCtx, mut source: Source, progress: bool, diag: &Arc<Diag>)
             return crate::EXIT_ERROR;
         }
     };
-    let bar = progress
-        .then(|| {
-            source
-                .size()
-                .map(|s| crate::pipeline::progress_bar(s, diag))
-        })
-        .flatten();
-    let base_2012 = ctx.base.as_deref().map(wurl::parse);
-    let mut last_base: Option<(String, wurl::Url)> = None;
+    let bar = crate::pipeline::progress_for(&source, progress, diag);
+    let mut bases = Bases::new(ctx.pairs, ctx.base.as_deref());
     let (mut c, mut key) = (String::new(), String::new());
-    let mut chunk = Chunk::default();
-    let result: Result<(), String> = (|| {
-        while source
-            .next_chunk(&mut chunk)
-            .map_err(|e: io::Error| format!("reading input: {e}"))?
-        {
-            for line in &chunk.lines {
-                let bytes = chunk.bytes_of(line);
-                audit.tally.inputs += 1;
-                let valid = if ctx.pairs {
-                    match memchr::memchr(b'\t', bytes) {
-                        Some(t) => {
-                            let b = bytes_to_string(&bytes[..t]);
-                            let input = bytes_to_string(&bytes[t + 1..]);
-                            if last_base.as_ref().is_none_or(|(s, _)| s != b.as_ref()) {
-                                last_base = Some((b.to_string(), wurl::parse(&b)));
-                            }
-                            let b12 = last_base.as_ref().map(|(_, u)| u);
-                            audit.canon(Some(&b), b12, &input, &mut c)
-                        }
-                        None => false,
-                    }
-                } else {
-                    let input = bytes_to_string(bytes);
-                    audit.canon(ctx.base.as_deref(), base_2012.as_ref(), &input, &mut c)
-                };
-                if valid {
-                    audit.add(&c, &mut key);
-                } else {
-                    audit.tally.invalid += 1;
-                }
-            }
-            if let Some(bar) = &bar {
-                bar.inc(chunk.bytes);
+    let result = source.each_chunk(bar, |chunk| {
+        for line in &chunk.lines {
+            audit.tally.inputs += 1;
+            let valid = bases
+                .record(chunk.bytes_of(line))
+                .is_some_and(|r| audit.canon(r.base.as_deref(), r.base_2012, &r.input, &mut c));
+            if valid {
+                audit.add(&c, &mut key);
+            } else {
+                audit.tally.invalid += 1;
             }
         }
         Ok(())
-    })();
-    if let Some(bar) = &bar {
-        bar.finish_and_clear();
-    }
+    });
     let mut out = Output::stdout(b'\n');
     if let Err(e) = result {
         let _ = out.flush();
@@ -584,10 +531,8 @@ pub fn run(ctx: &AuditCtx, mut source: Source, progress: bool, diag: &Arc<Diag>)
     }
 }
 
-fn step_name(a: &Audit, k: usize) -> String {
-    a.steps
-        .get(k)
-        .map_or_else(|| "(rules together)".to_owned(), |s| s.name.clone())
+fn step_name(a: &Audit, k: usize) -> &'static str {
+    a.steps.get(k).map_or("(rules together)", |s| s.name)
 }
 
 fn text_report(a: &Audit) -> String {
@@ -660,7 +605,7 @@ fn text_report(a: &Audit) -> String {
 fn html_report(a: &Audit) -> String {
     use crate::html::{Bar, Group, page};
     let t = &a.tally;
-    let names: Vec<String> = (0..t.by_step.len()).map(|k| step_name(a, k)).collect();
+    let names: Vec<&str> = (0..t.by_step.len()).map(|k| step_name(a, k)).collect();
     let colour = |r: Risk| match r {
         Risk::High => "#c0392b",
         Risk::Medium => "#e67e22",
@@ -681,7 +626,7 @@ fn html_report(a: &Audit) -> String {
             .enumerate()
             .filter(|(k, n)| **n > 0 || *k < a.steps.len())
             .map(|(k, n)| Bar {
-                label: &names[k],
+                label: names[k],
                 note: "rule",
                 count: *n,
                 colour: "#4a78b5",
@@ -736,7 +681,7 @@ fn json_report(a: &Audit) -> String {
         if k > 0 {
             s.push(',');
         }
-        json_string(&mut s, Some(&step_name(a, k)));
+        json_string(&mut s, Some(step_name(a, k)));
         let _ = write!(s, ":{n}");
     }
     s.push_str("},\"classes\":[");
@@ -826,7 +771,7 @@ mod tests {
     #[test]
     fn steps_follow_the_rules_order() {
         let s = steps("drop-fragment,strip-www").unwrap();
-        let names: Vec<&str> = s.iter().map(|s| s.name.as_str()).collect();
+        let names: Vec<&str> = s.iter().map(|s| s.name).collect();
         assert_eq!(names, ["strip-www", "drop-fragment"]);
     }
 }

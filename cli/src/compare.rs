@@ -8,12 +8,11 @@
 //! (a parse of each result into components).
 
 use std::fmt::Write as _;
-use std::io;
 use std::sync::Arc;
 use std::time::Instant;
 
 use crate::format::json_string;
-use crate::input::{Chunk, Source, bytes_to_string, shown_len};
+use crate::input::{Bases, Source, shown_len};
 use crate::output::{Diag, Output};
 
 /// Why the two models' results for one input differ.
@@ -496,96 +495,52 @@ impl CompareCtx {
 /// progress bar to `diag`. Returns the exit status.
 pub fn run(ctx: &CompareCtx, mut source: Source, progress: bool, diag: &Arc<Diag>) -> u8 {
     let start = Instant::now();
-    let bar = progress
-        .then(|| {
-            source
-                .size()
-                .map(|s| crate::pipeline::progress_bar(s, diag))
-        })
-        .flatten();
+    let bar = crate::pipeline::progress_for(&source, progress, diag);
     let mut out = Output::stdout(b'\n');
     let mut tally = Tally {
         examples: (0..Class::ALL.len()).map(|_| Vec::new()).collect(),
         ..Tally::default()
     };
-    let base_2012 = ctx.base.as_deref().map(wurl::parse);
-    // `--pairs`: the last base, as given and parsed by the 2012 model.
-    let mut last_base: Option<(String, wurl::Url)> = None;
+    let mut bases = Bases::new(ctx.pairs, ctx.base.as_deref());
     let (mut old, mut new) = (String::new(), String::new());
-    let mut chunk = Chunk::default();
     let mut text = String::new();
-    let result: Result<(), String> = (|| {
-        while source
-            .next_chunk(&mut chunk)
-            .map_err(|e: io::Error| format!("reading input: {e}"))?
-        {
-            text.clear();
-            for line in &chunk.lines {
-                let bytes = chunk.bytes_of(line);
-                tally.inputs += 1;
-                let (base, input) = if ctx.pairs {
-                    match memchr::memchr(b'\t', bytes) {
-                        Some(t) => (
-                            Some(bytes_to_string(&bytes[..t])),
-                            bytes_to_string(&bytes[t + 1..]),
-                        ),
-                        None => (None, bytes_to_string(bytes)),
+    let result = source.each_chunk(bar, |chunk| {
+        text.clear();
+        for line in &chunk.lines {
+            tally.inputs += 1;
+            let Some(r) = bases.record(chunk.bytes_of(line)) else {
+                // A record without a TAB: invalid in both models.
+                tally.both_invalid += 1;
+                continue;
+            };
+            let (a, b, class, new_cut) =
+                ctx.compare(r.base.as_deref(), r.base_2012, &r.input, &mut old, &mut new);
+            let p = Pair {
+                base: r.base.as_deref(),
+                input: &r.input,
+                old: a.then_some(old.as_str()),
+                new: b.then_some(new.as_str()),
+            };
+            match class {
+                None if a => tally.same += 1,
+                None => tally.both_invalid += 1,
+                Some(class) => {
+                    let i = class as usize;
+                    tally.counts[i] += 1;
+                    if tally.examples[i].len() < ctx.examples {
+                        tally.examples[i].push(Example::of(&p, new_cut));
                     }
-                } else {
-                    (ctx.base.as_deref().map(Into::into), bytes_to_string(bytes))
-                };
-                let b2012 = if ctx.pairs {
-                    match &base {
-                        Some(b) => {
-                            if last_base.as_ref().is_none_or(|(s, _)| s != b.as_ref()) {
-                                last_base = Some((b.to_string(), wurl::parse(b)));
-                            }
-                            last_base.as_ref().map(|(_, u)| u)
-                        }
-                        None => None,
-                    }
-                } else {
-                    base_2012.as_ref()
-                };
-                let (a, b, class, new_cut) = if ctx.pairs && base.is_none() {
-                    // A record without a TAB: invalid in both models.
-                    (false, false, None, false)
-                } else {
-                    ctx.compare(base.as_deref(), b2012, &input, &mut old, &mut new)
-                };
-                let p = Pair {
-                    base: base.as_deref(),
-                    input: &input,
-                    old: a.then_some(old.as_str()),
-                    new: b.then_some(new.as_str()),
-                };
-                match class {
-                    None if a => tally.same += 1,
-                    None => tally.both_invalid += 1,
-                    Some(class) => {
-                        let i = class as usize;
-                        tally.counts[i] += 1;
-                        if tally.examples[i].len() < ctx.examples {
-                            tally.examples[i].push(Example::of(&p, new_cut));
-                        }
-                        if ctx.show_all {
-                            ctx.show(&mut text, class, &p);
-                        }
+                    if ctx.show_all {
+                        ctx.show(&mut text, class, &p);
                     }
                 }
             }
-            if !text.is_empty() {
-                out.push(text.as_bytes()).map_err(|e| e.to_string())?;
-            }
-            if let Some(bar) = &bar {
-                bar.inc(chunk.bytes);
-            }
+        }
+        if !text.is_empty() {
+            out.push(text.as_bytes()).map_err(|e| e.to_string())?;
         }
         Ok(())
-    })();
-    if let Some(bar) = &bar {
-        bar.finish_and_clear();
-    }
+    });
     if let Err(e) = result {
         let _ = out.flush();
         diag.write(&format!("wurl: {e}\n"));

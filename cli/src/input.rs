@@ -235,6 +235,32 @@ impl Source {
         }
     }
 
+    /// Reads the input chunk by chunk into `f`, `bar` (when given) advanced after each chunk and
+    /// cleared at the end, also after an error; a read error is the message `reading input: …`.
+    pub fn each_chunk(
+        &mut self,
+        bar: Option<indicatif::ProgressBar>,
+        mut f: impl FnMut(&Chunk) -> Result<(), String>,
+    ) -> Result<(), String> {
+        let mut chunk = Chunk::default();
+        let r = (|| {
+            while self
+                .next_chunk(&mut chunk)
+                .map_err(|e| format!("reading input: {e}"))?
+            {
+                f(&chunk)?;
+                if let Some(bar) = &bar {
+                    bar.inc(chunk.bytes);
+                }
+            }
+            Ok(())
+        })();
+        if let Some(bar) = &bar {
+            bar.finish_and_clear();
+        }
+        r
+    }
+
     /// Fills `c` (cleared first) with the next lines; false at the end of
     /// the input.
     pub fn next_chunk(&mut self, c: &mut Chunk) -> io::Result<bool> {
@@ -349,6 +375,61 @@ fn read_record<R: BufRead + ?Sized>(
         if r.found {
             return Ok(r);
         }
+    }
+}
+
+/// The bases of `audit` and `compare`: with `--pairs`, each record's own (`BASE<TAB>INPUT`),
+/// otherwise the one of `--base` or none. Each is also parsed by the 2012 model, a pair's once
+/// for a run of records with the same base (as links of one page come together).
+pub struct Bases {
+    pairs: bool,
+    /// `--base`, as given and parsed.
+    fixed: Option<(String, wurl::Url)>,
+    /// `--pairs`: the last base, as given and parsed.
+    last: Option<(String, wurl::Url)>,
+}
+
+/// One record of `--pairs` or `--base`: its base, as given and parsed by the 2012 model, and its
+/// input.
+pub struct BasedInput<'a> {
+    pub base: Option<Cow<'a, str>>,
+    pub base_2012: Option<&'a wurl::Url>,
+    pub input: Cow<'a, str>,
+}
+
+impl Bases {
+    /// The bases of records that are pairs (`pairs`) or inputs against `base`.
+    pub fn new(pairs: bool, base: Option<&str>) -> Bases {
+        Bases {
+            pairs,
+            fixed: base
+                .filter(|_| !pairs)
+                .map(|b| (b.to_owned(), wurl::parse(b))),
+            last: None,
+        }
+    }
+
+    /// The record of the line `bytes`; `None` for a pair without a TAB, which is invalid in both
+    /// models.
+    pub fn record<'a>(&'a mut self, bytes: &'a [u8]) -> Option<BasedInput<'a>> {
+        if !self.pairs {
+            let fixed = self.fixed.as_ref();
+            return Some(BasedInput {
+                base: fixed.map(|(s, _)| Cow::Borrowed(s.as_str())),
+                base_2012: fixed.map(|(_, u)| u),
+                input: bytes_to_string(bytes),
+            });
+        }
+        let t = memchr::memchr(b'\t', bytes)?;
+        let base = bytes_to_string(&bytes[..t]);
+        if self.last.as_ref().is_none_or(|(s, _)| s != base.as_ref()) {
+            self.last = Some((base.to_string(), wurl::parse(&base)));
+        }
+        Some(BasedInput {
+            base: Some(base),
+            base_2012: self.last.as_ref().map(|(_, u)| u),
+            input: bytes_to_string(&bytes[t + 1..]),
+        })
     }
 }
 

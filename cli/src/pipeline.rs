@@ -709,7 +709,15 @@ impl Sink {
     }
 }
 
-pub fn progress_bar(size: u64, diag: &Arc<Diag>) -> ProgressBar {
+/// The progress bar of a run over `source` when `progress` is asked for and the input's size is
+/// known.
+pub fn progress_for(source: &Source, progress: bool, diag: &Arc<Diag>) -> Option<ProgressBar> {
+    progress
+        .then(|| source.size().map(|size| progress_bar(size, diag)))
+        .flatten()
+}
+
+fn progress_bar(size: u64, diag: &Arc<Diag>) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(
         Some(size),
         ProgressDrawTarget::term_like(Box::new(CheckedTerm::stderr(Arc::clone(diag)))),
@@ -733,11 +741,7 @@ pub fn run(
     diag: &Arc<Diag>,
 ) -> Outcome {
     let start = Instant::now();
-    let bar = if progress {
-        source.size().map(|size| progress_bar(size, diag))
-    } else {
-        None
-    };
+    let bar = progress_for(&source, progress, diag);
     let mut sink = Sink {
         out,
         diag: Arc::clone(diag),

@@ -92,3 +92,53 @@ fn canonical_after_prefix(
     write_after_host(u, &kept, port, path_ok, out, at, work);
     true
 }
+
+#[cfg(test)]
+mod tests {
+    use super::canonical_prefix;
+
+    /// A record whose serialization starts its canonical form
+    /// (`Url::canonical_prefix`: a parse resumed where the recognizer
+    /// stopped, and its own resolution) canonicalizes to the record of a
+    /// canonicalization from the start: on every conformance input and
+    /// short strings around the prefix the recognizer reads.
+    #[test]
+    fn canonical_after_prefix_is_the_steps() {
+        let mut inputs = crate::testutil::conformance_inputs();
+        for scheme in ["http", "https", "foo", "file"] {
+            for port in [
+                "", ":", ":80", ":443", ":8080", ":0", ":08", ":99999", ":x", ":80@u", "@u", ":1:2",
+            ] {
+                for rest in [
+                    "",
+                    " ",
+                    "?q",
+                    "#f",
+                    "/",
+                    "/a/./b",
+                    "/a/../../b",
+                    "/%41?%41#%41",
+                    "/a b?c d#e f",
+                    "/a%\t2E/%\t41",
+                ] {
+                    for host in ["h.example", "H.example", "h.Example", "1.2"] {
+                        inputs.push(format!("{scheme}://{host}{port}{rest}"));
+                        inputs.push(format!("{scheme}://{host}{port}{rest}\\x"));
+                    }
+                }
+            }
+        }
+        let mut after_prefix = 0;
+        for input in &inputs {
+            let u = crate::resolve(&crate::parse(input), input);
+            after_prefix += usize::from(canonical_prefix(&u).is_some());
+            // The API's canonicalization takes the prefix road (this module).
+            let c = crate::canonicalize(&u, None);
+            // The same value, built without the note.
+            let steps =
+                crate::canonicalize::canonicalize(&crate::serialize::build(&u.parts()), None);
+            crate::testutil::assert_same_record(&c, &steps, &format!("{input:?}"));
+        }
+        assert!(after_prefix > 1000, "{after_prefix} after a prefix");
+    }
+}

@@ -13,8 +13,6 @@ mod recognize;
 mod resume;
 
 pub(crate) use canon::canonicalize;
-#[cfg(test)]
-pub(crate) use hint::canonical_prefix;
 pub(crate) use hint::noted;
 pub(crate) use hint::{Stop, canonical_url};
 pub(crate) use own::resolve;
@@ -23,8 +21,6 @@ pub(crate) use parse::{parse_from, parse_resumed_at};
 pub use recognize::{AGREE_BASES, runs_agree};
 pub(crate) use recognize::{authority_stop, is_canonical, layout_or_stop, merge_with, scan_ascii};
 pub(crate) use resume::canon_from;
-#[cfg(test)]
-pub(crate) use resume::resume_path_pass;
 
 /// Off on a thread in tests and the `differential` feature; always on otherwise.
 #[cfg(any(test, feature = "differential"))]

@@ -142,3 +142,43 @@ fn resumed_layout(s: &str, stop: &Stop) -> [Span; 8] {
     }
     at
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::layout_or_stop;
+    use crate::parse::parse_stages;
+
+    /// The parse of `s` resumed where the recognizer of canonical input
+    /// stopped is the parse by the stages from the start: the same
+    /// components and flags, and the same note of whether it is the
+    /// parse of its serialization. Returns whether it resumed.
+    fn assert_resume_is_stages(s: &str) -> bool {
+        let resumed = layout_or_stop(s.as_bytes()).is_err_and(|stop| stop.path_start != 0);
+        let (got, want) = (crate::api::parse_text(s), parse_stages(s));
+        assert_eq!(got, want, "{s:?}");
+        assert_eq!(got.parse_source(), want.parse_source(), "{s:?}");
+        resumed
+    }
+
+    /// On every conformance input; and on strings built from pieces
+    /// around the prefix the recognizer reads (a port that is user
+    /// information after all, `@`, `[`, backslashes, white space the
+    /// preprocessing strips or removes).
+    #[test]
+    fn resumed_parse_is_the_stages() {
+        let inputs = crate::testutil::conformance_inputs();
+        let resumed = inputs.iter().filter(|s| assert_resume_is_stages(s)).count();
+        assert!(resumed > 100, "{resumed} resumed");
+        let pool = [
+            "a", "B", ":", "80", ":0", "@", "/", "\\", "?", "#", ".", "%41", "[", "]", " ", "\t",
+        ];
+        let mut resumed = 0;
+        for scheme in ["http://", "foo://", "file://", "HTTP://", "http:///"] {
+            crate::testutil::each_sequence(&pool, 4, |seq| {
+                let s = format!("{scheme}h{}", seq.concat());
+                resumed += usize::from(assert_resume_is_stages(&s));
+            });
+        }
+        assert!(resumed > 1000, "{resumed} resumed");
+    }
+}

@@ -333,3 +333,37 @@ impl DotWriter for ResumePass<'_> {
         path_octet(p, i, last, false, self.out, self.root).map_err(|_| PassStop::Steps)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::resume_path_pass;
+    use crate::canonicalize::path_pass_from;
+
+    /// Every path of up to five tokens from an alphabet of separators, dot segments in their
+    /// spellings, escapes and plain octets, behind a prefix already in the buffer: where
+    /// canonicalization's one pass applies (not `file:`) and the path ends at `?` or `#`, also
+    /// right after a dot segment, the resumed pass writes what the one pass writes and says the
+    /// path ends there.
+    #[test]
+    fn resume_path_pass_is_the_one_pass() {
+        use crate::testutil::PATH_TOKENS as TOKENS;
+        crate::testutil::each_sequence(&TOKENS, 5, |tokens| {
+            let p = tokens.concat();
+            let mut one = String::from("http://h");
+            let root = one.len();
+            if !p.starts_with('/') {
+                one.push('/');
+            }
+            if path_pass_from(&p, 0, false, &mut one, root).is_err() {
+                return;
+            }
+            for tail in ["?q", "#f"] {
+                let mut t = String::from(&one[..root]);
+                t.push_str(if p.starts_with('/') { "" } else { "/" });
+                if let Ok(k) = resume_path_pass(&(p.clone() + tail), 0, &mut t, root) {
+                    assert_eq!((k, t.as_str()), (p.len(), one.as_str()), "{p:?}{tail}");
+                }
+            }
+        });
+    }
+}

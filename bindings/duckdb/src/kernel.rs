@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 
 use wurl::surt::SurtOptions;
-use wurl::{CanonOptions, KeyOptions, Rules, Url};
+use wurl::{CanonOptions, KeyOptions, ResolvedOptions, Rules, Url};
 
 /// The function kinds, as the `u8` constants the DuckDB callbacks are instantiated with.
 pub mod kind {
@@ -51,8 +51,9 @@ impl Kind {
 pub struct Config {
     pub kind: Kind,
     pub args: usize,
-    /// The query's charset label (`wurl_canon`'s third argument), checked at bind time.
-    pub charset: Option<String>,
+    /// `wurl_canon`'s options: its third argument, the query's charset label, checked and resolved
+    /// once at bind time (no label: UTF-8), not on every row.
+    pub opts: ResolvedOptions,
     /// The compiled rules of `wurl_key`.
     pub rules: Option<Rules>,
     /// A constant argument is NULL: every row is NULL.
@@ -72,7 +73,7 @@ impl Config {
         Config {
             kind,
             args,
-            charset: None,
+            opts: ResolvedOptions::default(),
             rules: None,
             all_null: false,
         }
@@ -111,18 +112,14 @@ impl State {
         let url = text(args[0]);
         let ok = match cfg.kind {
             Kind::Canon => {
-                let opts = CanonOptions {
-                    charset: cfg.charset.as_deref(),
-                    network_strict: false,
+                let b = match args.get(1) {
+                    Some(base) => {
+                        self.base(&text(base));
+                        self.base.as_ref()
+                    }
+                    None => None,
                 };
-                if args.len() >= 2 {
-                    let base = text(args[1]);
-                    self.base(&base);
-                    let b = self.base.as_ref();
-                    wurl::canon_into(b, &url, &opts, &mut self.out).is_ok()
-                } else {
-                    wurl::canon_into(None, &url, &opts, &mut self.out).is_ok()
-                }
+                wurl::canon_into_resolved(b, &url, &cfg.opts, &mut self.out).is_ok()
             }
             Kind::Resolve => {
                 // wurl_resolve(base, url): the base comes first, as in `wurl::resolve`.
@@ -194,7 +191,11 @@ mod tests {
             Some("http://example.com/a/b")
         );
         let mut c3 = Config::new(Kind::Canon, 3);
-        c3.charset = Some("shift_jis".into());
+        c3.opts = CanonOptions {
+            charset: Some("shift_jis"),
+            network_strict: false,
+        }
+        .resolve();
         assert_eq!(
             run(
                 &c3,

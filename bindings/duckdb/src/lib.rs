@@ -19,7 +19,7 @@ use std::ffi::{CStr, CString, c_char, c_void};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use libduckdb_sys as ffi;
-use wurl::Rules;
+use wurl::{CanonOptions, Rules};
 
 pub mod kernel;
 
@@ -274,7 +274,11 @@ unsafe fn configure(kind: Kind, info: ffi::duckdb_bind_info) -> Result<Config, S
                             "wurl: unknown charset label {shown:?} (a WHATWG Encoding Standard label, e.g. 'utf-8', 'shift_jis', 'windows-1252')"
                         ));
                     }
-                    cfg.charset = Some(label);
+                    let opts = CanonOptions {
+                        charset: Some(&label),
+                        network_strict: false,
+                    };
+                    cfg.opts = opts.resolve();
                 }
             }
         }

@@ -127,6 +127,28 @@ fn boundary<'l, R>(
     }
 }
 
+/// An export of `org.wurl.Native`: `fn Java_org_wurl_Native_x<'l>(args) -> ret, else fallback,
+/// |env| body` is the `extern "system"` function the JVM calls with its `JNIEnv`, the class and
+/// `args`, whose body runs inside [`boundary`] (a failure or a panic thrown as a Java exception,
+/// `fallback` returned then), `env` the `&mut JNIEnv` it lends the body.
+macro_rules! jni_export {
+    (
+        $(#[$doc:meta])*
+        fn $name:ident<$l:lifetime>($($arg:ident: $ty:ty),* $(,)?) $(-> $ret:ty)?,
+        else $fallback:expr, |$env:pat_param| $body:block
+    ) => {
+        $(#[$doc])*
+        #[unsafe(no_mangle)]
+        pub extern "system" fn $name<$l>(
+            mut env: JNIEnv<$l>,
+            _class: JClass<$l>,
+            $($arg: $ty),*
+        ) $(-> $ret)? {
+            boundary(&mut env, $fallback, |$env| $body)
+        }
+    };
+}
+
 // ---------------------------------------------------------------------------
 // Strings in and out.
 
@@ -459,20 +481,17 @@ fn with_call<'l, R>(
 // ---------------------------------------------------------------------------
 // The exports: one URL.
 
-/// `Native.canon(url, base, baseUrl, charset, flags, rules)`: the key of `url` (resolved against
-/// the string `base` or the handle `baseUrl`, or itself), or null when invalid.
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_org_wurl_Native_canon<'l>(
-    mut env: JNIEnv<'l>,
-    _class: JClass<'l>,
-    url: JString<'l>,
-    base: JString<'l>,
-    base_url: jlong,
-    charset: JString<'l>,
-    flags: jint,
-    rules: jlong,
-) -> jstring {
-    boundary(&mut env, std::ptr::null_mut(), |env| {
+jni_export! {
+    /// `Native.canon(url, base, baseUrl, charset, flags, rules)`: the key of `url` (resolved against
+    /// the string `base` or the handle `baseUrl`, or itself), or null when invalid.
+    fn Java_org_wurl_Native_canon<'l>(
+        url: JString<'l>,
+        base: JString<'l>,
+        base_url: jlong,
+        charset: JString<'l>,
+        flags: jint,
+        rules: jlong,
+    ) -> jstring, else std::ptr::null_mut(), |env| {
         with_scratch(|sc| {
             with_call(
                 env,
@@ -498,17 +517,12 @@ pub extern "system" fn Java_org_wurl_Native_canon<'l>(
                 },
             )
         })
-    })
+    }
 }
 
-/// `Native.checkCharset(label)`: throws IllegalArgumentException when `label` names no encoding.
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_org_wurl_Native_checkCharset<'l>(
-    mut env: JNIEnv<'l>,
-    _class: JClass<'l>,
-    label: JString<'l>,
-) {
-    boundary(&mut env, (), |env| {
+jni_export! {
+    /// `Native.checkCharset(label)`: throws IllegalArgumentException when `label` names no encoding.
+    fn Java_org_wurl_Native_checkCharset<'l>(label: JString<'l>), else (), |env| {
         with_scratch(|sc| {
             let mut s = std::mem::take(&mut sc.charset);
             let r = read_arg(env, &label, &mut sc.units, &mut s, "charset");
@@ -520,18 +534,14 @@ pub extern "system" fn Java_org_wurl_Native_checkCharset<'l>(
                 None => Ok(()),
             }
         })
-    })
+    }
 }
 
-/// `Native.version()`: the wurl library version.
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_org_wurl_Native_version<'l>(
-    mut env: JNIEnv<'l>,
-    _class: JClass<'l>,
-) -> jstring {
-    boundary(&mut env, std::ptr::null_mut(), |env| {
+jni_export! {
+    /// `Native.version()`: the wurl library version.
+    fn Java_org_wurl_Native_version<'l>() -> jstring, else std::ptr::null_mut(), |env| {
         new_string(env, wurl::VERSION, &mut Vec::new())
-    })
+    }
 }
 
 /// `Native.maxInputLen()`: `WURL_MAX_INPUT_LEN`.
@@ -552,15 +562,10 @@ pub extern "system" fn Java_org_wurl_Native_keyVersion<'l>(
     wurl::KEY_VERSION as jint
 }
 
-/// `Native.status(name)`: the C ABI's value of the status constant `name` (`WURL_E_TOO_LONG`...),
-/// -1 for an unknown name; for the test of the Java constants.
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_org_wurl_Native_status<'l>(
-    mut env: JNIEnv<'l>,
-    _class: JClass<'l>,
-    name: JString<'l>,
-) -> jint {
-    boundary(&mut env, -1, |env| {
+jni_export! {
+    /// `Native.status(name)`: the C ABI's value of the status constant `name` (`WURL_E_TOO_LONG`...),
+    /// -1 for an unknown name; for the test of the Java constants.
+    fn Java_org_wurl_Native_status<'l>(name: JString<'l>) -> jint, else -1, |env| {
         let mut s = String::new();
         read_arg(env, &name, &mut Vec::new(), &mut s, "name")?;
         use wurl::ffi::*;
@@ -575,37 +580,30 @@ pub extern "system" fn Java_org_wurl_Native_status<'l>(
             "WURL_E_BAD_STATE" => WURL_E_BAD_STATE,
             _ => -1,
         })
-    })
+    }
 }
 
-/// `Native.panicForTest()`: panics, for the test that a panic becomes a WurlException.
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_org_wurl_Native_panicForTest<'l>(
-    mut env: JNIEnv<'l>,
-    _class: JClass<'l>,
-) {
-    boundary(&mut env, (), |_| -> Res<()> {
+jni_export! {
+    /// `Native.panicForTest()`: panics, for the test that a panic becomes a WurlException.
+    fn Java_org_wurl_Native_panicForTest<'l>(), else (), |_| {
         panic!("a test of the panic boundary")
-    })
+    }
 }
 
 // ---------------------------------------------------------------------------
 // The exports: bulk.
 
-/// `Native.canonAll(urls, base, baseUrl, charset, flags, rules)`: one key per URL, null for a
-/// null, invalid or too long URL.
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_org_wurl_Native_canonAll<'l>(
-    mut env: JNIEnv<'l>,
-    _class: JClass<'l>,
-    urls: JObjectArray<'l>,
-    base: JString<'l>,
-    base_url: jlong,
-    charset: JString<'l>,
-    flags: jint,
-    rules: jlong,
-) -> jobjectArray {
-    boundary(&mut env, std::ptr::null_mut(), |env| {
+jni_export! {
+    /// `Native.canonAll(urls, base, baseUrl, charset, flags, rules)`: one key per URL, null for a
+    /// null, invalid or too long URL.
+    fn Java_org_wurl_Native_canonAll<'l>(
+        urls: JObjectArray<'l>,
+        base: JString<'l>,
+        base_url: jlong,
+        charset: JString<'l>,
+        flags: jint,
+        rules: jlong,
+    ) -> jobjectArray, else std::ptr::null_mut(), |env| {
         with_scratch(|sc| {
             with_call(
                 env,
@@ -648,32 +646,29 @@ pub extern "system" fn Java_org_wurl_Native_canonAll<'l>(
                 },
             )
         })
-    })
+    }
 }
 
-/// `Native.canonLines(in, inPos, inLim, out, outPos, outLim, base, baseUrl, charset, flags, rules,
-/// counts)`: the LF-separated URLs of `in[inPos..inLim]` (direct buffers), one key per line
-/// written to `out[outPos..outLim]`, each followed by LF, an empty line for an invalid URL. A
-/// last line without LF counts when non-empty. Stops before the first line whose key does not fit.
-/// `counts` gets the bytes read, the bytes written and the lines done.
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_org_wurl_Native_canonLines<'l>(
-    mut env: JNIEnv<'l>,
-    _class: JClass<'l>,
-    input: JByteBuffer<'l>,
-    in_pos: jint,
-    in_lim: jint,
-    output: JByteBuffer<'l>,
-    out_pos: jint,
-    out_lim: jint,
-    base: JString<'l>,
-    base_url: jlong,
-    charset: JString<'l>,
-    flags: jint,
-    rules: jlong,
-    counts: JIntArray<'l>,
-) {
-    boundary(&mut env, (), |env| {
+jni_export! {
+    /// `Native.canonLines(in, inPos, inLim, out, outPos, outLim, base, baseUrl, charset, flags, rules,
+    /// counts)`: the LF-separated URLs of `in[inPos..inLim]` (direct buffers), one key per line
+    /// written to `out[outPos..outLim]`, each followed by LF, an empty line for an invalid URL. A
+    /// last line without LF counts when non-empty. Stops before the first line whose key does not fit.
+    /// `counts` gets the bytes read, the bytes written and the lines done.
+    fn Java_org_wurl_Native_canonLines<'l>(
+        input: JByteBuffer<'l>,
+        in_pos: jint,
+        in_lim: jint,
+        output: JByteBuffer<'l>,
+        out_pos: jint,
+        out_lim: jint,
+        base: JString<'l>,
+        base_url: jlong,
+        charset: JString<'l>,
+        flags: jint,
+        rules: jlong,
+        counts: JIntArray<'l>,
+    ), else (), |env| {
         let bad = |m: &str| Failure::IllegalArgument(m.to_owned());
         let in_addr = env
             .get_direct_buffer_address(&input)
@@ -722,7 +717,7 @@ pub extern "system" fn Java_org_wurl_Native_canonLines<'l>(
             &[to_jint(done.0), to_jint(done.1), to_jint(done.2)],
         )?;
         Ok(())
-    })
+    }
 }
 
 /// The work of `canonLines`: (bytes read, bytes written, lines done).
@@ -765,80 +760,59 @@ fn memchr_lf(s: &[u8]) -> Option<usize> {
 // ---------------------------------------------------------------------------
 // The exports: rules.
 
-/// `Native.rulesCompile(spec)`: a rules handle; IllegalArgumentException naming the bad part.
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_org_wurl_Native_rulesCompile<'l>(
-    mut env: JNIEnv<'l>,
-    _class: JClass<'l>,
-    spec: JString<'l>,
-) -> jlong {
-    boundary(&mut env, 0, |env| {
+jni_export! {
+    /// `Native.rulesCompile(spec)`: a rules handle; IllegalArgumentException naming the bad part.
+    fn Java_org_wurl_Native_rulesCompile<'l>(spec: JString<'l>) -> jlong, else 0, |env| {
         let mut s = String::new();
         read_arg(env, &spec, &mut Vec::new(), &mut s, "rules specification")?;
         let rules = Rules::parse(&s).map_err(|e| Failure::IllegalArgument(e.to_string()))?;
         Ok(Box::into_raw(Box::new(rules)) as jlong)
-    })
+    }
 }
 
-/// `Native.rulesSpec(rules)`: the specification, as given.
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_org_wurl_Native_rulesSpec<'l>(
-    mut env: JNIEnv<'l>,
-    _class: JClass<'l>,
-    rules: jlong,
-) -> jstring {
-    boundary(&mut env, std::ptr::null_mut(), |env| {
+jni_export! {
+    /// `Native.rulesSpec(rules)`: the specification, as given.
+    fn Java_org_wurl_Native_rulesSpec<'l>(
+        rules: jlong,
+    ) -> jstring, else std::ptr::null_mut(), |env| {
         let r = rules_ref(rules).ok_or_else(|| Failure::Wurl(WURL_E_BAD_ARG, "no rules".into()))?;
         new_string(env, r.as_str(), &mut Vec::new())
-    })
+    }
 }
 
-/// `Native.rulesFree(rules)`.
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_org_wurl_Native_rulesFree<'l>(
-    mut env: JNIEnv<'l>,
-    _class: JClass<'l>,
-    rules: jlong,
-) {
-    boundary(&mut env, (), |_| {
+jni_export! {
+    /// `Native.rulesFree(rules)`.
+    fn Java_org_wurl_Native_rulesFree<'l>(rules: jlong), else (), |_| {
         if rules != 0 {
             // SAFETY: the handle came from `rulesCompile` and Java frees it once, when no call
             // uses it (NativeHandle).
             drop(unsafe { Box::from_raw(rules as *mut Rules) });
         }
         Ok(())
-    })
+    }
 }
 
 // ---------------------------------------------------------------------------
 // The exports: URL handles.
 
-/// `Native.urlParse(url)`.
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_org_wurl_Native_urlParse<'l>(
-    mut env: JNIEnv<'l>,
-    _class: JClass<'l>,
-    url: JString<'l>,
-) -> jlong {
-    boundary(&mut env, 0, |env| {
+jni_export! {
+    /// `Native.urlParse(url)`.
+    fn Java_org_wurl_Native_urlParse<'l>(url: JString<'l>) -> jlong, else 0, |env| {
         with_scratch(|sc| {
             let mut s = std::mem::take(&mut sc.url);
             let r = read_arg(env, &url, &mut sc.units, &mut s, "url").map(|()| wurl::parse(&s));
             sc.url = s;
             r.map(url_handle)
         })
-    })
+    }
 }
 
-/// `Native.urlResolve(base, ref)`: `ref` resolved against the handle `base`, not canonicalized.
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_org_wurl_Native_urlResolve<'l>(
-    mut env: JNIEnv<'l>,
-    _class: JClass<'l>,
-    base: jlong,
-    reference: JString<'l>,
-) -> jlong {
-    boundary(&mut env, 0, |env| {
+jni_export! {
+    /// `Native.urlResolve(base, ref)`: `ref` resolved against the handle `base`, not canonicalized.
+    fn Java_org_wurl_Native_urlResolve<'l>(
+        base: jlong,
+        reference: JString<'l>,
+    ) -> jlong, else 0, |env| {
         let b = url_ref(base)?;
         with_scratch(|sc| {
             let mut s = std::mem::take(&mut sc.url);
@@ -847,20 +821,17 @@ pub extern "system" fn Java_org_wurl_Native_urlResolve<'l>(
             sc.url = s;
             r.map(url_handle)
         })
-    })
+    }
 }
 
-/// `Native.urlCanonicalize(url, charset, flags)`: the canonicalization of the handle's URL
-/// (flags: only FLAG_STRICT).
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_org_wurl_Native_urlCanonicalize<'l>(
-    mut env: JNIEnv<'l>,
-    _class: JClass<'l>,
-    url: jlong,
-    charset: JString<'l>,
-    flags: jint,
-) -> jlong {
-    boundary(&mut env, 0, |env| {
+jni_export! {
+    /// `Native.urlCanonicalize(url, charset, flags)`: the canonicalization of the handle's URL
+    /// (flags: only FLAG_STRICT).
+    fn Java_org_wurl_Native_urlCanonicalize<'l>(
+        url: jlong,
+        charset: JString<'l>,
+        flags: jint,
+    ) -> jlong, else 0, |env| {
         let u = url_ref(url)?;
         if flags & !FLAG_STRICT != 0 {
             return Err(Failure::IllegalArgument(
@@ -877,23 +848,20 @@ pub extern "system" fn Java_org_wurl_Native_urlCanonicalize<'l>(
             sc.charset = cs;
             r
         })
-    })
+    }
 }
 
-/// `Native.urlCanonical(url, base, baseUrl, charset, flags)`: the canonical URL record of `url`
-/// against the string `base`, the handle `baseUrl` or itself. Without a base, an input that does
-/// not parse gives its parse, with the parse's reason (`wurl::own_base`).
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_org_wurl_Native_urlCanonical<'l>(
-    mut env: JNIEnv<'l>,
-    _class: JClass<'l>,
-    url: JString<'l>,
-    base: JString<'l>,
-    base_url: jlong,
-    charset: JString<'l>,
-    flags: jint,
-) -> jlong {
-    boundary(&mut env, 0, |env| {
+jni_export! {
+    /// `Native.urlCanonical(url, base, baseUrl, charset, flags)`: the canonical URL record of `url`
+    /// against the string `base`, the handle `baseUrl` or itself. Without a base, an input that does
+    /// not parse gives its parse, with the parse's reason (`wurl::own_base`).
+    fn Java_org_wurl_Native_urlCanonical<'l>(
+        url: JString<'l>,
+        base: JString<'l>,
+        base_url: jlong,
+        charset: JString<'l>,
+        flags: jint,
+    ) -> jlong, else 0, |env| {
         if flags & !FLAG_STRICT != 0 {
             return Err(Failure::IllegalArgument(
                 "a URL record is canonicalized by the 2012 algorithm only".into(),
@@ -925,49 +893,38 @@ pub extern "system" fn Java_org_wurl_Native_urlCanonical<'l>(
                 },
             )
         })
-    })
+    }
 }
 
-/// `Native.urlGet(url, component)`: the component (index into `Component::ALL`: scheme, user,
-/// password, host, port, path, query, fragment), null when absent.
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_org_wurl_Native_urlGet<'l>(
-    mut env: JNIEnv<'l>,
-    _class: JClass<'l>,
-    url: jlong,
-    component: jint,
-) -> jstring {
-    boundary(&mut env, std::ptr::null_mut(), |env| {
+jni_export! {
+    /// `Native.urlGet(url, component)`: the component (index into `Component::ALL`: scheme, user,
+    /// password, host, port, path, query, fragment), null when absent.
+    fn Java_org_wurl_Native_urlGet<'l>(
+        url: jlong,
+        component: jint,
+    ) -> jstring, else std::ptr::null_mut(), |env| {
         let u = url_ref(url)?;
         let c = u32::try_from(component)
             .ok()
             .and_then(Component::from_index)
             .ok_or_else(|| Failure::IllegalArgument(format!("no component {component}")))?;
         with_scratch(|sc| new_opt_string(env, u.get(c), &mut sc.modified))
-    })
+    }
 }
 
-/// `Native.urlSerialize(url)`: the serialization, null when invalid.
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_org_wurl_Native_urlSerialize<'l>(
-    mut env: JNIEnv<'l>,
-    _class: JClass<'l>,
-    url: jlong,
-) -> jstring {
-    boundary(&mut env, std::ptr::null_mut(), |env| {
+jni_export! {
+    /// `Native.urlSerialize(url)`: the serialization, null when invalid.
+    fn Java_org_wurl_Native_urlSerialize<'l>(
+        url: jlong,
+    ) -> jstring, else std::ptr::null_mut(), |env| {
         let u = url_ref(url)?;
         with_scratch(|sc| new_opt_string(env, u.as_str(), &mut sc.modified))
-    })
+    }
 }
 
-/// `Native.urlReason(url)`: why the URL is invalid, null when valid.
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_org_wurl_Native_urlReason<'l>(
-    mut env: JNIEnv<'l>,
-    _class: JClass<'l>,
-    url: jlong,
-) -> jstring {
-    boundary(&mut env, std::ptr::null_mut(), |env| {
+jni_export! {
+    /// `Native.urlReason(url)`: why the URL is invalid, null when valid.
+    fn Java_org_wurl_Native_urlReason<'l>(url: jlong) -> jstring, else std::ptr::null_mut(), |env| {
         let u = url_ref(url)?;
         with_scratch(|sc| {
             new_opt_string(
@@ -976,18 +933,13 @@ pub extern "system" fn Java_org_wurl_Native_urlReason<'l>(
                 &mut sc.modified,
             )
         })
-    })
+    }
 }
 
-/// `Native.urlInfo(url)`: bit 0 invalid, bit 1 hierarchical, bits 4..7 the host kind
-/// (0 none, 1 empty, 2 domain, 3 IPv4, 4 IPv6: the C ABI's `WURL_HOST_*` values).
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_org_wurl_Native_urlInfo<'l>(
-    mut env: JNIEnv<'l>,
-    _class: JClass<'l>,
-    url: jlong,
-) -> jint {
-    boundary(&mut env, 0, |_| {
+jni_export! {
+    /// `Native.urlInfo(url)`: bit 0 invalid, bit 1 hierarchical, bits 4..7 the host kind
+    /// (0 none, 1 empty, 2 domain, 3 IPv4, 4 IPv6: the C ABI's `WURL_HOST_*` values).
+    fn Java_org_wurl_Native_urlInfo<'l>(url: jlong) -> jint, else 0, |_| {
         use wurl::host::HostKind;
         let u = url_ref(url)?;
         let kind = match wurl::host::host_kind(u) {
@@ -1000,67 +952,48 @@ pub extern "system" fn Java_org_wurl_Native_urlInfo<'l>(
         Ok(jint::from(u.is_invalid())
             | (jint::from(u.is_hierarchical()) << 1)
             | ((kind as jint) << 4))
-    })
+    }
 }
 
-/// `Native.urlEquals(a, b)`: whether every component (absent or empty), the flags and the
-/// invalid reason are equal.
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_org_wurl_Native_urlEquals<'l>(
-    mut env: JNIEnv<'l>,
-    _class: JClass<'l>,
-    a: jlong,
-    b: jlong,
-) -> jboolean {
-    boundary(&mut env, 0, |_| {
+jni_export! {
+    /// `Native.urlEquals(a, b)`: whether every component (absent or empty), the flags and the
+    /// invalid reason are equal.
+    fn Java_org_wurl_Native_urlEquals<'l>(a: jlong, b: jlong) -> jboolean, else 0, |_| {
         Ok(jboolean::from(url_ref(a)? == url_ref(b)?))
-    })
+    }
 }
 
-/// `Native.urlFree(url)`.
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_org_wurl_Native_urlFree<'l>(
-    mut env: JNIEnv<'l>,
-    _class: JClass<'l>,
-    url: jlong,
-) {
-    boundary(&mut env, (), |_| {
+jni_export! {
+    /// `Native.urlFree(url)`.
+    fn Java_org_wurl_Native_urlFree<'l>(url: jlong), else (), |_| {
         if url != 0 {
             // SAFETY: the handle came from `url_handle` and Java frees it once, when no call
             // uses it (NativeHandle).
             drop(unsafe { Box::from_raw(url as *mut Url) });
         }
         Ok(())
-    })
+    }
 }
 
-/// `Native.urlExportState(url)`: the record's whole value as the library's state bytes
-/// (java.io.Serializable writes them).
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_org_wurl_Native_urlExportState<'l>(
-    mut env: JNIEnv<'l>,
-    _class: JClass<'l>,
-    url: jlong,
-) -> jbyteArray {
-    boundary(&mut env, std::ptr::null_mut(), |env| {
+jni_export! {
+    /// `Native.urlExportState(url)`: the record's whole value as the library's state bytes
+    /// (java.io.Serializable writes them).
+    fn Java_org_wurl_Native_urlExportState<'l>(
+        url: jlong,
+    ) -> jbyteArray, else std::ptr::null_mut(), |env| {
         let state = url_ref(url)?.export_state();
         Ok(env.byte_array_from_slice(&state)?.into_raw())
-    })
+    }
 }
 
-/// `Native.urlImportState(bytes)`: a new handle of the value `bytes` hold, or `WurlException`
-/// with `BAD_STATE` for bytes that are no state the library wrote (checked, never trusted).
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_org_wurl_Native_urlImportState<'l>(
-    mut env: JNIEnv<'l>,
-    _class: JClass<'l>,
-    state: JByteArray<'l>,
-) -> jlong {
-    boundary(&mut env, 0, |env| {
+jni_export! {
+    /// `Native.urlImportState(bytes)`: a new handle of the value `bytes` hold, or `WurlException`
+    /// with `BAD_STATE` for bytes that are no state the library wrote (checked, never trusted).
+    fn Java_org_wurl_Native_urlImportState<'l>(state: JByteArray<'l>) -> jlong, else 0, |env| {
         let bytes = env.convert_byte_array(&state)?;
         match Url::import_state(&bytes) {
             Ok(u) => Ok(url_handle(u)),
             Err(e) => Err(Failure::Wurl(WURL_E_BAD_STATE, e.to_string())),
         }
-    })
+    }
 }
