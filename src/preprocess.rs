@@ -173,6 +173,12 @@ fn preprocess_observed<'a, O: Observe>(s: &'a str, buf: &'a mut String, obs: &mu
     out
 }
 
+/// `s` preprocessed, in `buf`, when steps 1 and 2 change it (a TAB, LF or CR removed, a
+/// noncharacter replaced); `None` when preprocessing at most trims it.
+pub(crate) fn changed_into<'a>(s: &str, buf: &'a mut String) -> Option<&'a str> {
+    remove_and_replace(s, buf).then(|| trim(buf))
+}
+
 /// `s` when it is printable ASCII, left as it is (ARCHITECTURE.md, speed mechanisms, row 13).
 #[inline]
 pub(crate) fn as_is(s: &str) -> Option<&str> {

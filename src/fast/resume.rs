@@ -29,8 +29,49 @@ pub(crate) fn canon_from(
         }
         out.truncate(start);
     }
+    canon_preprocessed(input, opts, out, sc, staged)
+}
+
+/// [`canon_from`] once the road could not go on at the recognizer's stop: the road on `input`
+/// preprocessed ([`resume_preprocessed`], which reads it again and needs no stop), else the
+/// stages. Out of line, so that [`canon_from`] stays small enough to be inlined into its caller.
+#[inline(never)]
+fn canon_preprocessed(
+    input: &str,
+    opts: &ResolvedOptions,
+    out: &mut String,
+    sc: &mut Scratch,
+    staged: &mut bool,
+) -> Result<(), InvalidReason> {
+    let start = out.len();
+    if resume_preprocessed(input, out, sc) {
+        return Ok(());
+    }
+    out.truncate(start);
     *staged = true;
     canon_staged(None, input, opts, out, sc)
+}
+
+/// [`resume_into`] on `input` preprocessed, when preprocessing changes more than its ends (a TAB,
+/// LF or CR inside, a noncharacter): preprocessing is the first step and idempotent, so the road
+/// goes on from its result, which the recognizer reads again. False when it does not change it
+/// so, or the road cannot go on (`out` then holds a partial result to drop). Leaves `sc.pre` empty
+/// as it found it: the resume road's trim (`scratch::Used::RESUME`) does not look at it.
+#[inline(always)]
+fn resume_preprocessed(input: &str, out: &mut String, sc: &mut Scratch) -> bool {
+    let Some(t) = crate::preprocess::changed_into(input, &mut sc.pre) else {
+        return false;
+    };
+    let done = match super::recognize::scan_ascii(t.as_bytes()) {
+        Ok(()) => {
+            out.push_str(t);
+            true
+        }
+        Err(stop) => !t.is_empty() && resume_into(t, &stop, out, &mut sc.work),
+    };
+    sc.pre.clear();
+    crate::scratch::free_if_large(&mut sc.pre);
+    done
 }
 
 /// The stages on `s` without a base, resumed where the recognizer stopped (`stop`; the default when
