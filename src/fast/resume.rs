@@ -374,3 +374,57 @@ impl DotWriter for ResumePass<'_> {
         path_octet(p, i, last, false, self.out, self.root).map_err(|_| PassStop::Steps)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::canonicalize::{CanonOptions, canon_into_stages};
+
+    /// A TAB, LF, CR or noncharacter at every offset of URLs of the shapes the road handles and
+    /// some it leaves to the stages: the bulk call gives what the stages give, the road on the
+    /// preprocessed text ([`resume_preprocessed`]) gives it too whenever it goes on, which it does
+    /// for every removed TAB, LF and CR in the shapes it handles, and it leaves the scratch buffer
+    /// it uses empty.
+    #[test]
+    fn preprocessed_road_is_the_stages() {
+        // Whether the road handles the URL's shape.
+        let urls = [
+            ("http://h.com/a/./b?q#f", true),
+            ("HTTP://H.com:80/%7e/../x y?a b#c d", true),
+            ("https://h.com:443", true),
+            ("http://h.com/\u{e9}/%41?\u{e9}#\u{e9}", true),
+            ("foo://h/a\\b", false),
+            ("http://u@h.com/x", false),
+            ("file:///a/b", false),
+            ("h.com/x", false),
+        ];
+        let inserts = ["\t", "\n", "\r", "\t\r\n", " \t", "\u{FDD0}", "\u{10FFFF}"];
+        let opts = CanonOptions::default();
+        let mut taken = 0;
+        for (u, road) in urls {
+            for at in (0..=u.len()).filter(|&k| u.is_char_boundary(k)) {
+                for ins in inserts {
+                    let s = format!("{}{ins}{}", &u[..at], &u[at..]);
+                    let mut fast = String::new();
+                    let rf = crate::api::canon_into(None, &s, &opts, &mut fast);
+                    let mut slow = String::new();
+                    let rs = canon_into_stages(None, &s, &opts, &mut slow);
+                    assert_eq!((rf, &fast), (rs, &slow), "{s:?}");
+                    let mut sc = Scratch::default();
+                    let mut out = String::new();
+                    let went_on = resume_preprocessed(&s, &mut out, &mut sc);
+                    if went_on {
+                        taken += 1;
+                        assert_eq!((Ok(()), &out), (rs, &slow), "{s:?}");
+                    }
+                    // A removal inside (not at an end, where the trim may leave it alone).
+                    if road && ins.starts_with(['\t', '\n', '\r']) && at > 0 && at < u.len() {
+                        assert!(went_on, "{s:?} left to the stages");
+                    }
+                    assert!(sc.pre.is_empty(), "{s:?}");
+                }
+            }
+        }
+        assert!(taken > 0);
+    }
+}
