@@ -376,6 +376,11 @@ mod tests {
     }
 
     proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            failure_persistence: None,
+            ..proptest::prelude::ProptestConfig::default()
+        })]
+
         /// The run-copying pass is the character-by-character rule, on strings mixing TAB, LF,
         /// CR, VT, FF and SPACE, noncharacters (3- and 4-octet ones), U+FFFD, other characters
         /// with lead octets 0xEF and more, multibyte text and ASCII; and `preprocess` is that
