@@ -7,7 +7,7 @@ use super::hint::Stop;
 use crate::canonicalize::{
     ResolvedOptions, canon_staged, hierarchical_path_into, path_octet, write_after_host,
 };
-use crate::path::{DotOutput, DotWriter, remove_dots};
+use crate::path::{Appended, DotWriter, remove_dots};
 use crate::record::{InvalidReason, Parts, Span};
 use crate::scheme::{Scheme, canonical_port};
 use crate::scratch::{Scratch, Work};
@@ -314,50 +314,36 @@ pub(crate) fn resume_path_pass(
     out: &mut String,
     root: usize,
 ) -> Result<usize, PassStop> {
-    let mut w = ResumePass { p, out, root };
+    let mut w = ResumePass(Appended {
+        input: p,
+        out,
+        root,
+    });
     remove_dots(p.as_bytes(), from, &mut w)
 }
 
-/// The writer of [`resume_path_pass`].
-struct ResumePass<'a> {
-    p: &'a str,
-    out: &'a mut String,
-    root: usize,
-}
+/// The writer of [`resume_path_pass`]: canonicalization's octet rule, stopping where
+/// preprocessing or the URL's own resolution would change the path.
+struct ResumePass<'a>(Appended<'a, false, true>);
 
-impl DotOutput for ResumePass<'_> {
-    const BACKSLASH: bool = false;
-    const QUERY_ENDS: bool = true;
-
-    #[inline]
-    fn written(&self) -> (&[u8], usize) {
-        (self.out.as_bytes(), self.root)
-    }
-
-    #[inline]
-    fn truncate(&mut self, len: usize) {
-        self.out.truncate(len);
-    }
-
-    #[inline]
-    fn root_slash(&mut self) {
-        self.out.truncate(self.root);
-        self.out.push('/');
-    }
-
-    #[inline]
-    fn run(&mut self, from: usize, to: usize) {
-        self.out.push_str(&self.p[from..to]);
-    }
-}
-
-impl DotWriter for ResumePass<'_> {
+impl<'a> DotWriter for ResumePass<'a> {
+    type Out = Appended<'a, false, true>;
     type Stop = PassStop;
     const COPY: &'static [bool; 256] = &crate::path::PATH_COPY_IN_URL;
 
     #[inline(always)]
+    fn output(&mut self) -> &mut Self::Out {
+        &mut self.0
+    }
+
+    #[inline(always)]
     fn other(&mut self, i: usize, last: &mut usize) -> Result<usize, PassStop> {
-        let p = self.p;
+        let Appended {
+            input: p,
+            out,
+            root,
+        } = &mut self.0;
+        let p: &str = p;
         let c = p.as_bytes()[i];
         // A `\` (resolution against the URL's own parse would change it), a TAB, LF or CR that
         // preprocessing removes, or a noncharacter it replaces (none is in the copy set).
@@ -371,7 +357,7 @@ impl DotWriter for ResumePass<'_> {
         {
             return Err(PassStop::Resolution);
         }
-        path_octet(p, i, last, false, self.out, self.root).map_err(|_| PassStop::Steps)
+        path_octet(p, i, last, false, out, *root).map_err(|_| PassStop::Steps)
     }
 }
 
