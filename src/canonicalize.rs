@@ -10,7 +10,7 @@ use encoding_rs::Encoding;
 
 use crate::charset::{Charset, encode_query_into};
 use crate::path::{
-    DotOutput, DotWriter, PATH_COPY, decode_file_slashes_into, drive_spec_len, has_slash_escape,
+    Appended, DotWriter, PATH_COPY, decode_file_slashes_into, drive_spec_len, has_slash_escape,
     needs_dot_removal, remove_dot_segments_into, remove_dots, starts_with_slash,
 };
 use crate::percent::{
@@ -935,45 +935,24 @@ fn hierarchical_path_observed<O: Observe>(
 /// where it cannot decide alone. Only `/` separates segments (`%2F` stays escaped, `\` is escaped or
 /// stops it).
 struct OnePass<'a> {
-    p: &'a str,
+    out: Appended<'a, false, false>,
     file: bool,
-    out: &'a mut String,
-    root: usize,
 }
 
-impl DotOutput for OnePass<'_> {
-    const BACKSLASH: bool = false;
-    const QUERY_ENDS: bool = false;
-
-    #[inline]
-    fn written(&self) -> (&[u8], usize) {
-        (self.out.as_bytes(), self.root)
-    }
-
-    #[inline]
-    fn truncate(&mut self, len: usize) {
-        self.out.truncate(len);
-    }
-
-    #[inline]
-    fn root_slash(&mut self) {
-        self.out.truncate(self.root);
-        self.out.push('/');
-    }
-
-    #[inline]
-    fn run(&mut self, from: usize, to: usize) {
-        self.out.push_str(&self.p[from..to]);
-    }
-}
-
-impl DotWriter for OnePass<'_> {
+impl<'a> DotWriter for OnePass<'a> {
+    type Out = Appended<'a, false, false>;
     type Stop = NeedsSteps;
     const COPY: &'static [bool; 256] = &PATH_COPY;
 
     #[inline(always)]
+    fn output(&mut self) -> &mut Self::Out {
+        &mut self.out
+    }
+
+    #[inline(always)]
     fn other(&mut self, i: usize, last: &mut usize) -> Result<usize, NeedsSteps> {
-        path_octet(self.p, i, last, self.file, self.out, self.root)
+        let Appended { input, out, root } = &mut self.out;
+        path_octet(input, i, last, self.file, out, *root)
     }
 }
 
@@ -1046,7 +1025,14 @@ pub(crate) fn path_pass_from(
     out: &mut String,
     root: usize,
 ) -> Result<usize, NeedsSteps> {
-    let mut w = OnePass { p, file, out, root };
+    let mut w = OnePass {
+        out: Appended {
+            input: p,
+            out,
+            root,
+        },
+        file,
+    };
     remove_dots(p.as_bytes(), from, &mut w)
 }
 

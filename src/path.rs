@@ -277,9 +277,10 @@ fn is_dot_candidate(seg: &[u8]) -> bool {
 }
 
 /// Where one use of "remove dot-segments" writes, and what separates and ends its segments: what
-/// [`dot_segment_step`] needs. Resolution's removal ([`remove_dot_segments_into`]) and the
-/// canonicalization pass over a path write into a buffer; the merge of a link with a canonical base
-/// ([`leading_dot_segments`]) keeps a prefix of the base's serialization.
+/// [`dot_segment_step`] needs. Resolution's removal ([`remove_dot_segments_into`]), the
+/// canonicalization pass over a path and the resume road's path pass write into a buffer
+/// ([`Appended`]); the merge of a link with a canonical base ([`leading_dot_segments`]) keeps a
+/// prefix of the base's serialization.
 pub(crate) trait DotOutput {
     /// Whether `\` separates segments, as `/` does (the spec's amendment, in resolution).
     const BACKSLASH: bool;
@@ -296,14 +297,58 @@ pub(crate) trait DotOutput {
     fn run(&mut self, from: usize, to: usize);
 }
 
+/// The output of a use of "remove dot-segments" that appends to a buffer: the input's octets
+/// between dot segments copied as they are (runs), the path starting at `root` in `out`. `BACKSLASH`
+/// and `QUERY_ENDS` are [`DotOutput`]'s. Resolution's removal, canonicalization's one pass and the
+/// resume road's path pass write through it.
+pub(crate) struct Appended<'a, const BACKSLASH: bool, const QUERY_ENDS: bool> {
+    /// The path read (with what follows it when `QUERY_ENDS`).
+    pub(crate) input: &'a str,
+    pub(crate) out: &'a mut String,
+    /// Where the path starts in `out`: its `/`, or a relative path's first segment.
+    pub(crate) root: usize,
+}
+
+impl<const BACKSLASH: bool, const QUERY_ENDS: bool> DotOutput
+    for Appended<'_, BACKSLASH, QUERY_ENDS>
+{
+    const BACKSLASH: bool = BACKSLASH;
+    const QUERY_ENDS: bool = QUERY_ENDS;
+
+    #[inline]
+    fn written(&self) -> (&[u8], usize) {
+        (self.out.as_bytes(), self.root)
+    }
+
+    #[inline]
+    fn truncate(&mut self, len: usize) {
+        self.out.truncate(len);
+    }
+
+    #[inline]
+    fn root_slash(&mut self) {
+        self.out.truncate(self.root);
+        self.out.push('/');
+    }
+
+    #[inline]
+    fn run(&mut self, from: usize, to: usize) {
+        self.out.push_str(&self.input[from..to]);
+    }
+}
+
 /// What a use of the whole loop ([`remove_dots`]) does with the octets between dot segments: copy
-/// them in runs, or look at each.
-pub(crate) trait DotWriter: DotOutput {
+/// them in runs, or look at each; and where it writes.
+pub(crate) trait DotWriter {
+    /// Where the loop writes.
+    type Out: DotOutput;
     /// Why the loop stopped before the end of the path.
     type Stop;
     /// Octets the loop writes in runs without a look: never `.` or `%` (a dot segment's start), nor
     /// an octet [`DotWriter::other`] writes otherwise.
     const COPY: &'static [bool; 256];
+    /// The output the loop writes through.
+    fn output(&mut self) -> &mut Self::Out;
     /// The input's octet at `i`, outside [`DotWriter::COPY`], not starting a dot segment and not
     /// ending the path, with `input[last..i]` not yet written: where to go on, or `Err`.
     fn other(&mut self, i: usize, last: &mut usize) -> Result<usize, Self::Stop>;
@@ -325,19 +370,19 @@ pub(crate) fn remove_dots<W: DotWriter>(
         i = crate::scan::run_while(b, i, |c| W::COPY[usize::from(c)]);
         let Some(&c) = b.get(i) else { break };
         if (c == b'.' || c == b'%')
-            && (i == 0 || is_sep::<W>(b[i - 1]))
-            && let Some(next) = dot_segment_step(b, i, last, w)
+            && (i == 0 || is_sep::<W::Out>(b[i - 1]))
+            && let Some(next) = dot_segment_step(b, i, last, w.output())
         {
             (i, last) = (next, next);
             continue;
         }
-        if W::QUERY_ENDS && matches!(c, b'?' | b'#') {
+        if W::Out::QUERY_ENDS && matches!(c, b'?' | b'#') {
             break;
         }
         i = w.other(i, &mut last)?;
     }
     if last < i {
-        w.run(last, i);
+        w.output().run(last, i);
     }
     Ok(i)
 }
@@ -382,42 +427,21 @@ static REMOVAL_COPY: [bool; 256] = {
 };
 
 /// Resolution's removal: appends to `out`, `\` written `/`.
-struct Removal<'a> {
-    input: &'a str,
-    out: &'a mut String,
-    root: usize,
-}
+struct Removal<'a>(Appended<'a, true, false>);
 
-impl DotOutput for Removal<'_> {
-    const BACKSLASH: bool = true;
-    const QUERY_ENDS: bool = false;
-
-    fn written(&self) -> (&[u8], usize) {
-        (self.out.as_bytes(), self.root)
-    }
-
-    fn truncate(&mut self, len: usize) {
-        self.out.truncate(len);
-    }
-
-    fn root_slash(&mut self) {
-        self.out.truncate(self.root);
-        self.out.push('/');
-    }
-
-    fn run(&mut self, from: usize, to: usize) {
-        self.out.push_str(&self.input[from..to]);
-    }
-}
-
-impl DotWriter for Removal<'_> {
+impl<'a> DotWriter for Removal<'a> {
+    type Out = Appended<'a, true, false>;
     type Stop = std::convert::Infallible;
     const COPY: &'static [bool; 256] = &REMOVAL_COPY;
 
+    fn output(&mut self) -> &mut Self::Out {
+        &mut self.0
+    }
+
     fn other(&mut self, i: usize, last: &mut usize) -> Result<usize, Self::Stop> {
-        if self.input.as_bytes()[i] == b'\\' {
-            self.run(*last, i);
-            self.out.push('/');
+        if self.0.input.as_bytes()[i] == b'\\' {
+            self.0.run(*last, i);
+            self.0.out.push('/');
             *last = i + 1;
         }
         Ok(i + 1)
@@ -483,7 +507,7 @@ pub fn remove_dot_segments(path: &str) -> String {
 /// output octet is appended once and scanned at most once more when a `..` removes it.
 pub(crate) fn remove_dot_segments_into(input: &str, out: &mut String) {
     let root = out.len();
-    let mut w = Removal { input, out, root };
+    let mut w = Removal(Appended { input, out, root });
     let Ok(_) = remove_dots(input.as_bytes(), 0, &mut w);
 }
 

@@ -48,37 +48,89 @@ pub fn preprocess(s: &str) -> Cow<'_, str> {
 /// Whether a character must be removed or replaced: a TAB, LF or CR, or a lead byte of 0xEF or
 /// more (noncharacters are U+FDD0.. and U+xFFFE..). (ARCHITECTURE.md, speed mechanisms, row 14)
 fn needs_work(bytes: &[u8]) -> bool {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
-    let flag = |b: u8| b == b'\t' || b == b'\n' || b == b'\r' || b >= 0xEF;
     if bytes.len() < 8 {
-        return bytes.iter().any(|&b| flag(b));
+        return bytes.iter().any(|&b| is_work(b));
     }
-    // `below`: some octet < 0x0E (exact for "some": a borrow starts at such an octet), confirmed
-    // octet by octet. `high`: top bit set and low seven bits + 0x11 carry (0x7F + 0x11 < 0x100).
-    let word = |w: u64| {
-        let below = w.wrapping_sub(LO * 0x0E) & !w & HI;
-        let high = ((w & !HI) + LO * 0x11) & w & HI;
-        (below, high)
-    };
     let (mut below, mut high) = (0, 0);
     let mut chunks = bytes.chunks_exact(8);
     for c in &mut chunks {
-        let (b, h) = word(u64::from_le_bytes([
+        let (b, h) = work_masks(u64::from_le_bytes([
             c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7],
         ]));
         below |= b;
         high |= h;
     }
     if !chunks.remainder().is_empty() {
-        let c = &bytes[bytes.len() - 8..];
-        let (b, h) = word(u64::from_le_bytes([
-            c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7],
-        ]));
+        let (b, h) = work_masks(crate::scan::load(bytes, bytes.len() - 8));
         below |= b;
         high |= h;
     }
     high != 0 || below != 0 && bytes.iter().any(|&b| matches!(b, b'\t' | b'\n' | b'\r'))
+}
+
+/// Whether steps 1 and 2 may change the character at octet `b`: a TAB, LF or CR (removed), or a
+/// lead octet of 0xEF or more (noncharacters are U+FDD0.. and U+xFFFE..; replaced when one).
+#[inline]
+fn is_work(b: u8) -> bool {
+    matches!(b, b'\t' | b'\n' | b'\r') || b >= 0xEF
+}
+
+/// The high bits of the octets of `w` (the first one lowest) that may need work, as two masks.
+/// `below`: octets < 0x0E, its lowest bit exact (a borrow starts at such an octet and only
+/// carries upwards), the bits above it possibly spurious. `high`: octets >= 0xEF, exact (top bit
+/// set and the low seven bits + 0x11 carry into it; 0x7F + 0x11 < 0x100, so no carry crosses).
+#[inline]
+fn work_masks(w: u64) -> (u64, u64) {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let below = w.wrapping_sub(LO * 0x0E) & !w & HI;
+    let high = ((w & !HI) + LO * 0x11) & w & HI;
+    (below, high)
+}
+
+/// The first offset from `from` on of an octet of `b` that may need work: every octet
+/// [`is_work`] accepts is found, and some others may be (an octet below 0x0E, one after such an
+/// octet); the caller tests the octet. `b.len()` when there is none. Sixteen octets a step, two
+/// words tested with one branch, as [`needs_work`] tests them.
+#[inline(always)]
+fn next_work(b: &[u8], from: usize) -> usize {
+    let n = b.len();
+    let word = |c: &[u8]| {
+        let (below, high) = work_masks(u64::from_le_bytes([
+            c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7],
+        ]));
+        below | high
+    };
+    let at = |i: usize, m: u64| i + (m.trailing_zeros() / 8) as usize;
+    let mut i = from;
+    let mut blocks = b[from..].chunks_exact(16);
+    for c in &mut blocks {
+        let (m0, m1) = (word(&c[..8]), word(&c[8..]));
+        if m0 | m1 != 0 {
+            return if m0 != 0 { at(i, m0) } else { at(i + 8, m1) };
+        }
+        i += 16;
+    }
+    if i + 8 <= n {
+        let m = word(&b[i..i + 8]);
+        if m != 0 {
+            return at(i, m);
+        }
+        i += 8;
+    }
+    if i < n {
+        if n < 8 {
+            return i + b[i..].iter().position(|&c| is_work(c)).unwrap_or(n - i);
+        }
+        // The last eight octets, the ones before `i` masked off; a borrow from one of them can
+        // only add a spurious bit, which the caller's test drops.
+        let seen = i - (n - 8);
+        let m = word(&b[n - 8..]) & (!0u64 << (seen * 8));
+        if m != 0 {
+            return at(n - 8, m);
+        }
+    }
+    n
 }
 
 /// The steps to preprocess a string, writing into `buf` (cleared first) only when something is
@@ -107,8 +159,7 @@ pub(crate) fn preprocess_into_with<'a, O: Observe>(
 /// [`preprocess_other`] by its own steps, reporting steps 1 and 2 (one report) and step 3.
 #[inline(never)]
 fn preprocess_observed<'a, O: Observe>(s: &'a str, buf: &'a mut String, obs: &mut O) -> &'a str {
-    let untrimmed: &'a str = if needs_work(s.as_bytes()) {
-        remove_and_replace(s, buf);
+    let untrimmed: &'a str = if remove_and_replace(s, buf) {
         let removed = s
             .chars()
             .filter(|c| matches!(c, '\t' | '\n' | '\r'))
@@ -136,6 +187,12 @@ fn preprocess_observed<'a, O: Observe>(s: &'a str, buf: &'a mut String, obs: &mu
     out
 }
 
+/// `s` preprocessed, in `buf`, when steps 1 and 2 change it (a TAB, LF or CR removed, a
+/// noncharacter replaced); `None` when preprocessing at most trims it.
+pub(crate) fn changed_into<'a>(s: &str, buf: &'a mut String) -> Option<&'a str> {
+    remove_and_replace(s, buf).then(|| trim(buf))
+}
+
 /// `s` when it is printable ASCII, left as it is (ARCHITECTURE.md, speed mechanisms, row 13).
 #[inline]
 pub(crate) fn as_is(s: &str) -> Option<&str> {
@@ -146,26 +203,57 @@ pub(crate) fn as_is(s: &str) -> Option<&str> {
 #[inline(never)]
 fn preprocess_other<'a>(s: &'a str, buf: &'a mut String) -> &'a str {
     // Trimming comes after removal: a removed TAB between spaces exposes more spaces to trim.
-    if !needs_work(s.as_bytes()) {
-        return trim(s);
+    if remove_and_replace(s, buf) {
+        trim(buf)
+    } else {
+        trim(s)
     }
-    remove_and_replace(s, buf);
-    trim(buf)
 }
 
-/// Steps 1 and 2 on `s` into `buf` (cleared first): noncharacters replaced, TAB, LF and CR removed.
+/// Steps 1 and 2 on `s` into `buf` (cleared at the first change): noncharacters replaced, TAB, LF
+/// and CR removed. One pass that copies the runs between the characters it removes or replaces, each with one
+/// `push_str`; a character is decoded only at a lead octet of 0xEF or more. False, and `buf` left
+/// as it was, when nothing is removed or replaced.
 /// Always inlined into [`preprocess_other`], as this loop was before [`preprocess_observed`] used it.
 #[inline(always)]
-fn remove_and_replace(s: &str, buf: &mut String) {
-    buf.clear();
-    buf.reserve(s.len());
-    for c in s.chars() {
-        match c {
-            '\t' | '\n' | '\r' => {}
-            c if is_noncharacter(c) => buf.push('\u{FFFD}'),
-            c => buf.push(c),
+fn remove_and_replace(s: &str, buf: &mut String) -> bool {
+    let b = s.as_bytes();
+    let n = b.len();
+    // `run`: the start of the octets not yet copied; `None` until the first change.
+    let mut run: Option<usize> = None;
+    let mut i = 0;
+    loop {
+        let k = next_work(b, i);
+        if k == n {
+            break;
         }
+        // What replaces the character at `k` (which ends before `next`), when it changes.
+        let (next, with) = match b[k] {
+            b'\t' | b'\n' | b'\r' => (k + 1, Some("")),
+            c if c >= 0xEF => {
+                // A `str` holds no surrogate or non-Unicode code point: a noncharacter is all.
+                let c = s[k..].chars().next().unwrap_or('\0');
+                (k + c.len_utf8(), is_noncharacter(c).then_some("\u{FFFD}"))
+            }
+            _ => (k + 1, None),
+        };
+        if let Some(with) = with {
+            let from = run.unwrap_or_else(|| {
+                buf.clear();
+                buf.reserve(n);
+                0
+            });
+            buf.push_str(&s[from..k]);
+            buf.push_str(with);
+            run = Some(next);
+        }
+        i = next;
     }
+    let Some(from) = run else {
+        return false;
+    };
+    buf.push_str(&s[from..]);
+    true
 }
 
 fn trim(s: &str) -> &str {
@@ -248,6 +336,73 @@ mod tests {
                 let want = s.trim_matches(|c| matches!(c, '\u{0B}' | '\u{0C}' | ' '));
                 assert_eq!(trim(s), want, "{b:x?}");
             }
+        }
+    }
+
+    /// Steps 1 and 2 character by character, the rule as the spec states it.
+    fn reference(s: &str) -> String {
+        s.chars()
+            .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
+            .map(|c| if is_noncharacter(c) { '\u{FFFD}' } else { c })
+            .collect()
+    }
+
+    /// The candidate search finds the first octet [`is_work`] accepts from every start, in strings
+    /// of every length up to 20 with one or two octets on either side of the thresholds.
+    #[test]
+    fn next_work_finds_the_first() {
+        for len in 0..21 {
+            for fill in [b'a', 0x0E, 0xEE, 0x0B, 0x00] {
+                for pos in 0..len {
+                    for v in [0x09, 0x0A, 0x0D, 0x0E, 0x0C, 0xEE, 0xEF, 0xFF, 0x80, b'a'] {
+                        let mut b = vec![fill; len];
+                        b[pos] = v;
+                        b[len - 1 - pos] = v;
+                        for from in 0..=len {
+                            let want = (from..len).find(|&k| is_work(b[k])).unwrap_or(len);
+                            let got = next_work(&b, from);
+                            assert!(got >= from && got <= want, "{b:x?} from {from}: {got}");
+                            // Every octet it skips is one that needs no work.
+                            let mut k = got;
+                            while k < want {
+                                k = next_work(&b, k + 1);
+                            }
+                            assert_eq!(k, want, "{b:x?} from {from}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            failure_persistence: None,
+            ..proptest::prelude::ProptestConfig::default()
+        })]
+
+        /// The run-copying pass is the character-by-character rule, on strings mixing TAB, LF,
+        /// CR, VT, FF and SPACE, noncharacters (3- and 4-octet ones), U+FFFD, other characters
+        /// with lead octets 0xEF and more, multibyte text and ASCII; and `preprocess` is that
+        /// rule then the trim.
+        #[test]
+        fn run_copy_is_char_by_char(v in proptest::collection::vec(0usize..20, 0..40)) {
+            const POOL: [char; 20] = [
+                '\t', '\n', '\r', '\u{0B}', '\u{0C}', ' ', 'a', '/', '%', '\u{0}',
+                '\u{FDD0}', '\u{FDEF}', '\u{FFFE}', '\u{10FFFF}', '\u{1FFFE}', '\u{FFFD}',
+                '\u{F000}', '\u{FDCF}', 'é', '\u{10000}',
+            ];
+            let s: String = v.iter().map(|&k| POOL[k]).collect();
+            let want = reference(&s);
+            let mut buf = String::from("stale");
+            let changed = remove_and_replace(&s, &mut buf);
+            proptest::prop_assert_eq!(changed, want != s);
+            proptest::prop_assert_eq!(if changed { buf.as_str() } else { s.as_str() }, want.as_str());
+            let trimmed = want.trim_matches(|c| matches!(c, '\u{0B}' | '\u{0C}' | ' '));
+            let whole = preprocess(&s);
+            proptest::prop_assert_eq!(whole.as_ref(), trimmed);
+            let mut buf = String::new();
+            proptest::prop_assert_eq!(preprocess_into(&s, &mut buf), trimmed);
         }
     }
 

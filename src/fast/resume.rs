@@ -7,7 +7,7 @@ use super::hint::Stop;
 use crate::canonicalize::{
     ResolvedOptions, canon_staged, hierarchical_path_into, path_octet, write_after_host,
 };
-use crate::path::{DotOutput, DotWriter, remove_dots};
+use crate::path::{Appended, DotWriter, remove_dots};
 use crate::record::{InvalidReason, Parts, Span};
 use crate::scheme::{Scheme, canonical_port};
 use crate::scratch::{Scratch, Work};
@@ -29,8 +29,49 @@ pub(crate) fn canon_from(
         }
         out.truncate(start);
     }
+    canon_preprocessed(input, opts, out, sc, staged)
+}
+
+/// [`canon_from`] once the road could not go on at the recognizer's stop: the road on `input`
+/// preprocessed ([`resume_preprocessed`], which reads it again and needs no stop), else the
+/// stages. Out of line, so that [`canon_from`] stays small enough to be inlined into its caller.
+#[inline(never)]
+fn canon_preprocessed(
+    input: &str,
+    opts: &ResolvedOptions,
+    out: &mut String,
+    sc: &mut Scratch,
+    staged: &mut bool,
+) -> Result<(), InvalidReason> {
+    let start = out.len();
+    if resume_preprocessed(input, out, sc) {
+        return Ok(());
+    }
+    out.truncate(start);
     *staged = true;
     canon_staged(None, input, opts, out, sc)
+}
+
+/// [`resume_into`] on `input` preprocessed, when preprocessing changes more than its ends (a TAB,
+/// LF or CR inside, a noncharacter): preprocessing is the first step and idempotent, so the road
+/// goes on from its result, which the recognizer reads again. False when it does not change it
+/// so, or the road cannot go on (`out` then holds a partial result to drop). Leaves `sc.pre` empty
+/// as it found it: the resume road's trim (`scratch::Used::RESUME`) does not look at it.
+#[inline(always)]
+fn resume_preprocessed(input: &str, out: &mut String, sc: &mut Scratch) -> bool {
+    let Some(t) = crate::preprocess::changed_into(input, &mut sc.pre) else {
+        return false;
+    };
+    let done = match super::recognize::scan_ascii(t.as_bytes()) {
+        Ok(()) => {
+            out.push_str(t);
+            true
+        }
+        Err(stop) => !t.is_empty() && resume_into(t, &stop, out, &mut sc.work),
+    };
+    sc.pre.clear();
+    crate::scratch::free_if_large(&mut sc.pre);
+    done
 }
 
 /// The stages on `s` without a base, resumed where the recognizer stopped (`stop`; the default when
@@ -273,50 +314,36 @@ pub(crate) fn resume_path_pass(
     out: &mut String,
     root: usize,
 ) -> Result<usize, PassStop> {
-    let mut w = ResumePass { p, out, root };
+    let mut w = ResumePass(Appended {
+        input: p,
+        out,
+        root,
+    });
     remove_dots(p.as_bytes(), from, &mut w)
 }
 
-/// The writer of [`resume_path_pass`].
-struct ResumePass<'a> {
-    p: &'a str,
-    out: &'a mut String,
-    root: usize,
-}
+/// The writer of [`resume_path_pass`]: canonicalization's octet rule, stopping where
+/// preprocessing or the URL's own resolution would change the path.
+struct ResumePass<'a>(Appended<'a, false, true>);
 
-impl DotOutput for ResumePass<'_> {
-    const BACKSLASH: bool = false;
-    const QUERY_ENDS: bool = true;
-
-    #[inline]
-    fn written(&self) -> (&[u8], usize) {
-        (self.out.as_bytes(), self.root)
-    }
-
-    #[inline]
-    fn truncate(&mut self, len: usize) {
-        self.out.truncate(len);
-    }
-
-    #[inline]
-    fn root_slash(&mut self) {
-        self.out.truncate(self.root);
-        self.out.push('/');
-    }
-
-    #[inline]
-    fn run(&mut self, from: usize, to: usize) {
-        self.out.push_str(&self.p[from..to]);
-    }
-}
-
-impl DotWriter for ResumePass<'_> {
+impl<'a> DotWriter for ResumePass<'a> {
+    type Out = Appended<'a, false, true>;
     type Stop = PassStop;
     const COPY: &'static [bool; 256] = &crate::path::PATH_COPY_IN_URL;
 
     #[inline(always)]
+    fn output(&mut self) -> &mut Self::Out {
+        &mut self.0
+    }
+
+    #[inline(always)]
     fn other(&mut self, i: usize, last: &mut usize) -> Result<usize, PassStop> {
-        let p = self.p;
+        let Appended {
+            input: p,
+            out,
+            root,
+        } = &mut self.0;
+        let p: &str = p;
         let c = p.as_bytes()[i];
         // A `\` (resolution against the URL's own parse would change it), a TAB, LF or CR that
         // preprocessing removes, or a noncharacter it replaces (none is in the copy set).
@@ -330,7 +357,61 @@ impl DotWriter for ResumePass<'_> {
         {
             return Err(PassStop::Resolution);
         }
-        path_octet(p, i, last, false, self.out, self.root).map_err(|_| PassStop::Steps)
+        path_octet(p, i, last, false, out, *root).map_err(|_| PassStop::Steps)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::canonicalize::{CanonOptions, canon_into_stages};
+
+    /// A TAB, LF, CR or noncharacter at every offset of URLs of the shapes the road handles and
+    /// some it leaves to the stages: the bulk call gives what the stages give, the road on the
+    /// preprocessed text ([`resume_preprocessed`]) gives it too whenever it goes on, which it does
+    /// for every removed TAB, LF and CR in the shapes it handles, and it leaves the scratch buffer
+    /// it uses empty.
+    #[test]
+    fn preprocessed_road_is_the_stages() {
+        // Whether the road handles the URL's shape.
+        let urls = [
+            ("http://h.com/a/./b?q#f", true),
+            ("HTTP://H.com:80/%7e/../x y?a b#c d", true),
+            ("https://h.com:443", true),
+            ("http://h.com/\u{e9}/%41?\u{e9}#\u{e9}", true),
+            ("foo://h/a\\b", false),
+            ("http://u@h.com/x", false),
+            ("file:///a/b", false),
+            ("h.com/x", false),
+        ];
+        let inserts = ["\t", "\n", "\r", "\t\r\n", " \t", "\u{FDD0}", "\u{10FFFF}"];
+        let opts = CanonOptions::default();
+        let mut taken = 0;
+        for (u, road) in urls {
+            for at in (0..=u.len()).filter(|&k| u.is_char_boundary(k)) {
+                for ins in inserts {
+                    let s = format!("{}{ins}{}", &u[..at], &u[at..]);
+                    let mut fast = String::new();
+                    let rf = crate::api::canon_into(None, &s, &opts, &mut fast);
+                    let mut slow = String::new();
+                    let rs = canon_into_stages(None, &s, &opts, &mut slow);
+                    assert_eq!((rf, &fast), (rs, &slow), "{s:?}");
+                    let mut sc = Scratch::default();
+                    let mut out = String::new();
+                    let went_on = resume_preprocessed(&s, &mut out, &mut sc);
+                    if went_on {
+                        taken += 1;
+                        assert_eq!((Ok(()), &out), (rs, &slow), "{s:?}");
+                    }
+                    // A removal inside (not at an end, where the trim may leave it alone).
+                    if road && ins.starts_with(['\t', '\n', '\r']) && at > 0 && at < u.len() {
+                        assert!(went_on, "{s:?} left to the stages");
+                    }
+                    assert!(sc.pre.is_empty(), "{s:?}");
+                }
+            }
+        }
+        assert!(taken > 0);
     }
 }
 
