@@ -19,7 +19,13 @@ pub(crate) trait Lanes: Copy {
     /// values).
     fn range(self, lo: u8, hi: u8) -> Self;
     fn or(self, o: Self) -> Self;
+    fn and(self, o: Self) -> Self;
     fn xor(self, o: Self) -> Self;
+    /// The lanes one octet on: lane `k` of the result is lane `k - 1` of `self`, lane 0 is the last
+    /// lane of `prev` (the block before), so that each lane sees the octet before it.
+    fn after(self, prev: Self) -> Self;
+    /// All lanes zero.
+    fn zero() -> Self;
     /// `STRIDE` bits set for each lane that is all ones, lane 0 lowest; none for a zero lane.
     fn mask(self) -> u64;
     /// Whether [`Lanes::outside`] looks sets up in [`Nibbles`] tables (else the classes are
@@ -118,9 +124,9 @@ pub(crate) use x86::Ssse3;
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use std::arch::x86_64::{
-        __m128i, _mm_add_epi8, _mm_and_si128, _mm_cmpeq_epi8, _mm_cmpgt_epi8, _mm_loadu_si128,
-        _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_setzero_si128, _mm_shuffle_epi8,
-        _mm_srli_epi16, _mm_xor_si128,
+        __m128i, _mm_add_epi8, _mm_alignr_epi8, _mm_and_si128, _mm_cmpeq_epi8, _mm_cmpgt_epi8,
+        _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_setzero_si128,
+        _mm_shuffle_epi8, _mm_slli_si128, _mm_srli_epi16, _mm_srli_si128, _mm_xor_si128,
     };
 
     use super::{Lanes, Nibbles};
@@ -168,9 +174,32 @@ mod x86 {
         }
 
         #[inline(always)]
+        fn and(self, o: Self) -> Self {
+            // SAFETY: SSE2 is enabled (asserted above).
+            unsafe { Sse2(_mm_and_si128(self.0, o.0)) }
+        }
+
+        #[inline(always)]
         fn xor(self, o: Self) -> Self {
             // SAFETY: SSE2 is enabled (asserted above).
             unsafe { Sse2(_mm_xor_si128(self.0, o.0)) }
+        }
+
+        #[inline(always)]
+        fn after(self, prev: Self) -> Self {
+            // SAFETY: SSE2 is enabled (asserted above).
+            unsafe {
+                Sse2(_mm_or_si128(
+                    _mm_slli_si128::<1>(self.0),
+                    _mm_srli_si128::<15>(prev.0),
+                ))
+            }
+        }
+
+        #[inline(always)]
+        fn zero() -> Self {
+            // SAFETY: SSE2 is enabled (asserted above).
+            unsafe { Sse2(_mm_setzero_si128()) }
         }
 
         #[inline(always)]
@@ -211,8 +240,24 @@ mod x86 {
         }
 
         #[inline(always)]
+        fn and(self, o: Self) -> Self {
+            Ssse3(self.0.and(o.0))
+        }
+
+        #[inline(always)]
         fn xor(self, o: Self) -> Self {
             Ssse3(self.0.xor(o.0))
+        }
+
+        #[inline(always)]
+        fn after(self, prev: Self) -> Self {
+            // SAFETY: the CPU has SSSE3 wherever an `Ssse3` value exists (see the type).
+            unsafe { Ssse3(Sse2(_mm_alignr_epi8::<15>((self.0).0, (prev.0).0))) }
+        }
+
+        #[inline(always)]
+        fn zero() -> Self {
+            Ssse3(Sse2::zero())
         }
 
         #[inline(always)]
@@ -247,8 +292,8 @@ mod x86 {
 #[cfg(target_arch = "aarch64")]
 mod arm {
     use std::arch::aarch64::{
-        uint8x16_t, vceqq_u8, vcltq_u8, vdupq_n_u8, veorq_u8, vget_lane_u64, vld1q_u8, vorrq_u8,
-        vreinterpret_u64_u8, vreinterpretq_u16_u8, vshrn_n_u16, vsubq_u8,
+        uint8x16_t, vandq_u8, vceqq_u8, vcltq_u8, vdupq_n_u8, veorq_u8, vextq_u8, vget_lane_u64,
+        vld1q_u8, vorrq_u8, vreinterpret_u64_u8, vreinterpretq_u16_u8, vshrn_n_u16, vsubq_u8,
     };
 
     // NEON is part of every aarch64 target; a target without it fails to build here.
@@ -290,9 +335,28 @@ mod arm {
         }
 
         #[inline(always)]
+        fn and(self, o: Self) -> Self {
+            // SAFETY: NEON is enabled (asserted above).
+            unsafe { Neon(vandq_u8(self.0, o.0)) }
+        }
+
+        #[inline(always)]
         fn xor(self, o: Self) -> Self {
             // SAFETY: NEON is enabled (asserted above).
             unsafe { Neon(veorq_u8(self.0, o.0)) }
+        }
+
+        #[inline(always)]
+        fn after(self, prev: Self) -> Self {
+            // `vextq_u8::<15>(a, b)` is the last octet of `a`, then the first fifteen of `b`.
+            // SAFETY: NEON is enabled (asserted above).
+            unsafe { Neon(vextq_u8::<15>(prev.0, self.0)) }
+        }
+
+        #[inline(always)]
+        fn zero() -> Self {
+            // SAFETY: NEON is enabled (asserted above).
+            unsafe { Neon(vdupq_n_u8(0)) }
         }
 
         #[inline(always)]
@@ -349,8 +413,23 @@ impl<const STRIDE: u32> Lanes for Portable<STRIDE> {
         self.zip(o, |a, b| a | b)
     }
 
+    fn and(self, o: Self) -> Self {
+        self.zip(o, |a, b| a & b)
+    }
+
     fn xor(self, o: Self) -> Self {
         self.zip(o, |a, b| a ^ b)
+    }
+
+    fn after(self, prev: Self) -> Self {
+        let mut r = [0u8; 16];
+        r[0] = prev.0[15];
+        r[1..].copy_from_slice(&self.0[..15]);
+        Portable(r)
+    }
+
+    fn zero() -> Self {
+        Portable([0; 16])
     }
 
     fn mask(self) -> u64 {
@@ -423,6 +502,49 @@ mod tests {
                 )
             });
         }
+    }
+
+    /// [`Lanes::after`] and [`Lanes::and`] of the machine's lanes give the portable lanes' mask,
+    /// for every octet value in every lane, with the block before holding each value in its last
+    /// lane.
+    #[test]
+    fn native_after_matches_portable() {
+        type P = Portable<{ <Native as Lanes>::STRIDE }>;
+        for last in [0u8, b'/', 0x80, 0xFF] {
+            let mut before = [b'a'; 16];
+            before[15] = last;
+            agrees(|b| {
+                let (n, p) = (Native::load(b), P::load(b));
+                let (nb, pb) = (Native::load(&before).eq(b'/'), P::load(&before).eq(b'/'));
+                (
+                    n.eq(b'/').after(nb).and(n.eq(b'.')).mask(),
+                    p.eq(b'/').after(pb).and(p.eq(b'.')).mask(),
+                )
+            });
+        }
+        #[cfg(target_arch = "x86_64")]
+        if has_ssse3() {
+            agrees(|b| {
+                let (n, p) = (Ssse3::load(b), P::load(b));
+                (
+                    n.eq(b'/').after(n.eq(b'a')).mask(),
+                    p.eq(b'/').after(p.eq(b'a')).mask(),
+                )
+            });
+        }
+        assert_eq!(Native::zero().mask(), 0);
+    }
+
+    #[test]
+    fn portable_after_moves_each_lane_one_on() {
+        let mut b = [0u8; 16];
+        let mut c = [0u8; 16];
+        b[0] = 0xFF;
+        b[14] = 0xFF;
+        b[15] = 0xFF;
+        c[15] = 0xFF;
+        let m = Portable::<1>::load(&b).after(Portable::load(&c)).mask();
+        assert_eq!(m, 1 | 1 << 1 | 1 << 15);
     }
 
     #[test]

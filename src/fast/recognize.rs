@@ -154,10 +154,10 @@ impl<L: Lanes> Blocks<L> {
         !ok.mask() & u64::MAX >> (64 - 16 * L::STRIDE)
     }
 
-    /// The first `at >= i` in `s` (at least sixteen octets) where `stops(block, lane, i)` sets its
-    /// lane, `lane` being the lane of `i` in the block; or `s.len()`.
+    /// The first `at >= i` in `s` (at least sixteen octets) where `stops(block)` sets its lane; or
+    /// `s.len()`. `stops` sees the blocks in order, each once.
     #[inline(always)]
-    fn first(s: &[u8], mut i: usize, stops: impl Fn(L, usize, usize) -> u64) -> usize {
+    fn first(s: &[u8], mut i: usize, mut stops: impl FnMut(L) -> u64) -> usize {
         let n = s.len();
         while i < n {
             let start = i.min(n - 16);
@@ -165,7 +165,7 @@ impl<L: Lanes> Blocks<L> {
             let Some(b) = s[start..].first_chunk::<16>() else {
                 break;
             };
-            let m = stops(L::load(b), lane, i) >> (lane as u32 * L::STRIDE);
+            let m = stops(L::load(b)) >> (lane as u32 * L::STRIDE);
             if m != 0 {
                 return i + (m.trailing_zeros() / L::STRIDE) as usize;
             }
@@ -185,7 +185,7 @@ impl<L: Lanes> Runs for Blocks<L> {
             s,
             from,
             #[inline(always)]
-            |v, _, _| Self::stops(v, class),
+            |v| Self::stops(v, class),
         )
     }
 
@@ -194,16 +194,21 @@ impl<L: Lanes> Runs for Blocks<L> {
         if s.len() < 16 {
             return Scalar::path_run(s, i, first);
         }
-        // A `.` stops the run where the octet before it is `/`: in the block, or before the block's
-        // lane of `at` (`first` counts as after `/`).
+        // A `.` stops the run where the octet before it is `/` (`first` counts as after `/`): at
+        // `i` itself that is read here; in a block, each lane's `/` is the lane before it, lane 0's
+        // the last lane of the block before (the first block's lane 0 is `i` or shifted out).
+        if s.get(i) == Some(&b'.') && (i == first || s[i - 1] == b'/') {
+            return i;
+        }
+        let mut slashes = L::zero();
         Self::first(
             s,
             i,
             #[inline(always)]
-            |v, lane, at| {
-                let slash_before = at == first || s[at - 1] == b'/';
-                let before = u64::from(slash_before) << (lane as u32 * L::STRIDE);
-                let dot_starts = v.eq(b'.').mask() & (v.eq(b'/').mask() << L::STRIDE | before);
+            |v| {
+                let here = v.eq(b'/');
+                let dot_starts = v.eq(b'.').and(here.after(slashes)).mask();
+                slashes = here;
                 Self::stops(v, PATH_OK) | dot_starts
             },
         )
