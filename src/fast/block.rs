@@ -81,9 +81,57 @@ pub(crate) fn has_ssse3() -> bool {
     std::arch::is_x86_feature_detected!("ssse3")
 }
 
-/// Defines `fn $name($args) -> $out` running `$body` with the runs type `$R` of the machine: in a
-/// copy compiled with SSSE3 ([`Ssse3`] lanes) when the CPU has it, otherwise `Fast` (SSE2,
-/// NEON, or the octet loops). Expanded in `recognize`, whose `Blocks` and `Fast` it names.
+/// Whether the CPU has AVX2 (for the copy of the pass compiled with it).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn has_avx2() -> bool {
+    std::arch::is_x86_feature_detected!("avx2")
+}
+
+/// The lanes the entries run with on x86-64: [`UNKNOWN`] until the first call detects them
+/// ([`detect_lanes`]), then [`AVX2`], [`SSSE3`] or [`SSE2`]. One octet read at each call, in place
+/// of the standard library's test, whose call to detect makes every caller save registers.
+#[cfg(target_arch = "x86_64")]
+static LANES: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(UNKNOWN);
+#[cfg(target_arch = "x86_64")]
+pub(crate) const UNKNOWN: u8 = 0;
+#[cfg(target_arch = "x86_64")]
+pub(crate) const SSE2: u8 = 1;
+#[cfg(target_arch = "x86_64")]
+pub(crate) const SSSE3: u8 = 2;
+#[cfg(target_arch = "x86_64")]
+pub(crate) const AVX2: u8 = 3;
+
+/// [`LANES`] as it is: [`SSSE3`] or [`AVX2`] only once the CPU was found to have them.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn lanes() -> u8 {
+    LANES.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Detects the CPU's features and notes the lanes in [`LANES`].
+#[cfg(target_arch = "x86_64")]
+#[cold]
+#[inline(never)]
+pub(crate) fn detect_lanes() {
+    let k = if has_avx2() {
+        AVX2
+    } else if has_ssse3() {
+        SSSE3
+    } else {
+        SSE2
+    };
+    LANES.store(k, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Defines `fn $name($args) -> $out` running `$body` with the runs type `$R` of the machine: on
+/// x86-64 with [`Ssse3`] lanes in a copy compiled with AVX2 when the CPU has it (the same lanes,
+/// written as three-operand instructions, which need no register copies), else in one compiled
+/// with SSSE3 when it has that; otherwise `Fast` (SSE2, NEON, or the octet loops). Expanded in
+/// `recognize`, whose `Blocks` and `Fast` it names.
+///
+/// `$name` only chooses ([`lanes`]): each copy is a function of its own, called last, so that the
+/// choice saves and restores no registers.
 macro_rules! entry {
     ($(#[$m:meta])* $vis:vis fn $name:ident($($a:ident: $t:ty),* $(,)?) -> $out:ty {
         $R:ident => $body:expr
@@ -92,21 +140,41 @@ macro_rules! entry {
         $vis fn $name($($a: $t),*) -> $out {
             #[cfg(target_arch = "x86_64")]
             {
+                #[target_feature(enable = "avx2")]
+                fn avx2($($a: $t),*) -> $out {
+                    type $R = Blocks<super::block::Ssse3>;
+                    $body
+                }
                 #[target_feature(enable = "ssse3")]
                 fn ssse3($($a: $t),*) -> $out {
                     type $R = Blocks<super::block::Ssse3>;
                     $body
                 }
-                if super::block::has_ssse3() {
-                    // SAFETY: the CPU has SSSE3 (detected just above), the only feature `ssse3`
-                    // is compiled with, and `Ssse3` lanes need.
-                    return unsafe { ssse3($($a),*) };
+                /// The first call: detects the lanes, then chooses.
+                #[cold]
+                #[inline(never)]
+                fn first($($a: $t),*) -> $out {
+                    super::block::detect_lanes();
+                    $name($($a),*)
+                }
+                match super::block::lanes() {
+                    // SAFETY: `lanes` is `AVX2` only where the CPU has AVX2, the feature `avx2` is
+                    // compiled with; it implies SSSE3, which `Ssse3` lanes need.
+                    super::block::AVX2 => return unsafe { avx2($($a),*) },
+                    // SAFETY: `lanes` is `SSSE3` only where the CPU has SSSE3, the only feature
+                    // `ssse3` is compiled with, and `Ssse3` lanes need.
+                    super::block::SSSE3 => return unsafe { ssse3($($a),*) },
+                    super::block::UNKNOWN => return first($($a),*),
+                    _ => {}
                 }
             }
-            {
+            #[cfg_attr(target_arch = "x86_64", inline(never))]
+            #[cfg_attr(not(target_arch = "x86_64"), inline(always))]
+            fn fast($($a: $t),*) -> $out {
                 type $R = Fast;
                 $body
             }
+            fast($($a),*)
         }
     };
 }
@@ -210,8 +278,8 @@ mod x86 {
     }
 
     /// SSE2 lanes whose sets are looked up with SSSE3's byte shuffle (`pshufb`). A value of this
-    /// type is made only where the CPU has SSSE3: by `entry!` after `has_ssse3`, and by tests
-    /// after the same check.
+    /// type is made only where the CPU has SSSE3: by `entry!` after `lanes` said so, and by
+    /// tests after `has_ssse3`.
     #[derive(Clone, Copy)]
     pub(crate) struct Ssse3(Sse2);
 
