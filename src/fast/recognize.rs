@@ -369,7 +369,13 @@ fn layout_in<const MODE: u8, R: Runs>(s: &[u8]) -> Result<([Span; 8], Scheme), S
         }
     };
     at[Component::Scheme] = Span::new(0, n);
-    authority_on::<MODE, R>(s, n + 3, 0, &s[..n], class.is_file(), &mut at)?;
+    // Two copies of the rest, each with `file` known: the common one tests none of the `file:`
+    // steps.
+    if class.is_file() {
+        authority_on::<MODE, R>(s, n + 3, 0, &s[..n], true, &mut at)?;
+    } else {
+        authority_on::<MODE, R>(s, n + 3, 0, &s[..n], false, &mut at)?;
+    }
     Ok((at, class))
 }
 
