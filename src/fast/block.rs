@@ -1,18 +1,23 @@
-//! Sixteen octets at a step for the recognizer (`recognize`): the few lane operations its octet
-//! classes are written with, for SSE2 (x86-64, always there: no detection), NEON (aarch64, part of
-//! the target) and in plain Rust ([`Portable`], which the tests run to check the class formulas and
-//! the mask arithmetic of every lane width). The intrinsics are `unsafe` to call outside a `#[target_feature]` function even where the
-//! target enables the feature: each call says why it holds.
+//! Sixteen octets at a step for the recognizer (`recognize`), or 32 with AVX2: the few lane
+//! operations its octet classes are written with, for SSE2 (x86-64, always there: no detection),
+//! SSSE3 and AVX2 (x86-64, detected once), NEON (aarch64, part of the target) and in plain Rust
+//! ([`Portable`], which the tests run to check the class formulas and the mask arithmetic of every
+//! lane width). The intrinsics are `unsafe` to call outside a `#[target_feature]` function even
+//! where the target enables the feature: each call says why it holds.
 //!
 //! A lane is all ones or all zeros after a comparison; [`Lanes::mask`] gives [`Lanes::STRIDE`] bits
 //! per lane, the first octet lowest, so the first lane set is `trailing_zeros / STRIDE`.
 
-/// Sixteen octets and the comparisons the recognizer's classes need.
+/// A block of octets ([`Lanes::WIDTH`]: sixteen, or 32 with AVX2) and the comparisons the
+/// recognizer's classes need.
 pub(crate) trait Lanes: Copy {
     /// Bits per lane in [`Lanes::mask`].
     const STRIDE: u32;
-    /// The sixteen octets of `b`, `b[0]` in the first lane.
-    fn load(b: &[u8; 16]) -> Self;
+    /// Octets in a block.
+    const WIDTH: usize = 16;
+    /// The first [`Lanes::WIDTH`] octets of `b`, `b[0]` in the first lane; `b` is at least that
+    /// long.
+    fn load(b: &[u8]) -> Self;
     /// All ones in each lane equal to `c`.
     fn eq(self, c: u8) -> Self;
     /// All ones in each lane from `lo` to `hi` (unsigned, both included; `lo <= hi`, not all 256
@@ -81,10 +86,10 @@ pub(crate) fn has_ssse3() -> bool {
     std::arch::is_x86_feature_detected!("ssse3")
 }
 
-/// Whether the CPU has AVX2 (for the copy of the pass compiled with it).
+/// Whether the CPU has AVX2 (for [`Avx2`] and the copy of the pass compiled with it).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn has_avx2() -> bool {
+pub(crate) fn has_avx2() -> bool {
     std::arch::is_x86_feature_detected!("avx2")
 }
 
@@ -125,10 +130,11 @@ pub(crate) fn detect_lanes() {
 }
 
 /// Defines `fn $name($args) -> $out` running `$body` with the runs type `$R` of the machine: on
-/// x86-64 with [`Ssse3`] lanes in a copy compiled with AVX2 when the CPU has it (the same lanes,
-/// written as three-operand instructions, which need no register copies), else in one compiled
-/// with SSSE3 when it has that; otherwise `Fast` (SSE2, NEON, or the octet loops). Expanded in
-/// `recognize`, whose `Blocks` and `Fast` it names.
+/// x86-64 in a copy compiled with AVX2 when the CPU has it (`Avx2Runs`: [`Avx2`] lanes, [`Ssse3`]
+/// ones on input under 32 octets, all written as three-operand instructions, which need no
+/// register copies), else in one compiled with SSSE3 ([`Ssse3`] lanes) when it has that; otherwise
+/// `Fast` (SSE2, NEON, or the octet loops). Expanded in `recognize`, whose `Blocks`, `Avx2Runs`
+/// and `Fast` it names.
 ///
 /// `$name` only chooses ([`lanes`]): each copy is a function of its own, called last, so that the
 /// choice saves and restores no registers.
@@ -142,7 +148,7 @@ macro_rules! entry {
             {
                 #[target_feature(enable = "avx2")]
                 fn avx2($($a: $t),*) -> $out {
-                    type $R = Blocks<super::block::Ssse3>;
+                    type $R = Avx2Runs;
                     $body
                 }
                 #[target_feature(enable = "ssse3")]
@@ -187,14 +193,18 @@ pub(crate) type Native = x86::Sse2;
 pub(crate) type Native = arm::Neon;
 
 #[cfg(target_arch = "x86_64")]
-pub(crate) use x86::Ssse3;
+pub(crate) use x86::{Avx2, Ssse3};
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use std::arch::x86_64::{
-        __m128i, _mm_add_epi8, _mm_alignr_epi8, _mm_and_si128, _mm_cmpeq_epi8, _mm_cmpgt_epi8,
-        _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_setzero_si128,
-        _mm_shuffle_epi8, _mm_slli_si128, _mm_srli_epi16, _mm_srli_si128, _mm_xor_si128,
+        __m128i, __m256i, _mm_add_epi8, _mm_alignr_epi8, _mm_and_si128, _mm_cmpeq_epi8,
+        _mm_cmpgt_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+        _mm_setzero_si128, _mm_shuffle_epi8, _mm_slli_si128, _mm_srli_epi16, _mm_srli_si128,
+        _mm_xor_si128, _mm256_add_epi8, _mm256_alignr_epi8, _mm256_and_si256,
+        _mm256_broadcastsi128_si256, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8, _mm256_loadu_si256,
+        _mm256_movemask_epi8, _mm256_or_si256, _mm256_permute2x128_si256, _mm256_set1_epi8,
+        _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_xor_si256,
     };
 
     use super::{Lanes, Nibbles};
@@ -211,7 +221,8 @@ mod x86 {
         const STRIDE: u32 = 1;
 
         #[inline(always)]
-        fn load(b: &[u8; 16]) -> Self {
+        fn load(b: &[u8]) -> Self {
+            let b: &[u8; 16] = b.first_chunk().expect("a block of sixteen octets");
             // SAFETY: `b` is sixteen readable octets, and `_mm_loadu_si128` has no alignment
             // requirement; SSE2 is enabled (asserted above).
             Sse2(unsafe { _mm_loadu_si128(b.as_ptr().cast()) })
@@ -288,7 +299,7 @@ mod x86 {
         const LOOKUP: bool = true;
 
         #[inline(always)]
-        fn load(b: &[u8; 16]) -> Self {
+        fn load(b: &[u8]) -> Self {
             Ssse3(Sse2::load(b))
         }
 
@@ -355,6 +366,104 @@ mod x86 {
             }
         }
     }
+
+    /// 32 octets in an AVX2 register, the sets looked up with its byte shuffle (`vpshufb`, which
+    /// shuffles each half of sixteen on its own: the tables are in both halves). A value of this
+    /// type is made only where the CPU has AVX2: by `entry!` after `lanes` said so, and by tests
+    /// after `has_avx2`.
+    #[derive(Clone, Copy)]
+    pub(crate) struct Avx2(__m256i);
+
+    impl Lanes for Avx2 {
+        const STRIDE: u32 = 1;
+        const WIDTH: usize = 32;
+        const LOOKUP: bool = true;
+
+        #[inline(always)]
+        fn load(b: &[u8]) -> Self {
+            let b: &[u8; 32] = b.first_chunk().expect("a block of 32 octets");
+            // SAFETY: `b` is 32 readable octets, and `_mm256_loadu_si256` has no alignment
+            // requirement; the CPU has AVX2 wherever an `Avx2` value is made (see the type).
+            Avx2(unsafe { _mm256_loadu_si256(b.as_ptr().cast()) })
+        }
+
+        #[inline(always)]
+        fn eq(self, c: u8) -> Self {
+            // SAFETY: the CPU has AVX2 wherever an `Avx2` value exists (see the type).
+            unsafe { Avx2(_mm256_cmpeq_epi8(self.0, _mm256_set1_epi8(c as i8))) }
+        }
+
+        #[inline(always)]
+        fn range(self, lo: u8, hi: u8) -> Self {
+            // As `Sse2::range`: both sides flipped by 0x80 for the signed comparison.
+            let w = hi.wrapping_sub(lo).wrapping_add(1);
+            // SAFETY: the CPU has AVX2 wherever an `Avx2` value exists (see the type).
+            unsafe {
+                let d = _mm256_add_epi8(self.0, _mm256_set1_epi8(0x80u8.wrapping_sub(lo) as i8));
+                Avx2(_mm256_cmpgt_epi8(_mm256_set1_epi8((w ^ 0x80) as i8), d))
+            }
+        }
+
+        #[inline(always)]
+        fn or(self, o: Self) -> Self {
+            // SAFETY: the CPU has AVX2 wherever an `Avx2` value exists (see the type).
+            unsafe { Avx2(_mm256_or_si256(self.0, o.0)) }
+        }
+
+        #[inline(always)]
+        fn and(self, o: Self) -> Self {
+            // SAFETY: the CPU has AVX2 wherever an `Avx2` value exists (see the type).
+            unsafe { Avx2(_mm256_and_si256(self.0, o.0)) }
+        }
+
+        #[inline(always)]
+        fn xor(self, o: Self) -> Self {
+            // SAFETY: the CPU has AVX2 wherever an `Avx2` value exists (see the type).
+            unsafe { Avx2(_mm256_xor_si256(self.0, o.0)) }
+        }
+
+        #[inline(always)]
+        fn after(self, prev: Self) -> Self {
+            // `vpalignr` moves each half on its own: the half before each half (`prev`'s high
+            // one, then `self`'s low one) gives its lane 0.
+            // SAFETY: the CPU has AVX2 wherever an `Avx2` value exists (see the type).
+            unsafe {
+                let before = _mm256_permute2x128_si256::<0x21>(prev.0, self.0);
+                Avx2(_mm256_alignr_epi8::<15>(self.0, before))
+            }
+        }
+
+        #[inline(always)]
+        fn zero() -> Self {
+            // SAFETY: the CPU has AVX2 wherever an `Avx2` value is made (see the type).
+            unsafe { Avx2(_mm256_setzero_si256()) }
+        }
+
+        #[inline(always)]
+        fn mask(self) -> u64 {
+            // SAFETY: the CPU has AVX2 wherever an `Avx2` value exists (see the type).
+            unsafe { u64::from(_mm256_movemask_epi8(self.0) as u32) }
+        }
+
+        #[inline(always)]
+        fn outside(self, set: &Nibbles) -> Self {
+            let v = self.0;
+            // SAFETY: the CPU has AVX2 wherever an `Avx2` value exists (see the type); the
+            // tables are sixteen readable octets each, loaded unaligned.
+            unsafe {
+                let nibble = _mm256_set1_epi8(0x0F);
+                let lo_t = _mm256_broadcastsi128_si256(_mm_loadu_si128(set.lo.as_ptr().cast()));
+                let hi_t = _mm256_broadcastsi128_si256(_mm_loadu_si128(set.hi.as_ptr().cast()));
+                let lo = _mm256_shuffle_epi8(lo_t, _mm256_and_si256(v, nibble));
+                let hi =
+                    _mm256_shuffle_epi8(hi_t, _mm256_and_si256(_mm256_srli_epi16::<4>(v), nibble));
+                Avx2(_mm256_cmpeq_epi8(
+                    _mm256_and_si256(lo, hi),
+                    _mm256_setzero_si256(),
+                ))
+            }
+        }
+    }
 }
 
 #[cfg(target_arch = "aarch64")]
@@ -377,7 +486,8 @@ mod arm {
         const STRIDE: u32 = 4;
 
         #[inline(always)]
-        fn load(b: &[u8; 16]) -> Self {
+        fn load(b: &[u8]) -> Self {
+            let b: &[u8; 16] = b.first_chunk().expect("a block of sixteen octets");
             // SAFETY: `b` is sixteen readable octets; `vld1q_u8` has no alignment requirement; NEON
             // is enabled (asserted above).
             Neon(unsafe { vld1q_u8(b.as_ptr()) })
@@ -465,8 +575,8 @@ impl<const STRIDE: u32> Portable<STRIDE> {
 impl<const STRIDE: u32> Lanes for Portable<STRIDE> {
     const STRIDE: u32 = STRIDE;
 
-    fn load(b: &[u8; 16]) -> Self {
-        Portable(*b)
+    fn load(b: &[u8]) -> Self {
+        Portable(*b.first_chunk().expect("a block of sixteen octets"))
     }
 
     fn eq(self, c: u8) -> Self {
@@ -601,6 +711,50 @@ mod tests {
             });
         }
         assert_eq!(Native::zero().mask(), 0);
+    }
+
+    /// Every operation of the AVX2 lanes gives, on 32 octets, the masks of the portable lanes on
+    /// each half (the high half after the low one), for every octet value in every lane.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn avx2_lanes_match_portable_halves() {
+        if !has_avx2() {
+            return;
+        }
+        type P = Portable<1>;
+        let halves = |b: &[u8; 32], f: &dyn Fn(P, P) -> P| {
+            let (lo, hi) = (P::load(&b[..16]), P::load(&b[16..]));
+            let prev = P::load(&[b'/'; 16]);
+            f(lo, prev).mask() | f(hi, lo).mask() << 16
+        };
+        for c in 0..=255u8 {
+            for other in [0u8, b'a', b'/', 0x80, 0xFF] {
+                for k in 0..32 {
+                    let mut b = [other; 32];
+                    b[k] = c;
+                    let v = Avx2::load(&b);
+                    let prev = Avx2::load(&[b'/'; 32]);
+                    for (lo, hi) in [(0x21, 0x7E), (b'a', b'z'), (0, 0), (0x7F, 0x80), (1, 0xFF)] {
+                        assert_eq!(
+                            v.range(lo, hi).mask(),
+                            halves(&b, &|x, _| x.range(lo, hi)),
+                            "range {lo:#x}-{hi:#x} {c:#x} at {k} among {other:#x}"
+                        );
+                    }
+                    assert_eq!(
+                        v.eq(b'/').after(prev.eq(b'/')).and(v.eq(b'.')).mask(),
+                        halves(&b, &|x, p| x.eq(b'/').after(p.eq(b'/')).and(x.eq(b'.'))),
+                        "after {c:#x} at {k} among {other:#x}"
+                    );
+                    assert_eq!(
+                        v.eq(c).or(v.eq(b'a')).xor(v.eq(b'/')).mask(),
+                        halves(&b, &|x, _| x.eq(c).or(x.eq(b'a')).xor(x.eq(b'/'))),
+                        "eq {c:#x} at {k} among {other:#x}"
+                    );
+                }
+            }
+        }
+        assert_eq!(Avx2::zero().mask(), 0);
     }
 
     #[test]
