@@ -139,48 +139,55 @@ pub(crate) fn detect_lanes() {
 /// `$name` only chooses ([`lanes`]): each copy is a function of its own, called last, so that the
 /// choice saves and restores no registers.
 macro_rules! entry {
-    ($(#[$m:meta])* $vis:vis fn $name:ident($($a:ident: $t:ty),* $(,)?) -> $out:ty {
+    ($(#[$m:meta])* $vis:vis fn $name:ident($s:ident: $st:ty $(, $a:ident: $t:ty)* $(,)?) -> $out:ty {
         $R:ident => $body:expr
     }) => {
         $(#[$m])*
-        $vis fn $name($($a: $t),*) -> $out {
+        $vis fn $name($s: $st $(, $a: $t)*) -> $out {
             #[cfg(target_arch = "x86_64")]
             {
+                // Two copies of the pass, chosen by the length of the input (the first argument):
+                // each runs blocks of one width, and sets up their constants alone.
                 #[target_feature(enable = "avx2")]
-                fn avx2($($a: $t),*) -> $out {
-                    type $R = Avx2Runs;
-                    $body
+                fn avx2($s: $st $(, $a: $t)*) -> $out {
+                    if $s.len() < <super::block::Avx2 as super::block::Lanes>::WIDTH {
+                        type $R = Blocks<super::block::Ssse3>;
+                        $body
+                    } else {
+                        type $R = Avx2Runs;
+                        $body
+                    }
                 }
                 #[target_feature(enable = "ssse3")]
-                fn ssse3($($a: $t),*) -> $out {
+                fn ssse3($s: $st $(, $a: $t)*) -> $out {
                     type $R = Blocks<super::block::Ssse3>;
                     $body
                 }
                 /// The first call: detects the lanes, then chooses.
                 #[cold]
                 #[inline(never)]
-                fn first($($a: $t),*) -> $out {
+                fn first($s: $st $(, $a: $t)*) -> $out {
                     super::block::detect_lanes();
-                    $name($($a),*)
+                    $name($s $(, $a)*)
                 }
                 match super::block::lanes() {
                     // SAFETY: `lanes` is `AVX2` only where the CPU has AVX2, the feature `avx2` is
                     // compiled with; it implies SSSE3, which `Ssse3` lanes need.
-                    super::block::AVX2 => return unsafe { avx2($($a),*) },
+                    super::block::AVX2 => return unsafe { avx2($s $(, $a)*) },
                     // SAFETY: `lanes` is `SSSE3` only where the CPU has SSSE3, the only feature
                     // `ssse3` is compiled with, and `Ssse3` lanes need.
-                    super::block::SSSE3 => return unsafe { ssse3($($a),*) },
-                    super::block::UNKNOWN => return first($($a),*),
+                    super::block::SSSE3 => return unsafe { ssse3($s $(, $a)*) },
+                    super::block::UNKNOWN => return first($s $(, $a)*),
                     _ => {}
                 }
             }
             #[cfg_attr(target_arch = "x86_64", inline(never))]
             #[cfg_attr(not(target_arch = "x86_64"), inline(always))]
-            fn fast($($a: $t),*) -> $out {
+            fn fast($s: $st $(, $a: $t)*) -> $out {
                 type $R = Fast;
                 $body
             }
-            fast($($a),*)
+            fast($s $(, $a)*)
         }
     };
 }
