@@ -104,10 +104,11 @@ impl Runs for Scalar {
     }
 }
 
-/// Sixteen octets at a step with the lanes `L`: each class is a few comparisons of a whole block
-/// ([`Blocks::stops`]), the first octet outside it the lowest bit of the block's mask. A block
-/// starts at the run's start, or is the last sixteen octets when fewer remain (the bits of the
-/// octets before the start shifted out); under sixteen octets in all, an octet at a time.
+/// A block of the lanes `L` at a step (sixteen octets, or 32): each class is a few comparisons of a
+/// whole block ([`Blocks::stops`]), the first octet outside it the lowest bit of the block's mask.
+/// A block starts at the run's start, or is the last block of the input when fewer octets remain
+/// (the bits of the octets before the start shifted out); on input shorter than a block, an octet
+/// at a time.
 struct Blocks<L>(core::marker::PhantomData<L>);
 
 impl<L: Lanes> Blocks<L> {
@@ -151,25 +152,22 @@ impl<L: Lanes> Blocks<L> {
             _ => unreachable!("a class the pass does not run on"),
         };
         // Lanes past the block are no stops.
-        !ok.mask() & u64::MAX >> (64 - 16 * L::STRIDE)
+        !ok.mask() & u64::MAX >> (64 - L::WIDTH as u32 * L::STRIDE)
     }
 
-    /// The first `at >= i` in `s` (at least sixteen octets) where `stops(block, lane, i)` sets its
-    /// lane, `lane` being the lane of `i` in the block; or `s.len()`.
+    /// The first `at >= i` in `s` (at least a block long) where `stops(block)` sets its lane; or
+    /// `s.len()`. `stops` sees the blocks in order, each once.
     #[inline(always)]
-    fn first(s: &[u8], mut i: usize, stops: impl Fn(L, usize, usize) -> u64) -> usize {
+    fn first(s: &[u8], mut i: usize, mut stops: impl FnMut(L) -> u64) -> usize {
         let n = s.len();
         while i < n {
-            let start = i.min(n - 16);
+            let start = i.min(n - L::WIDTH);
             let lane = i - start;
-            let Some(b) = s[start..].first_chunk::<16>() else {
-                break;
-            };
-            let m = stops(L::load(b), lane, i) >> (lane as u32 * L::STRIDE);
+            let m = stops(L::load(&s[start..])) >> (lane as u32 * L::STRIDE);
             if m != 0 {
                 return i + (m.trailing_zeros() / L::STRIDE) as usize;
             }
-            i = start + 16;
+            i = start + L::WIDTH;
         }
         n
     }
@@ -178,37 +176,71 @@ impl<L: Lanes> Blocks<L> {
 impl<L: Lanes> Runs for Blocks<L> {
     #[inline(always)]
     fn run(s: &[u8], from: usize, class: u8) -> usize {
-        if s.len() < 16 {
+        if s.len() < L::WIDTH {
             return Scalar::run(s, from, class);
         }
         Self::first(
             s,
             from,
             #[inline(always)]
-            |v, _, _| Self::stops(v, class),
+            |v| Self::stops(v, class),
         )
     }
 
     #[inline(always)]
     fn path_run(s: &[u8], i: usize, first: usize) -> usize {
-        if s.len() < 16 {
+        if s.len() < L::WIDTH {
             return Scalar::path_run(s, i, first);
         }
-        // A `.` stops the run where the octet before it is `/`: in the block, or before the block's
-        // lane of `at` (`first` counts as after `/`).
+        // A `.` stops the run where the octet before it is `/` (`first` counts as after `/`): at
+        // `i` itself that is read here; in a block, each lane's `/` is the lane before it, lane 0's
+        // the last lane of the block before (the first block's lane 0 is `i` or shifted out).
+        if s.get(i) == Some(&b'.') && (i == first || s[i - 1] == b'/') {
+            return i;
+        }
+        let mut slashes = L::zero();
         Self::first(
             s,
             i,
             #[inline(always)]
-            |v, lane, at| {
-                let slash_before = at == first || s[at - 1] == b'/';
-                let before = u64::from(slash_before) << (lane as u32 * L::STRIDE);
-                let dot_starts = v.eq(b'.').mask() & (v.eq(b'/').mask() << L::STRIDE | before);
+            |v| {
+                let here = v.eq(b'/');
+                let dot_starts = v.eq(b'.').and(here.after(slashes)).mask();
+                slashes = here;
                 Self::stops(v, PATH_OK) | dot_starts
             },
         )
     }
 }
+
+/// Blocks of the lanes `W` (wider than sixteen octets) on input at least that long, else the runs
+/// `N`: wide blocks pay only where a run is long enough to fill them.
+#[cfg(target_arch = "x86_64")]
+struct Wide<W, N>(core::marker::PhantomData<(W, N)>);
+
+#[cfg(target_arch = "x86_64")]
+impl<W: Lanes, N: Runs> Runs for Wide<W, N> {
+    #[inline(always)]
+    fn run(s: &[u8], from: usize, class: u8) -> usize {
+        if s.len() < W::WIDTH {
+            return N::run(s, from, class);
+        }
+        Blocks::<W>::run(s, from, class)
+    }
+
+    #[inline(always)]
+    fn path_run(s: &[u8], i: usize, first: usize) -> usize {
+        if s.len() < W::WIDTH {
+            return N::path_run(s, i, first);
+        }
+        Blocks::<W>::path_run(s, i, first)
+    }
+}
+
+/// The runs of the copy of the pass compiled with AVX2: 32 octets at a step, sixteen (SSSE3) on
+/// shorter input.
+#[cfg(target_arch = "x86_64")]
+type Avx2Runs = Wide<block::Avx2, Blocks<block::Ssse3>>;
 
 /// The classes [`Runs::run`] takes (and the path's, with `.`) as byte-shuffle tables, by class.
 static NIBBLES: [block::Nibbles; 64] = {
@@ -364,7 +396,13 @@ fn layout_in<const MODE: u8, R: Runs>(s: &[u8]) -> Result<([Span; 8], Scheme), S
         }
     };
     at[Component::Scheme] = Span::new(0, n);
-    authority_on::<MODE, R>(s, n + 3, 0, &s[..n], class.is_file(), &mut at)?;
+    // Two copies of the rest, each with `file` known: the common one tests none of the `file:`
+    // steps.
+    if class.is_file() {
+        authority_on::<MODE, R>(s, n + 3, 0, &s[..n], true, &mut at)?;
+    } else {
+        authority_on::<MODE, R>(s, n + 3, 0, &s[..n], false, &mut at)?;
+    }
     Ok((at, class))
 }
 
@@ -710,8 +748,9 @@ pub const AGREE_BASES: [&str; 4] = [
     "foo://h/a",
 ];
 
-/// Compares, on any octets `s`, the pass with the runs of this machine ([`Fast`]) and with the
-/// portable lanes at both strides against the octet loops ([`Scalar`]): the whole result of each
+/// Compares, on any octets `s`, the pass with the runs of this machine ([`Fast`], and SSSE3's and
+/// AVX2's where the CPU has them) and with the portable lanes at both strides against the octet
+/// loops ([`Scalar`]): the whole result of each
 /// mode (places and [`Stop`]), the authority read again from each stop, and the merge of `s` as a
 /// reference against bases of each shape. `Err` says where they first differ. For the tests and the
 /// `recognize` fuzz target.
@@ -722,6 +761,10 @@ pub fn runs_agree(s: &[u8], bases: &[crate::record::Url]) -> Result<(), String> 
     #[cfg(target_arch = "x86_64")]
     if block::has_ssse3() {
         runs_agree_with::<Blocks<block::Ssse3>>("ssse3", s, bases)?;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if block::has_avx2() {
+        runs_agree_with::<Avx2Runs>("avx2", s, bases)?;
     }
     runs_agree_with::<Blocks<block::Portable<1>>>("portable/1", s, bases)?;
     runs_agree_with::<Blocks<block::Portable<4>>>("portable/4", s, bases)
@@ -1057,8 +1100,8 @@ mod tests {
             for c in 0..=255u8 {
                 let inside = CLASS[usize::from(c)] & class != 0 || (class == PATH_OK && c == b'.');
                 for other in [0u8, b'a', b'.', b'%', b'A', 0x80, 0xFF] {
-                    for k in 0..16 {
-                        let mut b = [other; 16];
+                    for k in 0..L::WIDTH {
+                        let mut b = [other; 32];
                         b[k] = c;
                         let stops = Blocks::<L>::stops(L::load(&b), class);
                         let lane = (stops >> (k as u32 * L::STRIDE)) & 1 == 1;
@@ -1067,7 +1110,7 @@ mod tests {
                         let other_in = CLASS[usize::from(other)] & class != 0
                             || (class == PATH_OK && other == b'.');
                         let mut want = 0u64;
-                        for j in (0..16).filter(|&j| j != k) {
+                        for j in (0..L::WIDTH).filter(|&j| j != k) {
                             if !other_in {
                                 want |= ((1u64 << L::STRIDE) - 1) << (j as u32 * L::STRIDE);
                             }
@@ -1090,19 +1133,27 @@ mod tests {
         if block::has_ssse3() {
             block_classes_are_exact::<block::Ssse3>();
         }
+        #[cfg(target_arch = "x86_64")]
+        if block::has_avx2() {
+            block_classes_are_exact::<block::Avx2>();
+        }
     }
 
-    /// The block runs end where the octet loops do: every length to 36 (under, at and past a
-    /// block and two), every start, the first octet outside the class at every place, for every
-    /// class; for the path, a `.` and a `/` before it at every place too.
+    /// The block runs end where the octet loops do: every length to `max` (under, at and past a
+    /// block and two: 36 for sixteen octets, 68 for 32), every start, the first octet outside the
+    /// class at every place, for every class; for the path, a `.` and a `/` before it at every
+    /// place too.
     #[test]
     fn block_runs_end_where_octet_loops_do() {
         fn each<R: Runs>() {
+            up_to::<R>(36);
+        }
+        fn up_to<R: Runs>(max: usize) {
             for class in [HOST_OK, HOST_BOTH, QUERY_OK, FRAGMENT_OK] {
                 let inside = (0..=255u8)
                     .find(|&c| CLASS[usize::from(c)] & class != 0)
                     .unwrap();
-                for len in 0..37 {
+                for len in 0..=max {
                     for stop in 0..=len {
                         for outside in [b'#', 0x80] {
                             let mut s = vec![inside; len];
@@ -1120,10 +1171,10 @@ mod tests {
                     }
                 }
             }
-            for len in 0..37 {
+            for len in 0..=max {
                 for dot in 0..len {
                     let dot: usize = dot;
-                    for slash in [None, Some(dot.wrapping_sub(1)), Some(15)] {
+                    for slash in [None, Some(dot.wrapping_sub(1)), Some(15), Some(31)] {
                         let mut s = vec![b'a'; len];
                         if let Some(k) = slash.filter(|&k| k < len) {
                             s[k] = b'/';
@@ -1149,6 +1200,10 @@ mod tests {
         #[cfg(target_arch = "x86_64")]
         if block::has_ssse3() {
             each::<Blocks<block::Ssse3>>();
+        }
+        #[cfg(target_arch = "x86_64")]
+        if block::has_avx2() {
+            up_to::<Avx2Runs>(68);
         }
     }
 
