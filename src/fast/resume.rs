@@ -364,7 +364,7 @@ impl<'a> DotWriter for ResumePass<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::canonicalize::{CanonOptions, canon_into_stages};
+    use crate::canonicalize::{CanonOptions, canon_into_stages, path_pass_from};
 
     /// A TAB, LF, CR or noncharacter at every offset of URLs of the shapes the road handles and
     /// some it leaves to the stages: the bulk call gives what the stages give, the road on the
@@ -413,12 +413,6 @@ mod tests {
         }
         assert!(taken > 0);
     }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::resume_path_pass;
-    use crate::canonicalize::path_pass_from;
 
     /// Every path of up to five tokens from an alphabet of separators, dot segments in their
     /// spellings, escapes and plain octets, behind a prefix already in the buffer: where
