@@ -427,6 +427,9 @@ impl Url {
     /// The record of `f`; `fill` writes all spans and appends to the buffer: `buf`, or for
     /// `Err(len)` an empty one (a spare's when it [`fits`]). In a spare record's block when this
     /// thread has one (its caches and buffer empty), else a new one (speed mechanisms, row 9).
+    /// Always inlined, `fill` with it: each constructor's kind of serialization is then known
+    /// where its octets are copied.
+    #[inline(always)]
     fn build_with(
         buf: Result<String, usize>,
         f: Flags,
