@@ -670,18 +670,30 @@ impl Url {
                     Url::fill_serialized(buf, spans, at, authority, &[]);
                 })
             }
-            Serialization::Written(s) => Url::build_with(Err(s.len() + extra), f, |buf, spans| {
-                buf.push_str(s);
-                Url::fill_serialized(buf, spans, at, authority, &[s]);
-            }),
+            Serialization::Written(s) => Url::build_with(
+                Err(s.len() + extra),
+                f,
+                #[inline(always)]
+                |buf, spans| {
+                    buf.push_str(s);
+                    Url::fill_serialized(buf, spans, at, authority, &[s]);
+                },
+            ),
             Serialization::Pieces(pieces) => {
                 let len: usize = pieces.iter().map(|p| p.len()).sum();
-                Url::build_with(Err(len + extra), f, |buf, spans| {
-                    for p in pieces.iter().filter(|p| !p.is_empty()) {
-                        buf.push_str(p);
-                    }
-                    Url::fill_serialized(buf, spans, at, authority, &pieces);
-                })
+                // The fill is inlined at both of `build_with`'s call sites, so that a caller's
+                // empty pieces and kind of authority are known where the octets are copied.
+                Url::build_with(
+                    Err(len + extra),
+                    f,
+                    #[inline(always)]
+                    |buf, spans| {
+                        for p in pieces.iter().filter(|p| !p.is_empty()) {
+                            buf.push_str(p);
+                        }
+                        Url::fill_serialized(buf, spans, at, authority, &pieces);
+                    },
+                )
             }
         }
     }
