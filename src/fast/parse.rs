@@ -5,7 +5,7 @@
 
 use super::hint::{Stop, Verified};
 use crate::parse::{parse_after_scheme, parse_parts_into, path_ends};
-use crate::preprocess::{as_is, preprocess_into};
+use crate::preprocess::{as_is, only_trimmed, preprocess_into};
 use crate::record::{Authority, Component, Flags, Parts, Serialization, Span, Url};
 use crate::scheme::Scheme;
 use crate::serialize::{layout_in, parsed_record};
@@ -97,15 +97,16 @@ fn build_parsed(p: &Parts, source: &str, host_end: usize) -> Url {
     crate::serialize::build_parsed(p, source)
 }
 
-/// `f` of the preprocessed `input`: `input` itself when [`as_is`], else this thread's buffer.
+/// `f` of the preprocessed `input`: `input` itself when [`as_is`], or trimmed when that is all
+/// preprocessing does (neither needs a buffer), else this thread's buffer.
 #[inline(always)]
 fn preprocessed<R>(input: &str, f: impl FnOnce(&str) -> R) -> R {
-    match as_is(input) {
-        Some(s) => f(s),
-        None => crate::scratch::with(crate::scratch::Used::PARSE, |sc| {
-            f(preprocess_into(input, &mut sc.pre))
-        }),
+    if let Some(s) = as_is(input).or_else(|| only_trimmed(input)) {
+        return f(s);
     }
+    crate::scratch::with(crate::scratch::Used::PARSE, |sc| {
+        f(preprocess_into(input, &mut sc.pre))
+    })
 }
 
 /// The record of `s` (the preprocessed `input`), which the recognizer read up to its path, built
