@@ -778,13 +778,18 @@ impl Url {
     ) -> Url {
         let valid = p.invalid.is_none();
         let len = if valid { ser_len } else { 0 } + 1 + Url::extra_len(p, valid);
-        Url::build_with(Err(len), Url::flags_of(p), |buf, spans| {
-            *spans = [Span::NONE; 11];
-            if valid && let Some(at) = spans.first_chunk_mut::<8>() {
-                write(buf, at);
-            }
-            Url::fill_rest(buf, spans, valid, p);
-        })
+        Url::build_with(
+            Err(len),
+            Url::flags_of(p),
+            #[inline(always)]
+            |buf, spans| {
+                *spans = [Span::NONE; 11];
+                if valid && let Some(at) = spans.first_chunk_mut::<8>() {
+                    write(buf, at);
+                }
+                Url::fill_rest(buf, spans, valid, p);
+            },
+        )
     }
 
     fn flags_of(p: &Parts) -> Flags {
