@@ -427,6 +427,9 @@ impl Url {
     /// The record of `f`; `fill` writes all spans and appends to the buffer: `buf`, or for
     /// `Err(len)` an empty one (a spare's when it [`fits`]). In a spare record's block when this
     /// thread has one (its caches and buffer empty), else a new one (speed mechanisms, row 9).
+    /// Always inlined, `fill` with it: each constructor's kind of serialization is then known
+    /// where its octets are copied.
+    #[inline(always)]
     fn build_with(
         buf: Result<String, usize>,
         f: Flags,
@@ -667,18 +670,30 @@ impl Url {
                     Url::fill_serialized(buf, spans, at, authority, &[]);
                 })
             }
-            Serialization::Written(s) => Url::build_with(Err(s.len() + extra), f, |buf, spans| {
-                buf.push_str(s);
-                Url::fill_serialized(buf, spans, at, authority, &[s]);
-            }),
+            Serialization::Written(s) => Url::build_with(
+                Err(s.len() + extra),
+                f,
+                #[inline(always)]
+                |buf, spans| {
+                    buf.push_str(s);
+                    Url::fill_serialized(buf, spans, at, authority, &[s]);
+                },
+            ),
             Serialization::Pieces(pieces) => {
                 let len: usize = pieces.iter().map(|p| p.len()).sum();
-                Url::build_with(Err(len + extra), f, |buf, spans| {
-                    for p in pieces.iter().filter(|p| !p.is_empty()) {
-                        buf.push_str(p);
-                    }
-                    Url::fill_serialized(buf, spans, at, authority, &pieces);
-                })
+                // The fill is inlined at both of `build_with`'s call sites, so that a caller's
+                // empty pieces and kind of authority are known where the octets are copied.
+                Url::build_with(
+                    Err(len + extra),
+                    f,
+                    #[inline(always)]
+                    |buf, spans| {
+                        for p in pieces.iter().filter(|p| !p.is_empty()) {
+                            buf.push_str(p);
+                        }
+                        Url::fill_serialized(buf, spans, at, authority, &pieces);
+                    },
+                )
             }
         }
     }
@@ -763,13 +778,18 @@ impl Url {
     ) -> Url {
         let valid = p.invalid.is_none();
         let len = if valid { ser_len } else { 0 } + 1 + Url::extra_len(p, valid);
-        Url::build_with(Err(len), Url::flags_of(p), |buf, spans| {
-            *spans = [Span::NONE; 11];
-            if valid && let Some(at) = spans.first_chunk_mut::<8>() {
-                write(buf, at);
-            }
-            Url::fill_rest(buf, spans, valid, p);
-        })
+        Url::build_with(
+            Err(len),
+            Url::flags_of(p),
+            #[inline(always)]
+            |buf, spans| {
+                *spans = [Span::NONE; 11];
+                if valid && let Some(at) = spans.first_chunk_mut::<8>() {
+                    write(buf, at);
+                }
+                Url::fill_rest(buf, spans, valid, p);
+            },
+        )
     }
 
     fn flags_of(p: &Parts) -> Flags {

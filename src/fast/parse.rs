@@ -5,7 +5,7 @@
 
 use super::hint::{Stop, Verified};
 use crate::parse::{parse_after_scheme, parse_parts_into, path_ends};
-use crate::preprocess::{as_is, preprocess_into};
+use crate::preprocess::{as_is, only_trimmed, preprocess_into};
 use crate::record::{Authority, Component, Flags, Parts, Serialization, Span, Url};
 use crate::scheme::Scheme;
 use crate::serialize::{layout_in, parsed_record};
@@ -25,20 +25,50 @@ pub(crate) fn parse_from(input: &str, stop: &Stop) -> Url {
     }
     crate::scratch::with(crate::scratch::Used::PARSE, |sc| {
         let s = preprocess_into(input, &mut sc.pre);
-        let mut p = Parts::default();
-        let n = stop.scheme_end;
-        if n != 0
-            && !s
-                .as_bytes()
-                .get(n + 3)
-                .is_some_and(|&b| b == b'/' || b == b'\\')
-        {
-            parse_after_scheme(s, n, &mut p);
-        } else {
-            parse_parts_into(s, &mut sc.side, &mut p);
+        // Preprocessing changed the input: the parse is that of `s` (preprocessing is
+        // idempotent), which the recognizer reads afresh, so that its roads and notes hold.
+        if !std::ptr::eq(s, input) {
+            return parse_preprocessed(s, &mut sc.side);
         }
-        build_parsed(&p, s, stop.host_end)
+        parse_staged(s, stop, &mut sc.side)
     })
+}
+
+/// `parse` of `s`, a preprocessed string: the recognizer's record when it accepts `s`, else the
+/// resumed parse where it stopped, else the steps ([`parse_staged`]), as `api::parse_text` chooses
+/// for its input.
+fn parse_preprocessed(s: &str, side: &mut String) -> Url {
+    let stop = match super::recognize::layout_or_stop(s.as_bytes()) {
+        Ok((at, class)) => return super::hint::canonical_url(s, "", &at, class),
+        Err(stop) => stop,
+    };
+    if stop.path_start != 0 {
+        return parse_resumed(s, s, &stop, false);
+    }
+    if let Some(st) = super::recognize::authority_stop(s.as_bytes(), &stop) {
+        // Lowercased when the scheme (the first pass stopped in it) or the host is not.
+        let lower = stop.scheme_end == 0 || st.host_upper;
+        return parse_resumed(s, s, &st, lower);
+    }
+    parse_staged(s, &stop, side)
+}
+
+/// The parse steps on `s`, the preprocessed input the recognizer read as far as `stop` (its scheme
+/// taken when it found one), the record noted with the canonical prefix it found.
+fn parse_staged(s: &str, stop: &Stop, side: &mut String) -> Url {
+    let mut p = Parts::default();
+    let n = stop.scheme_end;
+    if n != 0
+        && !s
+            .as_bytes()
+            .get(n + 3)
+            .is_some_and(|&b| b == b'/' || b == b'\\')
+    {
+        parse_after_scheme(s, n, &mut p);
+    } else {
+        parse_parts_into(s, side, &mut p);
+    }
+    build_parsed(&p, s, stop.host_end)
 }
 
 /// `serialize::build_parsed` for the parse of `source` (the preprocessed input), noting what the
@@ -67,15 +97,16 @@ fn build_parsed(p: &Parts, source: &str, host_end: usize) -> Url {
     crate::serialize::build_parsed(p, source)
 }
 
-/// `f` of the preprocessed `input`: `input` itself when [`as_is`], else this thread's buffer.
+/// `f` of the preprocessed `input`: `input` itself when [`as_is`], or trimmed when that is all
+/// preprocessing does (neither needs a buffer), else this thread's buffer.
 #[inline(always)]
 fn preprocessed<R>(input: &str, f: impl FnOnce(&str) -> R) -> R {
-    match as_is(input) {
-        Some(s) => f(s),
-        None => crate::scratch::with(crate::scratch::Used::PARSE, |sc| {
-            f(preprocess_into(input, &mut sc.pre))
-        }),
+    if let Some(s) = as_is(input).or_else(|| only_trimmed(input)) {
+        return f(s);
     }
+    crate::scratch::with(crate::scratch::Used::PARSE, |sc| {
+        f(preprocess_into(input, &mut sc.pre))
+    })
 }
 
 /// The record of `s` (the preprocessed `input`), which the recognizer read up to its path, built
