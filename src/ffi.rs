@@ -257,20 +257,23 @@ fn input_bytes<'a>(ptr: *const c_char, len: usize) -> Result<&'a [u8], wurl_stat
 
 /// The bytes of a `(ptr, len)` argument of at most `max` (at most `isize::MAX`) bytes:
 /// `WURL_E_NULL_ARG` for `(NULL, n > 0)`, then `WURL_E_TOO_LONG` above `max`.
+#[inline(always)]
 fn slice_arg<'a>(ptr: *const u8, len: usize, max: usize) -> Result<&'a [u8], wurl_status> {
+    // The common argument first, in one test: 1 to `max` bytes at a non-NULL pointer.
+    if len.wrapping_sub(1) < max && !ptr.is_null() {
+        // SAFETY: `ptr` is non-NULL and the caller promises `len` readable bytes there for the
+        // call (the documented contract); `len` <= `max` <= isize::MAX, as a slice needs.
+        return Ok(unsafe { std::slice::from_raw_parts(ptr, len) });
+    }
     if len == 0 {
         // `(NULL, 0)` and `(p, 0)` are the empty string: no slice from a NULL pointer.
         return Ok(&[]);
     }
-    if ptr.is_null() {
-        return Err(WURL_E_NULL_ARG);
-    }
-    if len > max {
-        return Err(WURL_E_TOO_LONG);
-    }
-    // SAFETY: `ptr` is non-NULL and the caller promises `len` readable bytes there for the call
-    // (the documented contract); `len` <= `max` <= isize::MAX, as a slice needs.
-    Ok(unsafe { std::slice::from_raw_parts(ptr, len) })
+    Err(if ptr.is_null() {
+        WURL_E_NULL_ARG
+    } else {
+        WURL_E_TOO_LONG
+    })
 }
 
 /// A charset argument, read and resolved once, at the call's entry.
@@ -589,8 +592,9 @@ fn deliver(bytes: &[u8], buf: *mut c_char, buf_cap: usize, out_len: *mut usize) 
 }
 
 /// [`deliver`] of `prefix` (wurl's memory) then the `len` bytes at `src`, perhaps the caller's
-/// input: a raw pointer and `memmove`, so an input overlapping `buf` (canonicalizing in place) is
-/// copied exactly; `src` goes first, so writing the prefix cannot overwrite unread input.
+/// input: a raw pointer and [`copy_overlapping`], so an input overlapping `buf` (canonicalizing in
+/// place) is copied exactly; `src` goes first, so writing the prefix cannot overwrite unread input.
+#[inline(always)]
 fn deliver_raw(
     prefix: &[u8],
     src: *const u8,
@@ -607,15 +611,81 @@ fn deliver_raw(
         return WURL_E_BUFFER_TOO_SMALL;
     }
     // SAFETY: `src` has `len` readable bytes; `buf` is non-NULL (buf_cap > total) with `buf_cap`
-    // writable bytes, of which we write `total + 1`. `copy` allows `src` to overlap `buf`;
-    // `prefix` (a record's buffer) cannot overlap the caller's `buf`, and is written after `src`.
+    // writable bytes, of which we write `total + 1`. `copy_overlapping` allows `src` to overlap
+    // `buf`; `prefix` (a record's buffer) cannot overlap the caller's `buf`, and is written after
+    // `src`.
     unsafe {
         let dst = buf.cast::<u8>();
-        std::ptr::copy(src, dst.add(prefix.len()), len);
-        std::ptr::copy_nonoverlapping(prefix.as_ptr(), dst, prefix.len());
+        copy_overlapping(src, dst.add(prefix.len()), len);
+        if !prefix.is_empty() {
+            std::ptr::copy_nonoverlapping(prefix.as_ptr(), dst, prefix.len());
+        }
         dst.add(total).write(0);
     }
     WURL_OK
+}
+
+/// `std::ptr::copy(src, dst, len)`: the regions may overlap. Up to 64 bytes (nearly every URL)
+/// by at most four 16-byte loads, all of them before the first store, each store writing the bytes
+/// its load read back at the same offset: the result is a `memmove`'s for any overlap, without
+/// the cost of a call into libc for a few dozen bytes. Longer copies call `ptr::copy`.
+///
+/// # Safety
+///
+/// As `ptr::copy`: `src` readable and `dst` writable for `len` bytes.
+#[inline(always)]
+unsafe fn copy_overlapping(src: *const u8, dst: *mut u8, len: usize) {
+    use std::ptr::{read_unaligned as load, write_unaligned as store};
+    // A vector type, so that a block stays in a register between its load and its store (an
+    // array of bytes is spilled to the stack and copied twice).
+    #[cfg(target_arch = "x86_64")]
+    type V = std::arch::x86_64::__m128i;
+    #[cfg(not(target_arch = "x86_64"))]
+    type V = u128;
+    // SAFETY: every load reads `size_of` bytes at an offset `o` with `o + size_of <= len` (the
+    // branch's bounds on `len`), and its store writes at the same offset of `dst`; the caller
+    // gives `len` readable bytes at `src` and writable ones at `dst`.
+    unsafe {
+        if len > 32 {
+            if len > 64 {
+                std::ptr::copy(src, dst, len);
+                return;
+            }
+            let (a, b) = (load(src.cast::<V>()), load(src.add(16).cast::<V>()));
+            let (c, d) = (
+                load(src.add(len - 32).cast::<V>()),
+                load(src.add(len - 16).cast::<V>()),
+            );
+            store(dst.cast::<V>(), a);
+            store(dst.add(16).cast::<V>(), b);
+            store(dst.add(len - 32).cast::<V>(), c);
+            store(dst.add(len - 16).cast::<V>(), d);
+        } else if len >= 16 {
+            let (a, b) = (load(src.cast::<V>()), load(src.add(len - 16).cast::<V>()));
+            store(dst.cast::<V>(), a);
+            store(dst.add(len - 16).cast::<V>(), b);
+        } else if len >= 8 {
+            let (a, b) = (
+                load(src.cast::<u64>()),
+                load(src.add(len - 8).cast::<u64>()),
+            );
+            store(dst.cast::<u64>(), a);
+            store(dst.add(len - 8).cast::<u64>(), b);
+        } else if len >= 4 {
+            let (a, b) = (
+                load(src.cast::<u32>()),
+                load(src.add(len - 4).cast::<u32>()),
+            );
+            store(dst.cast::<u32>(), a);
+            store(dst.add(len - 4).cast::<u32>(), b);
+        } else if len > 0 {
+            // 1 to 3 bytes: the first, the middle one and the last (some the same).
+            let (a, b, c) = (*src, *src.add(len / 2), *src.add(len - 1));
+            *dst = a;
+            *dst.add(len / 2) = b;
+            *dst.add(len - 1) = c;
+        }
+    }
 }
 
 /// The bulk call's input and charset label, checked in this order, then `flags`; `Err`: status.
@@ -699,35 +769,59 @@ pub extern "C" fn wurl_canon_into(
     out_len: *mut usize,
 ) -> wurl_status {
     ffi_boundary!(WURL_E_PANIC, {
-        let out_len = try_out!(out_len);
-        try_buf!(buf, buf_cap);
-        let sink = Deliver {
+        // Default options (no label, or `utf-8`) and arguments that need no status: straight to
+        // their roads (ARCHITECTURE.md, speed mechanisms, row 15). Only a filter: any other call,
+        // one with an argument to refuse included, takes `canon_general`, which checks every
+        // argument in the documented order. A NULL `buf` goes there too (its `buf_cap` decides).
+        if !out_len.is_null()
+            && !buf.is_null()
+            && flags & !WURL_FLAG_CHARSET_STRICT == 0
+            && default_charset(charset, charset_len, flags)
+            && let Ok(bytes) = input_bytes(input, input_len)
+        {
+            let sink = Deliver {
+                buf,
+                buf_cap,
+                out_len,
+            };
+            if !base.is_null() {
+                return canon_based(base, bytes, sink);
+            }
+            return api::canon_own(CInput(bytes), sink);
+        }
+        canon_general(
+            base,
+            input,
+            input_len,
+            charset,
+            charset_len,
+            flags,
             buf,
             buf_cap,
             out_len,
-        };
-        // Default options (no label, or `utf-8`): straight to their roads (ARCHITECTURE.md, speed
-        // mechanisms, row 15).
-        if flags & !WURL_FLAG_CHARSET_STRICT == 0
-            && let Ok(bytes) = input_bytes(input, input_len)
-            && default_charset(charset, charset_len, flags)
-        {
-            return match handle(base) {
-                None => api::canon_own(CInput(bytes), sink),
-                Some(base) => {
-                    api::canon_other(Some(&base), CInput(bytes), &ResolvedOptions::DEFAULT, sink)
-                }
-            };
-        }
-        canon_general(base, input, input_len, charset, charset_len, flags, sink)
+        )
     })
 }
 
-/// [`wurl_canon_into`] with another charset label, flags, or an input that is refused. The label
-/// is resolved once, here; [`api::canon`] gives the fast exits to a UTF-8 query encoding and to
-/// ASCII input under another ASCII-compatible one.
+/// [`wurl_canon_into`] with default options against the handle `base` (non-NULL): the merge or
+/// the stages. A call of its own, so that the call without a base keeps a small frame.
+#[inline(never)]
+fn canon_based(base: *const wurl_url, bytes: &[u8], sink: Deliver) -> wurl_status {
+    let base = handle(base);
+    api::canon_other(
+        base.as_deref(),
+        CInput(bytes),
+        &ResolvedOptions::DEFAULT,
+        sink,
+    )
+}
+
+/// [`wurl_canon_into`] with another charset label, flags, or an argument that is refused, each
+/// checked here in the documented order. The label is resolved once, here; [`api::canon`] gives
+/// the fast exits to a UTF-8 query encoding and to ASCII input under another ASCII-compatible one.
 #[cold]
 #[inline(never)]
+#[allow(clippy::too_many_arguments)]
 fn canon_general(
     base: *const wurl_url,
     input: *const c_char,
@@ -735,8 +829,17 @@ fn canon_general(
     charset: *const c_char,
     charset_len: usize,
     flags: u32,
-    sink: Deliver,
+    buf: *mut c_char,
+    buf_cap: usize,
+    out_len: *mut usize,
 ) -> wurl_status {
+    let out_len = try_out!(out_len);
+    try_buf!(buf, buf_cap);
+    let sink = Deliver {
+        buf,
+        buf_cap,
+        out_len,
+    };
     let (bytes, label) = try_ok!(canon_args(input, input_len, charset, charset_len, flags));
     let base = handle(base);
     if flags & WURL_FLAG_URL_STANDARD != 0 {
@@ -1298,4 +1401,31 @@ pub extern "C" fn wurl_state_import(
             Err(_) => WURL_E_BAD_STATE,
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::copy_overlapping;
+
+    /// `copy_overlapping` writes what `ptr::copy` writes, for every length of its branches and
+    /// past them, between regions apart or overlapping either way (canonicalizing in place).
+    #[test]
+    fn copy_overlapping_is_ptr_copy() {
+        let init: Vec<u8> = (0..=255u8).cycle().take(400).collect();
+        for len in 0..=140 {
+            for from in [100usize, 130] {
+                for to in 40..=200 {
+                    let (mut got, mut want) = (init.clone(), init.clone());
+                    // SAFETY: `from + len` and `to + len` are within the 400 bytes of each copy.
+                    unsafe {
+                        let g = got.as_mut_ptr();
+                        copy_overlapping(g.add(from), g.add(to), len);
+                        let w = want.as_mut_ptr();
+                        std::ptr::copy(w.add(from), w.add(to), len);
+                    }
+                    assert!(got == want, "len {len}, from {from} to {to}");
+                }
+            }
+        }
+    }
 }
