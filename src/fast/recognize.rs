@@ -369,16 +369,18 @@ block::entry! {
 fn layout_in<const MODE: u8, R: Runs>(s: &[u8]) -> Result<([Span; 8], Scheme), Stop> {
     let no = Stop::default();
     let mut at = [Span::NONE; 8];
-    // Scheme: lowercase, then `://` (parse's `find_scheme`); `http`, `https` and `file` from the
-    // first eight octets at once (ARCHITECTURE.md, speed mechanisms, row 1).
-    let http = |w: &[u8; 8]| {
-        let n = 4 + usize::from(w[4] == b's');
-        (w[..4] == *b"http" && w[n..n + 3] == *b"://").then_some(n)
-    };
-    let head = s.first_chunk::<8>();
-    let (n, class) = match (head, head.and_then(http)) {
-        (_, Some(n)) => (n, Scheme::http(n == 5)),
-        (Some(w), None) if w.starts_with(b"file://") => (4, Scheme::FILE),
+    // Scheme: lowercase, then `://` (parse's `find_scheme`); `https://`, `http://` and `file://`
+    // as the first eight octets read as one word, the last two with the eighth masked off
+    // (ARCHITECTURE.md, speed mechanisms, row 1): a compare each in place of an octet at a time.
+    const SEVEN: u64 = u64::MAX >> 8;
+    const HTTPS: u64 = u64::from_le_bytes(*b"https://");
+    const HTTP: u64 = u64::from_le_bytes(*b"http://\0");
+    const FILE: u64 = u64::from_le_bytes(*b"file://\0");
+    let head = s.first_chunk::<8>().map(|w| u64::from_le_bytes(*w));
+    let (n, class) = match head {
+        Some(HTTPS) => (5, Scheme::http(true)),
+        Some(w) if w & SEVEN == HTTP => (4, Scheme::http(false)),
+        Some(w) if w & SEVEN == FILE => (4, Scheme::FILE),
         _ => {
             let n = s
                 .iter()
@@ -404,6 +406,18 @@ fn layout_in<const MODE: u8, R: Runs>(s: &[u8]) -> Result<([Span; 8], Scheme), S
         authority_on::<MODE, R>(s, n + 3, 0, &s[..n], false, &mut at)?;
     }
     Ok((at, class))
+}
+
+/// Whether step 27 rewrites `host`: all of its octets can be an `inet_addr()` number's
+/// (`host::all_inet`) and it is not a canonical dotted-decimal address already. The address's
+/// check is out of line: only a host of such octets asks.
+#[inline(always)]
+fn inet_rewritten(host: &[u8]) -> bool {
+    #[inline(never)]
+    fn not_dotted(host: &[u8]) -> bool {
+        !crate::ipv4::is_canonical_dotted(host)
+    }
+    crate::host::all_inet(host) && not_dotted(host)
 }
 
 /// Modes of [`authority_on`]. `CHECK`: whether `s` is canonical, else how far ([`Stop`]).
@@ -460,8 +474,7 @@ fn authority_on<const MODE: u8, R: Runs>(
         }
         // Step 27 rewrites a host of `inet_addr()` octets unless it is a
         // canonical dotted-decimal address already.
-        let host = &s[h..h_end];
-        if h_end == h || (crate::host::all_inet(host) && !crate::ipv4::is_canonical_dotted(host)) {
+        if h_end == h || inet_rewritten(&s[h..h_end]) {
             return Err(stop(0, 0, 0, false, false));
         }
         // `file:`: HOSTPATH makes `localhost` the empty host.
@@ -477,11 +490,13 @@ fn authority_on<const MODE: u8, R: Runs>(
     let mut dropped = false;
     // Port: one the port rules write back as it is (not the default, in range, no leading zero), or
     // in `EDIT` mode one they drop. A `file:` host runs up to the path.
-    if s.get(i) == Some(&b':') && !file {
+    // The octet after the host, then after the port: read once each.
+    let mut next = s.get(i).copied();
+    if next == Some(b':') && !file {
         let p = i + 1;
         let len = s[p..].iter().take_while(|c| c.is_ascii_digit()).count();
         let port = &s[p..p + len];
-        let default = Scheme::of(scheme).default_port;
+        let default = default_port(scheme);
         match canonical_port_octets(Some(port), default) {
             Ok(Some(_)) if len == 1 || port[0] != b'0' => {}
             Ok(None) if MODE != CHECK => dropped = true,
@@ -489,13 +504,14 @@ fn authority_on<const MODE: u8, R: Runs>(
         }
         at[Component::Port] = Span::new(p, p + len);
         i = p + len;
+        next = s.get(i).copied();
     }
     // Path: starts with `/`, or is empty (written `/`; not in `file:`, HOSTPATH). In `CHECK` mode
     // an empty path stops the pass at the path, where the stages resume.
     let p = i;
-    let slash = s.get(i) == Some(&b'/');
+    let slash = next == Some(b'/');
     if !slash {
-        if file || !matches!(s.get(i), None | Some(b'?' | b'#')) {
+        if file || !matches!(next, None | Some(b'?' | b'#')) {
             return Err(stop(host_stop, 0, 0, false, false));
         }
         if MODE == CHECK {
@@ -527,6 +543,13 @@ fn authority_on<const MODE: u8, R: Runs>(
     } else {
         Ok(())
     }
+}
+
+/// The default port of `scheme` (`Scheme::of`), out of line: only a URL with a port asks, and
+/// inline its comparisons keep the scheme's octets in registers over the whole pass.
+#[inline(never)]
+fn default_port(scheme: &[u8]) -> Option<u32> {
+    Scheme::of(scheme).default_port
 }
 
 /// The end of the path in `s` from segment start `i` (at `?`, `#` or the end): the path rules copy
